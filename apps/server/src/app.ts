@@ -1,0 +1,79 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { healthResponse } from '@ohgood/contract/auth';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { type Database, ping } from './db/client';
+import { registerAuthGuard } from './http/auth-guard';
+import { registerErrorHandler } from './http/error-handler';
+import { loggerOptions } from './http/logging';
+import { isApiPath } from './http/paths';
+import { registerWebApp } from './http/web-app';
+import type { Clock } from './lib/clock';
+import type { Config } from './lib/config';
+import { authRoutes } from './modules/auth/routes';
+import { createAuthService } from './modules/auth/service';
+import { createTokenService } from './modules/auth/tokens';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  jwtSecret: string;
+}
+
+/** The Fastify instance with every plugin and route; tests build it on a real database. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, clock } = deps;
+  const app = Fastify({
+    logger: loggerOptions(config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs') || !isApiPath(route.url)) {
+      route.config = { ...route.config, access: 'public' };
+    }
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'OhGood Pay API', version: '1.0.0', description: '오굿페이 API' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          merchantKey: { type: 'apiKey', in: 'header', name: 'X-Merchant-Key' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  const tokens = createTokenService(deps.jwtSecret, clock);
+  registerAuthGuard(app, tokens);
+
+  app.get(
+    '/health',
+    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
+    async () => {
+      await ping(database.db);
+      return { status: 'ok' as const, database: database.kind };
+    },
+  );
+
+  const auth = createAuthService(database.db, clock, tokens);
+  await app.register(authRoutes(auth));
+
+  await registerWebApp(app, config.WEB_DIST);
+  return app;
+}

@@ -1,0 +1,256 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    birth: date('birth').notNull(),
+    account: text('account').notNull(),
+    accountName: text('account_name').notNull(),
+    gradePoint: integer('grade_point').notNull().default(0),
+    /** KRW repaid on time that has not yet made a full 10,000 (domain §3). */
+    repaidRemainder: integer('repaid_remainder').notNull().default(0),
+    pointBalance: integer('point_balance').notNull().default(0),
+    suspended: boolean('suspended').notNull().default(false),
+    nickname: text('nickname').notNull(),
+    introduce: text('introduce').notNull().default(''),
+    profileImg: text('profile_img'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('customers_email_key').on(t.email),
+    check('customers_point_balance_nonnegative', sql`${t.pointBalance} >= 0`),
+    check('customers_grade_point_range', sql`${t.gradePoint} between 0 and 150`),
+  ],
+);
+
+/** One row per (job, period): the unique key makes a scheduled run happen once per cluster. */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    period: text('period').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    result: jsonb('result'),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.period] })],
+);
+
+/** Fixed-window counters in the database, so limits hold across several server instances. */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+export const merchants = pgTable('merchants', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  category: text('category'),
+  createdAt: createdAt(),
+});
+
+export const merchantApiKeys = pgTable(
+  'merchant_api_keys',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** SHA-256 of the key: keys are long random strings, so a fast hash is enough and lookups stay O(1). */
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('merchant_api_keys_hash_key').on(t.keyHash)],
+);
+
+export const paymentRequests = pgTable(
+  'payment_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    orderId: text('order_id').notNull(),
+    requestName: text('request_name').notNull(),
+    totalPrice: integer('total_price').notNull(),
+    pinCode: text('pin_code').notNull(),
+    qrToken: text('qr_token').notNull(),
+    /** ACTIVE | PAID | EXPIRED | CANCELLED | REFUNDED */
+    status: text('status').notNull().default('ACTIVE'),
+    reservedBy: integer('reserved_by').references(() => customers.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_requests_order_key').on(t.merchantId, t.orderId),
+    uniqueIndex('payment_requests_qr_key').on(t.qrToken),
+    uniqueIndex('payment_requests_active_pin_key').on(t.pinCode).where(sql`${t.status} = 'ACTIVE'`),
+    check('payment_requests_total_price_range', sql`${t.totalPrice} between 1 and 10000000`),
+  ],
+);
+
+/** Monthly statement per customer (domain §6.1); a purchase belongs to the statement of its KST month. */
+export const statements = pgTable(
+  'statements',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    month: text('month').notNull(),
+    /** null | MANUAL | AUTO */
+    extension: text('extension'),
+    extendedAt: timestamp('extended_at', { withTimezone: true }),
+    overdueAt: timestamp('overdue_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('statements_customer_month_key').on(t.customerId, t.month)],
+);
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => paymentRequests.id),
+    requestName: text('request_name').notNull(),
+    totalPrice: integer('total_price').notNull(),
+    pointUsed: integer('point_used').notNull(),
+    /** What the customer owes: totalPrice − pointUsed. */
+    price: integer('price').notNull(),
+    pointEarned: integer('point_earned').notNull(),
+    statementMonth: text('statement_month').notNull(),
+    /** UNPAID | PAID | REFUNDED */
+    status: text('status').notNull().default('UNPAID'),
+    repaymentId: integer('repayment_id'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('purchases_request_key').on(t.requestId),
+    index('purchases_customer_month_idx').on(t.customerId, t.statementMonth),
+    check(
+      'purchases_amounts',
+      sql`${t.pointUsed} >= 0 and ${t.price} >= 0 and ${t.price} + ${t.pointUsed} = ${t.totalPrice}`,
+    ),
+  ],
+);
+
+/** Immutable record of one early/immediate repayment (domain §6.5): where a bank gateway would plug in. */
+export const repayments = pgTable(
+  'repayments',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    amount: integer('amount').notNull(),
+    purchaseIds: jsonb('purchase_ids').$type<number[]>().notNull(),
+    account: text('account').notNull(),
+    accountName: text('account_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('repayments_customer_idx').on(t.customerId)],
+);
+
+/** Money sent back to the linked account when an already-repaid purchase is refunded (domain §5.4). */
+export const refundPayouts = pgTable('refund_payouts', {
+  id: serial('id').primaryKey(),
+  purchaseId: integer('purchase_id')
+    .notNull()
+    .references(() => purchases.id),
+  customerId: integer('customer_id')
+    .notNull()
+    .references(() => customers.id),
+  amount: integer('amount').notNull(),
+  account: text('account').notNull(),
+  accountName: text('account_name').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Every change of points, immutable (domain §5.3). Σ amount = customers.point_balance. */
+export const pointLedger = pgTable(
+  'point_ledger',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    refType: text('ref_type').notNull(),
+    refId: text('ref_id').notNull(),
+    kstDate: date('kst_date').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('point_ledger_idempotency_key').on(t.idempotencyKey),
+    index('point_ledger_customer_date_idx').on(t.customerId, t.kstDate),
+  ],
+);
+
+/** Stored replies for client-supplied Idempotency-Key headers, per customer. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    customerId: integer('customer_id').notNull(),
+    key: text('key').notNull(),
+    scope: text('scope').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.scope, t.key] })],
+);
+
+export const checkins = pgTable(
+  'checkins',
+  {
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    kstDate: date('kst_date').notNull(),
+    point: integer('point').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.kstDate] })],
+);
+
+export type Customer = typeof customers.$inferSelect;

@@ -1,0 +1,19 @@
+/** A failure the client should see: a real HTTP status, a stable code and a Korean message. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (code: string, message: string) => new AppError(400, code, message);
+export const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (code: string, message: string) => new AppError(403, code, message);
+export const notFound = (code: string, message: string) => new AppError(404, code, message);
+export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const unprocessable = (code: string, message: string) => new AppError(422, code, message);
+export const tooMany = (code: string, message: string) => new AppError(429, code, message);

@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { buildApp } from './app';
+import { openDatabase } from './db/client';
+import { systemClock } from './lib/clock';
+import { loadConfig } from './lib/config';
+import { resolveJwtSecret } from './lib/secrets';
+import { seedDemo } from './seed/seed';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const dataDir = resolve(config.DATA_DIR);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const clock = systemClock;
+  if (config.SEED_DEMO) await seedDemo({ db: database.db, clock });
+  const app = await buildApp({
+    config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
+    database,
+    clock,
+    jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
+  });
+  const shutdown = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info({ database: database.kind }, `OhGood Pay listening on http://localhost:${config.PORT}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { hash } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { customers } from '../db/schema';
+
+/** Documented in the README; demo data only. */
+export const DEMO_CUSTOMER = {
+  email: 'demo@ohgood.kr',
+  password: 'ohgood123!',
+  name: '김오굿',
+  birth: '1995-03-14',
+  account: '1002345678901',
+  accountName: '토스',
+  nickname: '오굿러버',
+} as const;
+
+/** Creates the demo customer once; returns its id either way. */
+export async function ensureDemoCustomer(db: Db): Promise<number> {
+  const [existing] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.email, DEMO_CUSTOMER.email));
+  if (existing) return existing.id;
+  const [row] = await db
+    .insert(customers)
+    .values({
+      email: DEMO_CUSTOMER.email,
+      passwordHash: await hash(DEMO_CUSTOMER.password),
+      name: DEMO_CUSTOMER.name,
+      birth: DEMO_CUSTOMER.birth,
+      account: DEMO_CUSTOMER.account,
+      accountName: DEMO_CUSTOMER.accountName,
+      nickname: DEMO_CUSTOMER.nickname,
+      introduce: '오굿페이 데모 계정입니다.',
+    })
+    .onConflictDoNothing()
+    .returning({ id: customers.id });
+  if (row) return row.id;
+  const [again] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));
+  return again?.id ?? 0;
+}

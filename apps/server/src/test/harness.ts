@@ -1,0 +1,70 @@
+import type { RegisterRequest } from '@ohgood/contract/auth';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import type { Database } from '../db/client';
+import { ManualClock } from '../lib/clock';
+import { type Config, testConfig } from '../lib/config';
+import { openTestDatabase } from './test-database';
+
+export interface Harness {
+  app: FastifyInstance;
+  database: Database;
+  clock: ManualClock;
+  close(): Promise<void>;
+  /** Registers a customer through the API and returns its login token and id. */
+  signUp(overrides?: Partial<RegisterRequest>): Promise<{ token: string; customerId: number; emailId: string }>;
+}
+
+let sequence = 0;
+
+/** The real app on a real database, with a controlled clock (KST 2026-11-22 12:00 by default). */
+export async function createHarness(
+  options: { now?: string; config?: Partial<Config>; extend?: (app: FastifyInstance) => void } = {},
+): Promise<Harness> {
+  const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
+  const database = await openTestDatabase();
+  const app = await buildApp({
+    config: testConfig(options.config),
+    database,
+    clock,
+    jwtSecret: 'test-secret-test-secret-test-secret-1234',
+  });
+  options.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+    async signUp(overrides = {}) {
+      sequence += 1;
+      const body: RegisterRequest = {
+        name: '테스트',
+        emailId: `user${sequence}-${Date.now()}@example.com`,
+        pwd: 'password1!',
+        birth: '1990-01-01',
+        account: '12345678901',
+        accountName: '국민',
+        ...overrides,
+      };
+      const registered = await app.inject({ method: 'POST', url: '/api/public/register', payload: body });
+      if (registered.statusCode !== 200) throw new Error(`register failed: ${registered.body}`);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/auth',
+        payload: { emailId: body.emailId, pwd: body.pwd },
+      });
+      if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+      return {
+        token: login.json().accessToken as string,
+        customerId: registered.json().data.customerId as number,
+        emailId: body.emailId,
+      };
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

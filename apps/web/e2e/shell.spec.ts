@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { recordAlerts } from './helpers';
+
+test('footer: highlighted item, dark on shorts paths, hidden on /qrpin, /register, /shorts/upload', async ({
+  page,
+}) => {
+  recordAlerts(page);
+  await page.goto('/');
+  const footer = page.getByTestId('footer');
+  await expect(footer).toBeVisible();
+  await expect(footer).toHaveAttribute('data-theme', 'light');
+  await expect(footer.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+
+  await footer.getByRole('link', { name: 'Shorts' }).click();
+  await expect(page).toHaveURL(/\/shorts\/feeds$/);
+  await expect(footer).toHaveAttribute('data-theme', 'dark');
+  await expect(footer).toHaveCSS('background-color', 'rgb(0, 0, 0)');
+  await expect(footer.getByRole('link', { name: 'Shorts' })).toHaveAttribute('aria-current', 'page');
+
+  await page.goto('/shorts');
+  await expect(page).toHaveURL(/\/shorts\/feeds$/);
+
+  await page.goto('/register');
+  await expect(page.getByTestId('footer')).toHaveCount(0);
+  await page.goto('/shorts/search');
+  await expect(page.getByTestId('footer')).toBeVisible();
+});
+
+test('footer is hidden on /qrpin and /shorts/upload for a logged-in user', async ({ page }) => {
+  recordAlerts(page);
+  const login = await page.request.post('/auth', { data: { emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' } });
+  const { accessToken } = await login.json();
+  await page.goto('/');
+  await page.evaluate((token) => sessionStorage.setItem('accessToken', token), accessToken);
+  await page.goto('/qrpin');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('footer')).toHaveCount(0);
+  await page.goto('/shorts/upload');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('footer')).toHaveCount(0);
+  await page.goto('/mypage');
+  await expect(page.getByTestId('footer').getByRole('link', { name: 'Mypage' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+});
+
+test('shorts search: trimmed query, empty goes without q; profile button needs login', async ({ page }) => {
+  const alerts = recordAlerts(page);
+  await page.goto('/shorts/feeds');
+  const search = page.getByRole('searchbox');
+  await expect(search).toHaveAttribute('placeholder', '검색어를 입력해주세요.');
+  await search.fill('  커피  ');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/shorts\/search\?q=%EC%BB%A4%ED%94%BC$/);
+  await search.fill('   ');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/shorts\/search$/);
+
+  await page.getByRole('button', { name: '내 쇼츠' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(alerts).toContain('로그인 후 이용 가능합니다.');
+});
+
+test('deep links are served by the SPA and unknown API paths are JSON 404s', async ({ page, request }) => {
+  recordAlerts(page);
+  const deep = await request.get('/shorts/profile/all');
+  expect(deep.status()).toBe(200);
+  expect(await deep.text()).toContain('<div id="root">');
+  const api = await request.get('/api/public/nothing');
+  expect(api.status()).toBe(404);
+  expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+});

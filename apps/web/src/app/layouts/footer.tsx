@@ -1,0 +1,49 @@
+import { Clapperboard, House, UserRound } from 'lucide-react';
+import { NavLink, useLocation } from 'react-router';
+import styles from './footer.module.css';
+
+const ITEMS = [
+  { to: '/shorts/feeds', label: 'Shorts', icon: Clapperboard, match: (p: string) => p.startsWith('/shorts') },
+  { to: '/', label: 'Home', icon: House, match: (p: string) => p === '/' },
+  { to: '/mypage', label: 'Mypage', icon: UserRound, match: (p: string) => p.startsWith('/mypage') },
+] as const;
+
+/** Paths where the footer is hidden (spec §2). */
+const HIDDEN_ON = new Set(['/qrpin', '/register', '/shorts/upload']);
+
+export function isFooterHidden(pathname: string): boolean {
+  return HIDDEN_ON.has(pathname.replace(/\/$/, '') || '/');
+}
+
+/** Dark on any path containing 'shorts' (spec §2). */
+export function isFooterDark(pathname: string): boolean {
+  return pathname.includes('shorts');
+}
+
+export function Footer() {
+  const { pathname } = useLocation();
+  if (isFooterHidden(pathname)) return null;
+  return (
+    <nav
+      className={`${styles.footer} ${isFooterDark(pathname) ? styles.dark : ''}`}
+      aria-label="주요 메뉴"
+      data-theme={isFooterDark(pathname) ? 'dark' : 'light'}
+      data-testid="footer"
+    >
+      {ITEMS.map(({ to, label, icon: Icon, match }) => {
+        const current = match(pathname);
+        return (
+          <NavLink
+            key={to}
+            to={to}
+            className={`${styles.item} ${current ? styles.current : ''}`}
+            aria-current={current ? 'page' : undefined}
+          >
+            <Icon size={22} aria-hidden />
+            <span>{label}</span>
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,53 @@
+import { MSG } from '@ohgood/contract/messages';
+import { LogIn, LogOut } from 'lucide-react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { clearToken, useIsLoggedIn } from '../../shared/auth-token';
+import { notify } from '../../shared/notify';
+import { Mascot } from '../../shared/ui/mascot';
+import { Footer, isFooterHidden } from './footer';
+import styles from './main-layout.module.css';
+
+export function MainLayout() {
+  const loggedIn = useIsLoggedIn();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+
+  const logout = () => {
+    clearToken();
+    notify(MSG.loggedOut);
+    navigate('/');
+    window.location.reload();
+  };
+
+  return (
+    <div className={styles.shell}>
+      <header className={styles.header}>
+        <Link to="/" className={styles.logo} aria-label="오굿페이 홈">
+          <Mascot size={32} />
+          <span className={styles.wordmark}>
+            오굿<b>페이</b>
+          </span>
+        </Link>
+        {loggedIn ? (
+          <button
+            type="button"
+            className={styles.iconButton}
+            onClick={logout}
+            aria-label="로그아웃"
+            data-testid="logout"
+          >
+            <LogOut size={22} aria-hidden />
+          </button>
+        ) : (
+          <Link to="/login" className={styles.iconButton} aria-label="로그인" data-testid="login-link">
+            <LogIn size={22} aria-hidden />
+          </Link>
+        )}
+      </header>
+      <main className={`${styles.main} ${isFooterHidden(pathname) ? '' : styles.withFooter}`}>
+        <Outlet />
+      </main>
+      <Footer />
+    </div>
+  );
+}

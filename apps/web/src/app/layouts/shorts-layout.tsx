@@ -1,0 +1,72 @@
+import { MSG } from '@ohgood/contract/messages';
+import { ChevronLeft, CircleUserRound, Search } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useIsLoggedIn } from '../../shared/auth-token';
+import { notify } from '../../shared/notify';
+import { Footer, isFooterHidden } from './footer';
+import styles from './shorts-layout.module.css';
+
+/** Spec §5: trimmed text; empty gives /shorts/search without q. */
+export function searchPath(text: string): string {
+  const q = text.trim();
+  return q ? `/shorts/search?q=${encodeURIComponent(q)}` : '/shorts/search';
+}
+
+export function ShortsLayout() {
+  const navigate = useNavigate();
+  const loggedIn = useIsLoggedIn();
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const [text, setText] = useState(() => (pathname === '/shorts/search' ? (params.get('q') ?? '') : ''));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    navigate(searchPath(text));
+  };
+
+  const openMyShorts = () => {
+    if (loggedIn) {
+      navigate('/shorts/mypage');
+      return;
+    }
+    notify(MSG.loginRequired);
+    navigate('/login');
+  };
+
+  return (
+    <div className={styles.shell} data-layout="shorts">
+      <header className={styles.header}>
+        <button type="button" className={styles.iconButton} onClick={() => navigate(-1)} aria-label="뒤로 가기">
+          <ChevronLeft size={24} aria-hidden />
+        </button>
+        <search className={styles.search}>
+          <form className={styles.searchForm} onSubmit={submit}>
+            <label htmlFor="shorts-search" className="visually-hidden">
+              쇼츠 검색
+            </label>
+            <input
+              id="shorts-search"
+              type="search"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="검색어를 입력해주세요."
+              enterKeyHint="search"
+              autoComplete="off"
+            />
+            <button type="submit" aria-label="검색">
+              <Search size={18} aria-hidden />
+            </button>
+          </form>
+        </search>
+        <button type="button" className={styles.iconButton} onClick={openMyShorts} aria-label="내 쇼츠">
+          <CircleUserRound size={24} aria-hidden />
+        </button>
+      </header>
+      <main className={`${styles.main} ${isFooterHidden(pathname) ? '' : styles.withFooter}`}>
+        <Outlet />
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, api, isPublicPath } from './api-client';
+import { getToken, setToken } from './auth-token';
+import { registerNavigator } from './navigation';
+
+const navigate = vi.fn();
+const alertSpy = vi.fn();
+
+function respond(status: number, body: unknown) {
+  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+}
+
+beforeEach(() => {
+  registerNavigator(navigate);
+  navigate.mockReset();
+  alertSpy.mockReset();
+  window.alert = alertSpy;
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('api client', () => {
+  it('adds the bearer token and unwraps {success, message, data}', async () => {
+    setToken('tok-1');
+    const fetchMock = respond(200, { success: true, message: 'ok', data: { n: 1 } });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/mypage')).resolves.toEqual({ n: 1 });
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok-1');
+  });
+
+  it('passes raw arrays and booleans through', async () => {
+    setToken('tok');
+    vi.stubGlobal('fetch', respond(200, [1, 2]));
+    await expect(api.get('/api/point/history')).resolves.toEqual([1, 2]);
+    vi.stubGlobal('fetch', respond(200, true));
+    await expect(api.get('/api/checkin/today')).resolves.toBe(true);
+  });
+
+  it('throws the message of success:false, or the default text', async () => {
+    setToken('tok');
+    vi.stubGlobal('fetch', respond(200, { success: false, message: '한도가 부족합니다.' }));
+    await expect(api.post('/api/payment/final')).rejects.toThrow('한도가 부족합니다.');
+    vi.stubGlobal('fetch', respond(200, { success: false }));
+    await expect(api.post('/api/payment/final')).rejects.toThrow('요청에 실패했습니다.');
+  });
+
+  it('clears the token and goes to /login on 401', async () => {
+    setToken('expired');
+    vi.stubGlobal('fetch', respond(401, { success: false, code: 'UNAUTHORIZED', message: '인증이 필요합니다.' }));
+    await expect(api.get('/api/mypage')).rejects.toBeInstanceOf(ApiError);
+    expect(getToken()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+  });
+
+  it('keeps the session on a business 403 such as a suspended account', async () => {
+    setToken('tok');
+    vi.stubGlobal('fetch', respond(403, { success: false, code: 'ACCOUNT_SUSPENDED', message: '연체' }));
+    await expect(api.post('/api/payment/validate', {})).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_SUSPENDED' });
+    expect(getToken()).toBe('tok');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('warns and goes to /login when a private path is called without a token', async () => {
+    const fetchMock = respond(200, {});
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/mypage')).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
+    expect(alertSpy).toHaveBeenCalledWith('로그인 후 이용 가능합니다.');
+    expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('treats /auth and /api/public as public', () => {
+    expect(isPublicPath('/auth')).toBe(true);
+    expect(isPublicPath('/api/public/shorts/feeds')).toBe(true);
+    expect(isPublicPath('/api/shorts/feeds')).toBe(false);
+    expect(isPublicPath('/authority')).toBe(false);
+  });
+
+  it('reports a timeout as a Korean network error', async () => {
+    setToken('tok');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new DOMException('timed out', 'TimeoutError');
+      }),
+    );
+    await expect(api.get('/api/mypage')).rejects.toMatchObject({ status: 0, code: 'TIMEOUT' });
+  });
+});

@@ -1,0 +1,52 @@
+/** Grades are a pure function of gradePoint (domain §3); never stored, so they never drift. */
+export const GRADE_NAMES = ['bronze', 'silver', 'gold', 'platinum', 'diamond'] as const;
+export type GradeName = (typeof GRADE_NAMES)[number];
+
+export interface Grade {
+  name: GradeName;
+  label: string;
+  min: number;
+  max: number;
+  monthlyLimit: number;
+  /** Earn rate in percent of the amount paid after points. */
+  pointPercent: number;
+}
+
+export const GRADE_POINT_MAX = 150;
+
+export const GRADES: readonly Grade[] = [
+  { name: 'bronze', label: '브론즈', min: 0, max: 20, monthlyLimit: 100_000, pointPercent: 0.2 },
+  { name: 'silver', label: '실버', min: 21, max: 40, monthlyLimit: 150_000, pointPercent: 0.6 },
+  { name: 'gold', label: '골드', min: 41, max: 60, monthlyLimit: 200_000, pointPercent: 1.0 },
+  { name: 'platinum', label: '플래티넘', min: 61, max: 90, monthlyLimit: 250_000, pointPercent: 1.5 },
+  { name: 'diamond', label: '다이아', min: 91, max: 150, monthlyLimit: 300_000, pointPercent: 2.0 },
+];
+
+export function clampGradePoint(gradePoint: number): number {
+  return Math.min(GRADE_POINT_MAX, Math.max(0, Math.trunc(gradePoint)));
+}
+
+export function gradeOf(gradePoint: number): Grade {
+  const gp = clampGradePoint(gradePoint);
+  const found = GRADES.find((g) => gp >= g.min && gp <= g.max);
+  // The table covers 0..150 without gaps, and gp is clamped into that range.
+  return found ?? (GRADES[0] as Grade);
+}
+
+export function gradeByName(name: GradeName): Grade {
+  return GRADES.find((g) => g.name === name) ?? (GRADES[0] as Grade);
+}
+
+/** The grade after this one, or null at the top. */
+export function nextGrade(gradePoint: number): Grade | null {
+  const index = GRADES.indexOf(gradeOf(gradePoint));
+  return GRADES[index + 1] ?? null;
+}
+
+/** "Points to next grade" = next grade's lower bound − gradePoint (bronze at 5 → 16); null at the top. */
+export function pointsToNextGrade(gradePoint: number): number | null {
+  const next = nextGrade(gradePoint);
+  return next ? next.min - clampGradePoint(gradePoint) : null;
+}
+
+export const TOP_GRADE_MESSAGE = '최고 등급입니다!';

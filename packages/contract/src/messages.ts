@@ -1,0 +1,22 @@
+/** Korean texts shared by server and web (spec §4, §5, §8). One place, so both say the same. */
+export const MSG = {
+  loginRequired: '로그인 후 이용 가능합니다.',
+  loggedOut: '로그아웃 되었습니다.',
+  invalidInput: '올바른 값을 입력해주세요.',
+  registerSuccess: '회원가입 성공',
+  registerFailed: '회원가입 실패',
+  registerError: '회원가입 중 오류가 발생했습니다.',
+  loginSuccess: '로그인 성공!',
+  loginFailed: '로그인에 실패했습니다.',
+  loginError: '로그인 중 오류가 발생했습니다.',
+  requestFailed: '요청에 실패했습니다.',
+  emailTaken: '이미 가입된 이메일입니다.',
+  badCredentials: '이메일 또는 비밀번호가 올바르지 않습니다.',
+  tooManyAttempts: '시도가 너무 많습니다. 잠시 후 다시 시도해주세요.',
+  unauthorized: '인증이 필요합니다. 다시 로그인해주세요.',
+  forbidden: '접근 권한이 없습니다.',
+  notFound: '요청한 정보를 찾을 수 없습니다.',
+  validation: '입력값이 올바르지 않습니다.',
+  serverError: '서버에 문제가 발생했습니다. 잠시 후 다시 시도해주세요.',
+  genericError: (message: string) => `오류가 발생했습니다: ${message}`,
+} as const;
