@@ -1,0 +1,39 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { gradeOf } from '@ohgood/contract/grades';
+import { customers, purchases, statements } from '../../db/schema';
+import type { Executor, Tx } from '../../db/tx';
+import { addMonths, daysInMonth } from '../../lib/clock';
+
+/** The statement row of (customer, month), created on first use. */
+export async function ensureStatement(tx: Tx, customerId: number, month: string): Promise<void> {
+  await tx.insert(statements).values({ customerId, month }).onConflictDoNothing();
+}
+
+/** Due date of a statement of `month` (domain §6.1): the 15th of M+1, or its last day when extended. */
+export function dueDate(month: string, extended: boolean): string {
+  const next = addMonths(month, 1);
+  return `${next}-${extended ? String(daysInMonth(next)).padStart(2, '0') : '15'}`;
+}
+
+/**
+ * Available limit (domain §6.2): the grade's monthly limit minus what is still owed on this month's
+ * unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
+ */
+export async function availableLimit(db: Executor, customerId: number, currentMonth: string): Promise<number> {
+  const [customer] = await db
+    .select({ gradePoint: customers.gradePoint })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  const limit = gradeOf(customer?.gradePoint ?? 0).monthlyLimit;
+  const [owed] = await db
+    .select({ sum: sql<string>`coalesce(sum(${purchases.price}), 0)` })
+    .from(purchases)
+    .where(
+      and(
+        eq(purchases.customerId, customerId),
+        eq(purchases.statementMonth, currentMonth),
+        eq(purchases.status, 'UNPAID'),
+      ),
+    );
+  return Math.max(0, limit - Number(owed?.sum ?? 0));
+}

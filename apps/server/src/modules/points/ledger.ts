@@ -1,0 +1,68 @@
+import { eq, sql } from 'drizzle-orm';
+import { customers, pointLedger } from '../../db/schema';
+import type { Tx } from '../../db/tx';
+import { kstDate } from '../../lib/clock';
+
+/** Reasons shown to users as `pointExplain` (domain §5.3). */
+export const POINT_REASONS = {
+  paymentEarn: '결제 적립',
+  paymentUse: '포인트 사용',
+  checkin: '출석 체크',
+  shortsWatch: '숏폼 시청',
+  paymentCancel: '결제 취소',
+  earnCancel: '적립 취소',
+} as const;
+export type PointReason = (typeof POINT_REASONS)[keyof typeof POINT_REASONS];
+
+export interface PointEntry {
+  customerId: number;
+  /** Signed: positive credits, negative debits. */
+  amount: number;
+  reason: PointReason;
+  refType: 'purchase' | 'checkin' | 'short' | 'refund';
+  refId: string;
+  /** Unique per business event, so a retried write is a no-op. */
+  idempotencyKey: string;
+  at: Date;
+}
+
+/**
+ * The only way points change: one immutable ledger row and the balance, in the caller's transaction.
+ * The balance's CHECK constraint makes an overdraft fail the whole transaction. Returns the new balance,
+ * or null when this idempotency key was already written (nothing changed).
+ */
+export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
+  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new Error('point amount must be a non-zero integer');
+  const inserted = await tx
+    .insert(pointLedger)
+    .values({
+      customerId: entry.customerId,
+      amount: entry.amount,
+      reason: entry.reason,
+      refType: entry.refType,
+      refId: entry.refId,
+      kstDate: kstDate(entry.at),
+      idempotencyKey: entry.idempotencyKey,
+      createdAt: entry.at,
+    })
+    .onConflictDoNothing({ target: pointLedger.idempotencyKey })
+    .returning({ id: pointLedger.id });
+  if (inserted.length === 0) return null;
+  const [row] = await tx
+    .update(customers)
+    .set({ pointBalance: sql`${customers.pointBalance} + ${entry.amount}` })
+    .where(eq(customers.id, entry.customerId))
+    .returning({ balance: customers.pointBalance });
+  if (!row) throw new Error(`customer ${entry.customerId} not found`);
+  return row.balance;
+}
+
+/** Locks the customer row and returns the spendable balance (call before a debit decision). */
+export async function lockedPointBalance(tx: Tx, customerId: number): Promise<number> {
+  const rows = await tx
+    .select({ balance: customers.pointBalance })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .for('update');
+  return rows[0]?.balance ?? 0;
+}
