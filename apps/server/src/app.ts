@@ -19,6 +19,14 @@ import type { Config } from './lib/config';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
+import { billsRoutes } from './modules/bills/routes';
+import { createBillsService } from './modules/bills/service';
+import { checkinRoutes } from './modules/checkin/routes';
+import { createCheckinService } from './modules/checkin/service';
+import { merchantRoutes } from './modules/merchants/routes';
+import { createMerchantService } from './modules/merchants/service';
+import { paymentRoutes } from './modules/payments/routes';
+import { createPaymentService } from './modules/payments/service';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +81,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
+  const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
+  await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
+  await app.register(paymentRoutes(createPaymentService(database.db, clock)));
+
+  await app.register(billsRoutes(createBillsService(database.db, clock)));
+  await app.register(checkinRoutes(createCheckinService(database.db, clock)));
 
   await registerWebApp(app, config.WEB_DIST);
   return app;

@@ -20,3 +20,24 @@ export const MSG = {
   serverError: '서버에 문제가 발생했습니다. 잠시 후 다시 시도해주세요.',
   genericError: (message: string) => `오류가 발생했습니다: ${message}`,
 } as const;
+
+/** Payment texts (spec §4, §5, §8). */
+export const PAY_MSG = {
+  invalidCode: '유효하지않은 코드입니다.',
+  pinFailed: 'PIN 인증에 실패했습니다.',
+  limitExceeded: '한도가 부족합니다.',
+  paying: '결제 중...',
+  noRequest: '결제 요청 정보가 없습니다.',
+  finalFailed: '결제 요청 실패',
+  modalFailed: '결제에 실패했습니다. 다시 시도해주세요.',
+  modalError: '결제 요청 중 오류가 발생했습니다.',
+  suspended: '연체된 청구서가 있어 결제할 수 없습니다. 연체 금액을 먼저 납부해주세요.',
+  tooManyCodes: '코드 입력 시도가 너무 많습니다. 10분 후 다시 시도해주세요.',
+  reserved: '다른 고객이 결제 중인 요청입니다.',
+  notActive: '결제 요청이 만료되었거나 취소되었습니다.',
+  notValidated: '먼저 결제 코드를 확인해주세요.',
+  invalidPoint: '사용할 수 있는 포인트를 초과했습니다.',
+  cameraDenied: '카메라 권한을 확인해 주세요.',
+  noPayments: '결제 내역이 없습니다.',
+  noPoints: '포인트 내역이 없습니다.',
+} as const;

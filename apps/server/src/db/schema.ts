@@ -254,3 +254,128 @@ export const checkins = pgTable(
 );
 
 export type Customer = typeof customers.$inferSelect;
+
+/* ---- Shorts (issue 5; domain §7.2, §9) ---- */
+
+/** One uploaded or seeded short. Only READY rows are playable and appear in feeds. */
+export const shorts = pgTable(
+  'shorts',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    /** Storage key of the playable fast-start MP4 (relative media path). */
+    videoKey: text('video_key').notNull(),
+    thumbnailKey: text('thumbnail_key'),
+    /** Storage key of the original upload while it waits for transcoding; null once processed. */
+    sourceKey: text('source_key'),
+    durationMs: integer('duration_ms').notNull().default(0),
+    width: integer('width').notNull().default(0),
+    height: integer('height').notNull().default(0),
+    /** PROCESSING | READY | FAILED */
+    status: text('status').notNull().default('PROCESSING'),
+    failureReason: text('failure_reason'),
+    likeCount: integer('like_count').notNull().default(0),
+    dislikeCount: integer('dislike_count').notNull().default(0),
+    commentCount: integer('comment_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('shorts_status_created_idx').on(t.status, t.createdAt),
+    index('shorts_customer_idx').on(t.customerId, t.createdAt),
+    check('shorts_counts_nonnegative', sql`${t.likeCount} >= 0 and ${t.dislikeCount} >= 0 and ${t.commentCount} >= 0`),
+  ],
+);
+
+/** One reaction per customer per short (domain §9). */
+export const shortReactions = pgTable(
+  'short_reactions',
+  {
+    shortId: integer('short_id')
+      .notNull()
+      .references(() => shorts.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    /** like | dislike */
+    type: text('type').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.shortId, t.customerId] }), index('short_reactions_customer_idx').on(t.customerId)],
+);
+
+/** Comments with one level of replies (parentId null = top level); soft-deleted rows keep their replies. */
+export const shortComments = pgTable(
+  'short_comments',
+  {
+    id: serial('id').primaryKey(),
+    shortId: integer('short_id')
+      .notNull()
+      .references(() => shorts.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    parentId: integer('parent_id'),
+    content: text('content').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('short_comments_short_idx').on(t.shortId, t.id),
+    index('short_comments_customer_idx').on(t.customerId, t.createdAt),
+  ],
+);
+
+export const shortSubscriptions = pgTable(
+  'short_subscriptions',
+  {
+    subscriberId: integer('subscriber_id')
+      .notNull()
+      .references(() => customers.id),
+    targetId: integer('target_id')
+      .notNull()
+      .references(() => customers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subscriberId, t.targetId] }),
+    index('short_subscriptions_target_idx').on(t.targetId),
+    check('short_subscriptions_not_self', sql`${t.subscriberId} <> ${t.targetId}`),
+  ],
+);
+
+/** A play started by a logged-in viewer (domain §7.2); a reward consumes one view. */
+export const shortViews = pgTable(
+  'short_views',
+  {
+    id: serial('id').primaryKey(),
+    shortId: integer('short_id')
+      .notNull()
+      .references(() => shorts.id, { onDelete: 'cascade' }),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    rewardedAt: timestamp('rewarded_at', { withTimezone: true }),
+  },
+  (t) => [index('short_views_customer_short_idx').on(t.customerId, t.shortId, t.startedAt)],
+);
+
+/** Watch points per customer per KST day; the CHECK is the last guard of the daily cap. */
+export const shortWatchDaily = pgTable(
+  'short_watch_daily',
+  {
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    kstDate: date('kst_date').notNull(),
+    total: integer('total').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.kstDate] }),
+    check('short_watch_daily_cap', sql`${t.total} between 0 and 100`),
+  ],
+);

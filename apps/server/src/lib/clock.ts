@@ -72,3 +72,9 @@ export function kstEndOfDay(date: string): Date {
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
+
+/** An instant as ISO 8601 in Seoul time, e.g. '2026-11-22T12:00:00+09:00' (what the API returns). */
+export function kstIso(at: Date): string {
+  const shifted = new Date(at.getTime() + KST_OFFSET_MS);
+  return `${shifted.toISOString().slice(0, 19)}+09:00`;
+}

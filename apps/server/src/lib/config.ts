@@ -16,6 +16,23 @@ const envSchema = z.object({
   DEMO_MERCHANT_KEY: z.string().min(8).default('demo-merchant-key'),
   RUN_JOBS: bool.default(true),
   TRUST_PROXY: bool.default(false),
+  /** Shorts media (issue 5): where files live and how the web app reaches them. */
+  MEDIA_DIR: z.string().optional(),
+  MEDIA_BASE_URL: z.string().default('/media/'),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  FFMPEG_PATH: z.string().optional(),
+  FFPROBE_PATH: z.string().optional(),
+  UPLOAD_MAX_VIDEO_MB: z.coerce.number().positive().default(100),
+  UPLOAD_MAX_THUMBNAIL_MB: z.coerce.number().positive().default(5),
+  UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
+  /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
+  PUBLIC_URL: z.string().url().optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,12 +1,22 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { gradeOf } from '@ohgood/contract/grades';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 import { addMonths, daysInMonth } from '../../lib/clock';
 
-/** The statement row of (customer, month), created on first use. */
+/**
+ * The statement row of (customer, month), created on first use. A new line on a statement that had been
+ * repaid in full reopens it (clears paidAt), so "PAID" always means "no unpaid line".
+ */
 export async function ensureStatement(tx: Tx, customerId: number, month: string): Promise<void> {
-  await tx.insert(statements).values({ customerId, month }).onConflictDoNothing();
+  await tx
+    .insert(statements)
+    .values({ customerId, month })
+    .onConflictDoUpdate({
+      target: [statements.customerId, statements.month],
+      set: { paidAt: null },
+      setWhere: isNotNull(statements.paidAt),
+    });
 }
 
 /** Due date of a statement of `month` (domain §6.1): the 15th of M+1, or its last day when extended. */
@@ -36,4 +46,23 @@ export async function availableLimit(db: Executor, customerId: number, currentMo
       ),
     );
   return Math.max(0, limit - Number(owed?.sum ?? 0));
+}
+
+/**
+ * Suspension (domain §6.4) is true exactly while an OVERDUE statement still has an unpaid line. Call it in
+ * the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue job).
+ */
+export async function recomputeSuspension(tx: Tx, customerId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ one: sql<number>`1` })
+    .from(purchases)
+    .innerJoin(
+      statements,
+      and(eq(statements.customerId, purchases.customerId), eq(statements.month, purchases.statementMonth)),
+    )
+    .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), isNotNull(statements.overdueAt)))
+    .limit(1);
+  const suspended = rows.length > 0;
+  await tx.update(customers).set({ suspended }).where(eq(customers.id, customerId));
+  return suspended;
 }

@@ -1,0 +1,61 @@
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { customers, purchases, statements } from '../db/schema';
+import type { Tx } from '../db/tx';
+import { addMonths } from '../lib/clock';
+import { dueDate, recomputeSuspension } from '../modules/bills/statements';
+
+/** Grade-point penalties of domain §3. */
+export const AUTO_EXTENSION_PENALTY = 5;
+export const OVERDUE_PENALTY = 20;
+
+const hasUnpaidLine = sql`exists (select 1 from ${purchases} where ${purchases.customerId} = ${statements.customerId}
+  and ${purchases.statementMonth} = ${statements.month} and ${purchases.status} = 'UNPAID')`;
+
+async function penalize(tx: Tx, customerId: number, points: number): Promise<void> {
+  await tx
+    .update(customers)
+    .set({ gradePoint: sql`greatest(0, ${customers.gradePoint} - ${points})` })
+    .where(eq(customers.id, customerId));
+}
+
+/**
+ * 16th (domain §6.4): every statement of the previous month that still has unpaid lines and was not
+ * extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
+ */
+export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ extended: number }> {
+  if (Number(today.slice(8, 10)) < 16) throw new Error(`auto-extension runs on or after the 16th, not ${today}`);
+  const month = addMonths(today.slice(0, 7), -1);
+  const rows = await tx
+    .update(statements)
+    .set({ extension: 'AUTO', extendedAt: at })
+    .where(
+      and(eq(statements.month, month), isNull(statements.extension), isNull(statements.overdueAt), hasUnpaidLine),
+    )
+    .returning({ customerId: statements.customerId });
+  for (const row of rows) await penalize(tx, row.customerId, AUTO_EXTENSION_PENALTY);
+  return { extended: rows.length };
+}
+
+/**
+ * 1st (domain §6.4): every statement whose (possibly extended) due date is before `today` and that still has
+ * unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
+ */
+export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {
+  // A statement of month M is due in M+1 at the latest, so only months up to two before today's can be late.
+  const candidates = await tx
+    .select({ id: statements.id, customerId: statements.customerId, month: statements.month, extension: statements.extension })
+    .from(statements)
+    .where(and(isNull(statements.overdueAt), lte(statements.month, addMonths(today.slice(0, 7), -1)), hasUnpaidLine))
+    .for('update');
+  const late = candidates.filter((row) => dueDate(row.month, row.extension !== null) < today);
+  if (late.length === 0) return { overdue: 0, suspended: 0 };
+  const marked = await tx
+    .update(statements)
+    .set({ overdueAt: at })
+    .where(and(inArray(statements.id, late.map((row) => row.id)), isNull(statements.overdueAt)))
+    .returning({ customerId: statements.customerId });
+  for (const row of marked) await penalize(tx, row.customerId, OVERDUE_PENALTY);
+  const affected = [...new Set(marked.map((row) => row.customerId))];
+  for (const customerId of affected) await recomputeSuspension(tx, customerId);
+  return { overdue: marked.length, suspended: affected.length };
+}

@@ -1,0 +1,29 @@
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+import { catchUp, JOBS, type JobName, runJob } from './runner';
+
+/**
+ * Starts the in-process scheduler (KST) after catching up missed runs. Several instances may run it: the
+ * job_runs key lets exactly one of them do each run. Returns a stop function.
+ */
+export async function startScheduler(db: Db, clock: Clock, log: FastifyBaseLogger): Promise<() => void> {
+  for (const outcome of await catchUp(db, clock)) {
+    if (outcome.ran) log.info(outcome, 'caught up a missed job run');
+  }
+  const crons = (Object.keys(JOBS) as JobName[]).map(
+    (job) =>
+      new Cron(JOBS[job].cron, { timezone: 'Asia/Seoul', protect: true, name: `ohgood-${job}` }, async () => {
+        try {
+          const outcome = await runJob(db, clock, job);
+          log.info(outcome, 'scheduled job finished');
+        } catch (error) {
+          log.error({ err: error, job }, 'scheduled job failed; it runs again at the next start-up');
+        }
+      }),
+  );
+  return () => {
+    for (const cron of crons) cron.stop();
+  };
+}

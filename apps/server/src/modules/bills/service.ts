@@ -1,0 +1,331 @@
+import {
+  BILL_MSG,
+  type BillStatus,
+  type PaymentInfo,
+  type PayThisMonth,
+  type RepayResult,
+  type StatementStatus,
+  type UnpaidLine,
+} from '@ohgood/contract/bills';
+import { GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
+import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
+import { type Executor, type Tx, withTx } from '../../db/tx';
+import { addMonths, type Clock, kstDate, kstIso, kstMonth } from '../../lib/clock';
+import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
+import { POINT_REASONS } from '../points/ledger';
+import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
+
+/** KRW repaid on time per grade point (domain §3). */
+export const KRW_PER_GRADE_POINT = 10_000;
+
+/** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
+const EARN_REASONS = [
+  POINT_REASONS.paymentEarn,
+  POINT_REASONS.checkin,
+  POINT_REASONS.shortsWatch,
+  POINT_REASONS.earnCancel,
+];
+
+type StatementRow = typeof statements.$inferSelect;
+
+/** Lifecycle state of a statement that still has unpaid lines (domain §6.1). */
+export function statementStatus(
+  row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>,
+  currentMonth: string,
+): StatementStatus {
+  if (row.overdueAt) return 'OVERDUE';
+  if (row.month >= currentMonth) return 'OPEN';
+  return row.extension ? 'EXTENDED' : 'DUE';
+}
+
+/** Repaid on or before the (possibly extended) due date, and never after the statement went overdue. */
+function isOnTime(row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>, today: string): boolean {
+  return !row.overdueAt && today <= dueDate(row.month, row.extension !== null);
+}
+
+async function unpaidLines(db: Executor, customerId: number) {
+  return db
+    .select({
+      id: purchases.id,
+      month: purchases.statementMonth,
+      requestName: purchases.requestName,
+      price: purchases.price,
+      totalPrice: purchases.totalPrice,
+      pointUsed: purchases.pointUsed,
+      createdAt: purchases.createdAt,
+    })
+    .from(purchases)
+    .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID')))
+    .orderBy(asc(purchases.statementMonth), asc(purchases.createdAt), asc(purchases.id));
+}
+
+async function statementsByMonth(db: Executor, customerId: number, months: string[]) {
+  if (months.length === 0) return new Map<string, StatementRow>();
+  const rows = await db
+    .select()
+    .from(statements)
+    .where(and(eq(statements.customerId, customerId), inArray(statements.month, months)));
+  return new Map(rows.map((row) => [row.month, row]));
+}
+
+/** Locks the customer row: every bill change of one customer runs one at a time (PostgreSQL row lock). */
+async function lockCustomer(tx: Tx, customerId: number) {
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
+  if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+  return row;
+}
+
+/** A placeholder statement for lines whose row is missing (should not happen: purchases ensure it). */
+const bareStatement = (month: string) => ({ month, extension: null, overdueAt: null });
+
+export interface BillsService {
+  info(customerId: number): Promise<PaymentInfo>;
+  status(customerId: number): Promise<BillStatus>;
+  extend(customerId: number): Promise<{ month: string; dueDate: string }>;
+  repay(customerId: number, paymentIds: number[]): Promise<RepayResult>;
+  thisMonth(customerId: number): Promise<PayThisMonth>;
+}
+
+export function createBillsService(db: Db, clock: Clock): BillsService {
+  return {
+    async info(customerId) {
+      const now = clock.now();
+      const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
+      if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+      const lines = await unpaidLines(db, customerId);
+      const groups = new Map<string, UnpaidLine[]>();
+      for (const line of lines) {
+        const group = groups.get(line.month) ?? [];
+        group.push({
+          paymentId: line.id,
+          date: kstIso(line.createdAt),
+          requestName: line.requestName,
+          price: line.price,
+          totalPrice: line.totalPrice,
+          point: line.pointUsed,
+        });
+        groups.set(line.month, group);
+      }
+      const oldestMonth = lines[0]?.month;
+      const oldest = oldestMonth ? (await statementsByMonth(db, customerId, [oldestMonth])).get(oldestMonth) : undefined;
+      const grade = gradeOf(customer.gradePoint);
+      return {
+        customerId: customer.id,
+        account: customer.account,
+        accountName: customer.accountName,
+        auto: oldest?.extension === 'AUTO',
+        extension: Boolean(oldest?.extension),
+        balance: await availableLimit(db, customerId, kstMonth(now)),
+        gradeName: grade.name,
+        pointPercentage: grade.pointPercent,
+        limitPrice: grade.monthlyLimit,
+        unpaidBills: [...groups.values()],
+      };
+    },
+
+    async status(customerId) {
+      const now = clock.now();
+      const currentMonth = kstMonth(now);
+      const [customer] = await db
+        .select({ suspended: customers.suspended })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      const lines = await unpaidLines(db, customerId);
+      const totals = new Map<string, { amount: number; count: number }>();
+      for (const line of lines) {
+        const total = totals.get(line.month) ?? { amount: 0, count: 0 };
+        total.amount += line.price;
+        total.count += 1;
+        totals.set(line.month, total);
+      }
+      const rows = await statementsByMonth(db, customerId, [...totals.keys()]);
+      const summaries = [...totals.entries()].map(([month, total]) => {
+        const row = rows.get(month) ?? bareStatement(month);
+        const extension: 'MANUAL' | 'AUTO' | null =
+          row.extension === 'MANUAL' || row.extension === 'AUTO' ? row.extension : null;
+        return {
+          month,
+          dueDate: dueDate(month, extension !== null),
+          extension,
+          status: statementStatus(row, currentMonth),
+          amount: total.amount,
+          count: total.count,
+        };
+      });
+      return {
+        today: kstDate(now),
+        suspended: customer?.suspended ?? false,
+        overdueAmount: summaries.filter((s) => s.status === 'OVERDUE').reduce((sum, s) => sum + s.amount, 0),
+        statements: summaries,
+      };
+    },
+
+    async extend(customerId) {
+      const now = clock.now();
+      const today = kstDate(now);
+      return withTx(db, async (tx) => {
+        await lockCustomer(tx, customerId);
+        const [oldest] = await tx
+          .select({ month: sql<string | null>`min(${purchases.statementMonth})` })
+          .from(purchases)
+          .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID')));
+        const month = oldest?.month ?? null;
+        if (!month || month >= kstMonth(now)) {
+          throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+        }
+        await ensureStatement(tx, customerId, month);
+        const [row] = await tx
+          .select()
+          .from(statements)
+          .where(and(eq(statements.customerId, customerId), eq(statements.month, month)))
+          .for('update');
+        if (!row || row.overdueAt) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+        if (row.extension) throw conflict('ALREADY_EXTENDED', BILL_MSG.alreadyExtended);
+        // The request must come while the statement is still payable on its original due date.
+        if (today > dueDate(month, false)) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+        await tx
+          .update(statements)
+          .set({ extension: 'MANUAL', extendedAt: now })
+          .where(and(eq(statements.id, row.id), sql`${statements.extension} is null`));
+        return { month, dueDate: dueDate(month, true) };
+      });
+    },
+
+    async repay(customerId, paymentIds) {
+      const ids = [...new Set(paymentIds)].sort((a, b) => a - b);
+      if (ids.length === 0) throw badRequest('NO_SELECTION', BILL_MSG.noSelection);
+      const now = clock.now();
+      const today = kstDate(now);
+      return withTx(db, async (tx) => {
+        const customer = await lockCustomer(tx, customerId);
+        const selected = await tx.select().from(purchases).where(inArray(purchases.id, ids)).for('update');
+        // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
+        if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
+          throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);
+        }
+        if (selected.some((line) => line.status === 'REFUNDED')) {
+          throw conflict('NOT_PAYABLE', BILL_MSG.invalidLines);
+        }
+        if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+
+        // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
+        const newest = selected.reduce((max, line) => (line.statementMonth > max ? line.statementMonth : max), '');
+        const older = await tx
+          .select({ id: purchases.id })
+          .from(purchases)
+          .where(
+            and(
+              eq(purchases.customerId, customerId),
+              eq(purchases.status, 'UNPAID'),
+              lt(purchases.statementMonth, newest),
+            ),
+          );
+        const chosen = new Set(ids);
+        if (older.some((line) => !chosen.has(line.id))) throw unprocessable('OLDEST_FIRST', BILL_MSG.oldestFirst);
+
+        const months = [...new Set(selected.map((line) => line.statementMonth))];
+        const rows = await statementsByMonth(tx, customerId, months);
+        const amount = selected.reduce((sum, line) => sum + line.price, 0);
+        const onTime = selected
+          .filter((line) => isOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), today))
+          .reduce((sum, line) => sum + line.price, 0);
+
+        const [repayment] = await tx
+          .insert(repayments)
+          .values({
+            customerId,
+            amount,
+            purchaseIds: ids,
+            account: customer.account,
+            accountName: customer.accountName,
+            createdAt: now,
+          })
+          .returning({ id: repayments.id });
+        if (!repayment) throw new Error('repayment insert returned nothing');
+        const updated = await tx
+          .update(purchases)
+          .set({ status: 'PAID', paidAt: now, repaymentId: repayment.id })
+          .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')))
+          .returning({ id: purchases.id });
+        if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+
+        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
+        const carried = customer.repaidRemainder + onTime;
+        const gradePoint = Math.min(GRADE_POINT_MAX, customer.gradePoint + Math.floor(carried / KRW_PER_GRADE_POINT));
+        await tx
+          .update(customers)
+          .set({ gradePoint, repaidRemainder: carried % KRW_PER_GRADE_POINT })
+          .where(eq(customers.id, customerId));
+
+        for (const month of months) {
+          await tx
+            .update(statements)
+            .set({ paidAt: now })
+            .where(
+              and(
+                eq(statements.customerId, customerId),
+                eq(statements.month, month),
+                sql`not exists (select 1 from ${purchases} where ${purchases.customerId} = ${customerId}
+                  and ${purchases.statementMonth} = ${month} and ${purchases.status} = 'UNPAID')`,
+              ),
+            );
+        }
+        const suspended = await recomputeSuspension(tx, customerId);
+        return { repaymentId: repayment.id, amount, paymentIds: ids, gradePoint, suspended };
+      });
+    },
+
+    async thisMonth(customerId) {
+      const now = clock.now();
+      const month = kstMonth(now);
+      const [customer] = await db
+        .select({ pointBalance: customers.pointBalance })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      const items = await db
+        .select({
+          id: purchases.id,
+          createdAt: purchases.createdAt,
+          merchant: merchants.name,
+          amount: purchases.price,
+          point: purchases.pointEarned,
+        })
+        .from(purchases)
+        .innerJoin(merchants, eq(merchants.id, purchases.merchantId))
+        .where(
+          and(
+            eq(purchases.customerId, customerId),
+            eq(purchases.statementMonth, month),
+            ne(purchases.status, 'REFUNDED'),
+          ),
+        )
+        .orderBy(desc(purchases.createdAt), desc(purchases.id));
+      const [earned] = await db
+        .select({ sum: sql<string>`coalesce(sum(${pointLedger.amount}), 0)` })
+        .from(pointLedger)
+        .where(
+          and(
+            eq(pointLedger.customerId, customerId),
+            gte(pointLedger.kstDate, `${month}-01`),
+            lt(pointLedger.kstDate, `${addMonths(month, 1)}-01`),
+            inArray(pointLedger.reason, EARN_REASONS),
+          ),
+        );
+      return {
+        month,
+        amount: items.reduce((sum, item) => sum + item.amount, 0),
+        pointsThisMonth: Number(earned?.sum ?? 0),
+        pointBalance: customer?.pointBalance ?? 0,
+        items: items.map((item) => ({
+          id: item.id,
+          date: kstIso(item.createdAt),
+          merchant: item.merchant,
+          amount: item.amount,
+          point: item.point,
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { contentTypeOf, type MediaStorage, safeKey } from './storage';
+
+/** Parses a single `bytes=` range; undefined = whole file, null = unsatisfiable. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined;
+  const [, from, to] = match;
+  let start: number;
+  let end: number;
+  if (from === '') {
+    if (to === '') return null;
+    const suffix = Number(to);
+    if (suffix === 0) return null;
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (start > end || start >= size) return null;
+  return { start, end };
+}
+
+/**
+ * Serves media under /media/ from any storage, with single-range requests (206) so video seeking and
+ * preloading work, and long cache headers: keys are random and never rewritten.
+ */
+export function mediaRoutes(storage: MediaStorage): FastifyPluginAsync {
+  return async (app) => {
+    const handler = async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
+      const key = safeKey(request.params['*'] ?? '');
+      // Originals waiting for transcoding are private.
+      if (!key || key.startsWith('incoming/')) {
+        return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '파일을 찾을 수 없습니다.' });
+      }
+      const size = await storage.size(key);
+      if (size === null) {
+        return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '파일을 찾을 수 없습니다.' });
+      }
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('content-type', contentTypeOf(key))
+        .header('cache-control', 'public, max-age=31536000, immutable');
+      const range = parseRange(request.headers.range, size);
+      if (range === null) {
+        return reply.status(416).header('content-range', `bytes */${size}`).send();
+      }
+      if (range) {
+        reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('content-length', range.end - range.start + 1);
+      } else {
+        reply.header('content-length', size);
+      }
+      if (request.method === 'HEAD') return reply.send();
+      return reply.send(await storage.read(key, range));
+    };
+    // Fastify adds the matching HEAD route itself.
+    app.get('/media/*', { config: { access: 'public' }, schema: { hide: true } }, handler);
+  };
+}

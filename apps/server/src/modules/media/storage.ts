@@ -1,0 +1,165 @@
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Config } from '../../lib/config';
+
+/** Where media bytes live. Keys are relative paths such as `shorts/3f…a1.mp4`; API responses carry keys. */
+export interface MediaStorage {
+  readonly kind: 'local' | 's3';
+  /** Stores a local file under `key` (the file is moved or copied; the caller removes its temp file). */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
+  /** Size in bytes, or null when the key does not exist. */
+  size(key: string): Promise<number | null>;
+  /** Bytes `start..end` inclusive (the whole object without a range). */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Copies the object to a local file (for ffmpeg). */
+  download(key: string, file: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Refuses keys that could escape the media root. */
+export function safeKey(key: string): string | null {
+  if (!/^[a-z0-9][a-z0-9/_.-]*$/i.test(key) || key.includes('..') || key.includes('//')) return null;
+  return key;
+}
+
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local' as const;
+  readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+  pathOf(key: string): string {
+    const path = resolve(this.root, key);
+    if (!path.startsWith(this.root + sep)) throw new Error(`bad media key ${key}`);
+    return path;
+  }
+  async putFile(key: string, file: string): Promise<void> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(file, target);
+    } catch {
+      // Different file systems (temp dir vs data dir): copy instead.
+      await copyFile(file, target);
+    }
+  }
+  async size(key: string): Promise<number | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? info.size : null;
+    } catch {
+      return null;
+    }
+  }
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+  }
+  async download(key: string, file: string): Promise<void> {
+    await copyFile(this.pathOf(key), file);
+  }
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}
+
+/** Any S3-compatible store (AWS S3, MinIO, R2). The SDK is loaded only when selected. */
+export class S3Storage implements MediaStorage {
+  readonly kind = 's3' as const;
+  #client: Promise<import('@aws-sdk/client-s3').S3Client>;
+  #sdk = import('@aws-sdk/client-s3');
+  constructor(
+    private readonly bucket: string,
+    options: { region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean },
+  ) {
+    this.#client = this.#sdk.then(
+      ({ S3Client }) =>
+        new S3Client({
+          region: options.region,
+          endpoint: options.endpoint,
+          forcePathStyle: options.forcePathStyle,
+          credentials:
+            options.accessKeyId && options.secretAccessKey
+              ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+              : undefined,
+        }),
+    );
+  }
+  async putFile(key: string, file: string, contentType: string): Promise<void> {
+    const [{ PutObjectCommand }, client, info] = await Promise.all([this.#sdk, this.#client, stat(file)]);
+    await client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(file),
+        ContentLength: info.size,
+        ContentType: contentType,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
+    );
+  }
+  async size(key: string): Promise<number | null> {
+    const [{ HeadObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);
+    try {
+      const head = await client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength ?? null;
+    } catch {
+      return null;
+    }
+  }
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const [{ GetObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);
+    const out = await client.send(
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
+    );
+    return out.Body as Readable;
+  }
+  async download(key: string, file: string): Promise<void> {
+    const { createWriteStream } = await import('node:fs');
+    const { pipeline } = await import('node:stream/promises');
+    await mkdir(dirname(file), { recursive: true });
+    await pipeline(await this.read(key), createWriteStream(file));
+  }
+  async delete(key: string): Promise<void> {
+    const [{ DeleteObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);
+    await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}
+
+export function mediaDir(config: Pick<Config, 'MEDIA_DIR' | 'DATA_DIR'>): string {
+  return resolve(config.MEDIA_DIR ?? join(config.DATA_DIR, 'media'));
+}
+
+export function createStorage(config: Config): MediaStorage {
+  if (config.STORAGE === 's3') {
+    if (!config.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET');
+    return new S3Storage(config.S3_BUCKET, {
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return new LocalStorage(mediaDir(config));
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mov: 'video/quicktime',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+export function contentTypeOf(key: string): string {
+  const ext = key.split('.').pop()?.toLowerCase() ?? '';
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}

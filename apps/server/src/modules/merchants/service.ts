@@ -1,0 +1,175 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
+import { and, eq, lte } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import type { Db } from '../../db/client';
+import { paymentRequests } from '../../db/schema';
+import { isUniqueViolation, withTx } from '../../db/tx';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound, unprocessable } from '../../lib/errors';
+import { refundPurchaseOfRequest } from '../payments/refund';
+
+type RequestRow = typeof paymentRequests.$inferSelect;
+
+const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** 6 random digits from the crypto RNG. */
+function newPin(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+/** A random token of 144 bits (domain §4 asks for at least 128). */
+function newQrToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The status a caller should see: an ACTIVE row past its expiry is EXPIRED, whether or not swept yet. */
+export function effectiveStatus(row: Pick<RequestRow, 'status' | 'expiresAt'>, now: Date): PaymentRequestStatus {
+  if (row.status === 'ACTIVE' && row.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
+  return row.status as PaymentRequestStatus;
+}
+
+export function deepLink(origin: string, qrToken: string): string {
+  return `${origin.replace(/\/$/, '')}/qrpin?code=${encodeURIComponent(qrToken)}`;
+}
+
+export interface MerchantService {
+  create(merchantId: number, body: CreatePaymentRequestBody, origin: string): Promise<PaymentRequestView>;
+  get(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
+  cancel(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
+  refund(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
+  /** Current status only, for the live stream. */
+  status(merchantId: number, requestId: string): Promise<PaymentRequestStatus>;
+}
+
+export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number): MerchantService {
+  async function view(row: RequestRow, origin: string): Promise<PaymentRequestView> {
+    const link = deepLink(origin, row.qrToken);
+    return {
+      requestId: row.id,
+      orderId: row.orderId,
+      requestName: row.requestName,
+      totalPrice: row.totalPrice,
+      pinCode: row.pinCode,
+      qrCode: row.qrToken,
+      qrImage: await QRCode.toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+      expiresAt: row.expiresAt.toISOString(),
+      status: effectiveStatus(row, clock.now()),
+      paidAt: row.paidAt?.toISOString() ?? null,
+    };
+  }
+
+  async function load(merchantId: number, requestId: string): Promise<RequestRow> {
+    const [row] = await db
+      .select()
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.merchantId, merchantId)));
+    if (!row) throw notFound('PAYMENT_REQUEST_NOT_FOUND', '결제 요청을 찾을 수 없습니다.');
+    return row;
+  }
+
+  /** Marks expired ACTIVE rows EXPIRED so their PINs can be reused (the PIN index covers ACTIVE rows). */
+  async function sweepExpired(now: Date): Promise<void> {
+    await db
+      .update(paymentRequests)
+      .set({ status: 'EXPIRED', closedAt: now })
+      .where(and(eq(paymentRequests.status, 'ACTIVE'), lte(paymentRequests.expiresAt, now)));
+  }
+
+  return {
+    async create(merchantId, body, origin) {
+      const [existing] = await db
+        .select()
+        .from(paymentRequests)
+        .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, body.orderId)));
+      if (existing) {
+        if (existing.requestName !== body.requestName || existing.totalPrice !== body.totalPrice) {
+          throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
+        }
+        return view(existing, origin);
+      }
+      const now = clock.now();
+      await sweepExpired(now);
+      for (let attempt = 0; attempt < 8; attempt++) {
+        try {
+          const [row] = await db
+            .insert(paymentRequests)
+            .values({
+              merchantId,
+              orderId: body.orderId,
+              requestName: body.requestName,
+              totalPrice: body.totalPrice,
+              pinCode: newPin(),
+              qrToken: newQrToken(),
+              expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+              createdAt: now,
+            })
+            .returning();
+          if (row) return view(row, origin);
+        } catch (error) {
+          if (isUniqueViolation(error, 'payment_requests_order_key')) {
+            // A concurrent create with the same orderId won: answer as the idempotent repeat would.
+            return this.create(merchantId, body, origin);
+          }
+          // Another ACTIVE request holds this PIN: draw again.
+          if (!isUniqueViolation(error)) throw error;
+        }
+      }
+      throw new Error('could not allocate a unique PIN');
+    },
+
+    async get(merchantId, requestId, origin) {
+      return view(await load(merchantId, requestId), origin);
+    },
+
+    async status(merchantId, requestId) {
+      return effectiveStatus(await load(merchantId, requestId), clock.now());
+    },
+
+    async cancel(merchantId, requestId, origin) {
+      const now = clock.now();
+      const [row] = await db
+        .update(paymentRequests)
+        .set({ status: 'CANCELLED', closedAt: now })
+        .where(
+          and(
+            eq(paymentRequests.id, requestId),
+            eq(paymentRequests.merchantId, merchantId),
+            eq(paymentRequests.status, 'ACTIVE'),
+          ),
+        )
+        .returning();
+      if (row) return view(row, origin);
+      const current = await load(merchantId, requestId);
+      if (current.status === 'CANCELLED') return view(current, origin);
+      throw conflict('NOT_CANCELLABLE', '진행 중인 결제 요청만 취소할 수 있습니다.');
+    },
+
+    async refund(merchantId, requestId, origin) {
+      const now = clock.now();
+      const row = await withTx(db, async (tx) => {
+        const [locked] = await tx
+          .select()
+          .from(paymentRequests)
+          .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.merchantId, merchantId)))
+          .for('update');
+        if (!locked) throw notFound('PAYMENT_REQUEST_NOT_FOUND', '결제 요청을 찾을 수 없습니다.');
+        if (locked.status === 'REFUNDED') return locked;
+        if (locked.status !== 'PAID' || !locked.paidAt) {
+          throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
+        }
+        if (now.getTime() - locked.paidAt.getTime() > REFUND_WINDOW_MS) {
+          throw unprocessable('REFUND_WINDOW_PASSED', '결제 후 90일이 지나 환불할 수 없습니다.');
+        }
+        await refundPurchaseOfRequest(tx, requestId, now);
+        const [updated] = await tx
+          .update(paymentRequests)
+          .set({ status: 'REFUNDED', closedAt: now })
+          .where(eq(paymentRequests.id, requestId))
+          .returning();
+        return updated ?? locked;
+      });
+      return view(row, origin);
+    },
+  };
+}

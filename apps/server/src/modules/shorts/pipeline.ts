@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { shorts } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, unprocessable } from '../../lib/errors';
+import { detectImage, detectVideo } from '../media/detect';
+import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
+import type { MediaStorage } from '../media/storage';
+
+export interface UploadLimits {
+  maxVideoBytes: number;
+  maxThumbnailBytes: number;
+  maxDurationSeconds: number;
+}
+
+export interface IncomingUpload {
+  customerId: number;
+  title: string;
+  content: string;
+  /** Temp files written by the route; the pipeline removes them whatever happens. */
+  videoFile: string;
+  thumbnailFile: string | null;
+}
+
+/** Probed durations are a few ms off; a clip recorded for exactly the limit must still pass. */
+const DURATION_TOLERANCE_SECONDS = 0.25;
+
+/**
+ * Upload → validated, stored original + poster + PROCESSING row → background transcode → READY (or FAILED
+ * with every stored file removed). Status lives in the database; PROCESSING rows are re-queued at start-up.
+ */
+export class ShortsPipeline {
+  #queue: number[] = [];
+  #running: Promise<void> | null = null;
+  #abort = new AbortController();
+  #closed = false;
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly storage: MediaStorage,
+    private readonly tools: MediaTools,
+    private readonly limits: UploadLimits,
+    private readonly log: { error(obj: unknown, msg: string): void },
+  ) {}
+
+  async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
+    const stored: string[] = [];
+    const work = await mkdtemp(join(tmpdir(), 'ohgood-upload-'));
+    try {
+      const videoSize = (await stat(upload.videoFile)).size;
+      if (videoSize > this.limits.maxVideoBytes) throw tooLarge(`영상은 ${mb(this.limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
+      const kind = await detectVideo(upload.videoFile);
+      if (!kind) {
+        throw new AppError(415, 'UNSUPPORTED_VIDEO', '지원하지 않는 영상 형식입니다. (mp4, webm, mov)');
+      }
+      const info = await probe(this.tools, upload.videoFile, { signal: this.#abort.signal }).catch(() => null);
+      if (!info?.hasVideo) throw unprocessable('VIDEO_UNREADABLE', '영상 파일을 읽을 수 없습니다.');
+      const duration =
+        info.durationSeconds ??
+        (await measureDuration(this.tools, upload.videoFile, { signal: this.#abort.signal }).catch(() => null));
+      if (duration === null) throw unprocessable('VIDEO_UNREADABLE', '영상 길이를 확인할 수 없습니다.');
+      if (duration > this.limits.maxDurationSeconds + DURATION_TOLERANCE_SECONDS) {
+        throw unprocessable('VIDEO_TOO_LONG', `영상은 ${this.limits.maxDurationSeconds}초 이하만 올릴 수 있습니다.`);
+      }
+
+      const id = randomUUID();
+      let thumbnailKey: string;
+      if (upload.thumbnailFile) {
+        if ((await stat(upload.thumbnailFile)).size > this.limits.maxThumbnailBytes) {
+          throw tooLarge(`썸네일은 ${mb(this.limits.maxThumbnailBytes)}MB 이하만 올릴 수 있습니다.`);
+        }
+        const image = await detectImage(upload.thumbnailFile);
+        if (!image) throw new AppError(415, 'UNSUPPORTED_IMAGE', '썸네일은 jpeg, png, webp 이미지만 가능합니다.');
+        thumbnailKey = `shorts/${id}.${image}`;
+        await this.storage.putFile(thumbnailKey, upload.thumbnailFile, imageType(image));
+      } else {
+        const poster = join(work, 'poster.jpg');
+        await extractPoster(this.tools, upload.videoFile, poster, { signal: this.#abort.signal }).catch(() => {
+          throw unprocessable('VIDEO_UNREADABLE', '영상의 첫 화면을 읽을 수 없습니다.');
+        });
+        thumbnailKey = `shorts/${id}.jpg`;
+        await this.storage.putFile(thumbnailKey, poster, 'image/jpeg');
+      }
+      stored.push(thumbnailKey);
+      const sourceKey = `incoming/${id}.${kind}`;
+      await this.storage.putFile(sourceKey, upload.videoFile, kind === 'webm' ? 'video/webm' : 'video/mp4');
+      stored.push(sourceKey);
+
+      const [row] = await this.db
+        .insert(shorts)
+        .values({
+          customerId: upload.customerId,
+          title: upload.title,
+          content: upload.content,
+          videoKey: `shorts/${id}.mp4`,
+          thumbnailKey,
+          sourceKey,
+          durationMs: Math.round(duration * 1000),
+          width: info.width,
+          height: info.height,
+          status: 'PROCESSING',
+          createdAt: this.clock.now(),
+        })
+        .returning({ id: shorts.id });
+      if (!row) throw new Error('insert returned no row');
+      this.enqueue(row.id);
+      return { shortsId: row.id, thumbnail: thumbnailKey };
+    } catch (error) {
+      await Promise.all(stored.map((key) => this.storage.delete(key).catch(() => undefined)));
+      throw error;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  enqueue(id: number): void {
+    if (this.#closed || this.#queue.includes(id)) return;
+    this.#queue.push(id);
+    if (!this.#running) this.#running = this.#drain();
+  }
+
+  /** Start-up recovery: whatever was PROCESSING when the last process stopped goes back in the queue. */
+  async recover(): Promise<void> {
+    const rows = await this.db.select({ id: shorts.id }).from(shorts).where(eq(shorts.status, 'PROCESSING'));
+    for (const row of rows) this.enqueue(row.id);
+  }
+
+  /** Resolves when the queue is empty (tests and graceful shutdown). */
+  idle(): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Stops the queue and kills a running ffmpeg; the row stays PROCESSING and is recovered next start. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#queue = [];
+    this.#abort.abort();
+    await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0 && !this.#closed) {
+      const id = this.#queue.shift() as number;
+      await this.#process(id).catch((error: unknown) => this.log.error({ err: error, shortsId: id }, 'transcode crashed'));
+    }
+    this.#running = null;
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  async #process(id: number): Promise<void> {
+    const [row] = await this.db.select().from(shorts).where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
+    if (!row?.sourceKey) return;
+    const work = await mkdtemp(join(tmpdir(), 'ohgood-transcode-'));
+    const signal = this.#abort.signal;
+    try {
+      const source = join(work, `source-${row.sourceKey.split('/').pop()}`);
+      const output = join(work, 'out.mp4');
+      await this.storage.download(row.sourceKey, source);
+      const info = await probe(this.tools, source, { signal });
+      await transcodeToMp4(this.tools, source, output, info.hasAudio, { signal });
+      const result = await probe(this.tools, output, { signal });
+      if (!result.hasVideo || !result.durationSeconds) throw new Error('transcoded file has no video');
+      await this.storage.putFile(row.videoKey, output, 'video/mp4');
+      const updated = await this.db
+        .update(shorts)
+        .set({
+          status: 'READY',
+          sourceKey: null,
+          durationMs: Math.round(result.durationSeconds * 1000),
+          width: result.width,
+          height: result.height,
+        })
+        .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
+        .returning({ id: shorts.id });
+      if (updated.length === 0) await this.storage.delete(row.videoKey);
+      await this.storage.delete(row.sourceKey).catch(() => undefined);
+    } catch (error) {
+      if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
+      this.log.error({ err: error, shortsId: id }, 'transcode failed');
+      // A failed short keeps its row as a status record for the uploader, but no files.
+      await Promise.all(
+        [row.videoKey, row.thumbnailKey, row.sourceKey]
+          .filter((key): key is string => key !== null)
+          .map((key) => this.storage.delete(key).catch(() => undefined)),
+      );
+      await this.db
+        .update(shorts)
+        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
+        .where(eq(shorts.id, id));
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+export function tooLarge(message: string): AppError {
+  return new AppError(413, 'FILE_TOO_LARGE', message);
+}
+
+function imageType(kind: 'jpg' | 'png' | 'webp'): string {
+  return kind === 'jpg' ? 'image/jpeg' : `image/${kind}`;
+}
