@@ -27,6 +27,7 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
   config: Config;
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
+  await app.register(shortsRoutes(deps));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.DATA_DIR);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   const clock = systemClock;
-  if (config.SEED_DEMO) await seedDemo({ db: database.db, clock });
+  if (config.SEED_DEMO) await seedDemo({ db: database.db, clock, demoMerchantKey: config.DEMO_MERCHANT_KEY });
   const app = await buildApp({
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
     database,

@@ -18,7 +18,14 @@ export async function createRequest(
     payload: { orderId: `order-${Date.now()}-${order}`, requestName, totalPrice },
   });
   if (res.statusCode !== 200) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.json() as { requestId: string; pinCode: string; qrCode: string; status: string; qrImage: string; expiresAt: string };
+  return res.json() as {
+    requestId: string;
+    pinCode: string;
+    qrCode: string;
+    status: string;
+    qrImage: string;
+    expiresAt: string;
+  };
 }
 
 export function validatePin(h: Harness, token: string, pin: string) {
@@ -30,7 +37,13 @@ export function validatePin(h: Harness, token: string, pin: string) {
   });
 }
 
-export function finalPay(h: Harness, token: string, requestId: string, point = 0, headers: Record<string, string> = {}) {
+export function finalPay(
+  h: Harness,
+  token: string,
+  requestId: string,
+  point = 0,
+  headers: Record<string, string> = {},
+) {
   return h.app.inject({
     method: 'POST',
     url: `/api/payment/final?point=${point}&requestId=${requestId}`,
@@ -39,7 +52,13 @@ export function finalPay(h: Harness, token: string, requestId: string, point = 0
 }
 
 /** Create → validate by PIN → final; returns the final response. */
-export async function pay(h: Harness, merchantHeaders: Record<string, string>, token: string, totalPrice: number, point = 0) {
+export async function pay(
+  h: Harness,
+  merchantHeaders: Record<string, string>,
+  token: string,
+  totalPrice: number,
+  point = 0,
+) {
   const request = await createRequest(h, merchantHeaders, totalPrice);
   const validated = await validatePin(h, token, request.pinCode);
   if (validated.statusCode !== 200) throw new Error(`validate failed: ${validated.body}`);

@@ -26,6 +26,11 @@ const placeholder = (title: string) => <ScreenPlaceholder title={title} />;
 const home = lazyPage(() => import('./pages/home-route'));
 const login = lazyPage(() => import('../features/auth/pages/login-page'));
 const register = lazyPage(() => import('../features/auth/pages/register-page'));
+const qrpin = lazyPage(() => import('../features/payments/pages/qrpin-page'));
+const paymentDetails = lazyPage(() => import('../features/payments/pages/payment-details-page'));
+const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
+const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
+const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
 function NavigatorBridge() {
@@ -39,16 +44,18 @@ export function AppRoutes() {
     <>
       <NavigatorBridge />
       <Routes>
+        {/* The merchant's checkout screen stands alone: no customer header or footer. */}
+        <Route path="/merchant" element={merchant} />
         <Route element={<MainLayout />}>
           <Route path="/" element={home} />
           <Route path="/login" element={login} />
           <Route path="/register" element={register} />
           <Route element={<RequireAuth />}>
-            <Route path="/qrpin" element={placeholder('QR·PIN 결제')} />
+            <Route path="/qrpin" element={qrpin} />
             <Route path="/payment" element={placeholder('납부하기')} />
-            <Route path="/payment/details" element={placeholder('결제 내역')} />
-            <Route path="/mypage" element={placeholder('마이페이지')} />
-            <Route path="/point/history" element={placeholder('포인트 내역')} />
+            <Route path="/payment/details" element={paymentDetails} />
+            <Route path="/mypage" element={mypage} />
+            <Route path="/point/history" element={pointHistory} />
             <Route path="/chat" element={placeholder('오굿이와 대화하기')} />
             <Route path="/dashboard" element={placeholder('오굿 리포트')} />
           </Route>

@@ -7,7 +7,9 @@ const navigate = vi.fn();
 const alertSpy = vi.fn();
 
 function respond(status: number, body: unknown) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  return vi.fn(
+    async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 beforeEach(() => {
@@ -55,7 +57,10 @@ describe('api client', () => {
   it('keeps the session on a business 403 such as a suspended account', async () => {
     setToken('tok');
     vi.stubGlobal('fetch', respond(403, { success: false, code: 'ACCOUNT_SUSPENDED', message: '연체' }));
-    await expect(api.post('/api/payment/validate', {})).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_SUSPENDED' });
+    await expect(api.post('/api/payment/validate', {})).rejects.toMatchObject({
+      status: 403,
+      code: 'ACCOUNT_SUSPENDED',
+    });
     expect(getToken()).toBe('tok');
     expect(navigate).not.toHaveBeenCalled();
   });

@@ -30,6 +30,8 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Calls the merchant API with this key instead of the customer's token (no login redirects). */
+  merchantKey?: string;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -61,8 +63,9 @@ function unwrap(body: unknown): unknown {
 }
 
 async function request<T>(timeoutMs: number | null, path: string, options: RequestOptions = {}): Promise<T> {
-  const token = getToken();
-  const isPublic = isPublicPath(path);
+  const asMerchant = options.merchantKey !== undefined;
+  const token = asMerchant ? null : getToken();
+  const isPublic = asMerchant || isPublicPath(path);
   if (!isPublic && !token) {
     notify(MSG.loginRequired);
     sendToLogin();
@@ -71,6 +74,7 @@ async function request<T>(timeoutMs: number | null, path: string, options: Reque
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   // The public feed still gets the token when one is held, so it can personalise (spec §7).
   if (token) headers.authorization = `Bearer ${token}`;
+  if (asMerchant) headers['x-merchant-key'] = options.merchantKey as string;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -108,7 +112,7 @@ async function request<T>(timeoutMs: number | null, path: string, options: Reque
   if (!response.ok) {
     const err = (parsed ?? {}) as { code?: string; message?: string };
     const code = err.code ?? `HTTP_${response.status}`;
-    if (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code))) {
+    if (!asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
       clearToken();
       sendToLogin();
     }

@@ -42,3 +42,9 @@ export function relativeTime(at: Date | string, now: Date = new Date()): string 
   for (const unit of units) if (abs >= unit[1]) chosen = unit;
   return relative.format(Math.trunc(seconds / chosen[1]), chosen[0]);
 }
+
+/** '14:05': the time of day in Seoul, e.g. of the API's '2026-11-22T14:05:00+09:00'. */
+export function kstTime(at: Date | string): string {
+  const shifted = new Date(new Date(at).getTime() + 9 * 3600_000);
+  return shifted.toISOString().slice(11, 16);
+}

@@ -31,8 +31,7 @@ export interface MediaTools {
 
 /** Architecture doc: FFMPEG_PATH/FFPROBE_PATH, else the system tools on PATH, else the npm packages. */
 export function resolveMediaTools(env: { FFMPEG_PATH?: string; FFPROBE_PATH?: string }): MediaTools {
-  const ffmpeg =
-    env.FFMPEG_PATH ?? (onPath('ffmpeg') ? 'ffmpeg' : fromPackage('@ffmpeg-installer/ffmpeg')) ?? 'ffmpeg';
+  const ffmpeg = env.FFMPEG_PATH ?? (onPath('ffmpeg') ? 'ffmpeg' : fromPackage('@ffmpeg-installer/ffmpeg')) ?? 'ffmpeg';
   const ffprobe =
     env.FFPROBE_PATH ?? (onPath('ffprobe') ? 'ffprobe' : fromPackage('@ffprobe-installer/ffprobe')) ?? 'ffprobe';
   return { ffmpeg, ffprobe };
@@ -119,7 +118,11 @@ export async function probe(tools: MediaTools, file: string, options: RunOptions
  * Duration when the container has none (Chrome's MediaRecorder webm): remux the video stream to nowhere and
  * read the last timestamp ffmpeg reports. Copying is fast: nothing is decoded.
  */
-export async function measureDuration(tools: MediaTools, file: string, options: RunOptions = {}): Promise<number | null> {
+export async function measureDuration(
+  tools: MediaTools,
+  file: string,
+  options: RunOptions = {},
+): Promise<number | null> {
   const { stderr } = await runTool(
     tools.ffmpeg,
     ['-hide_banner', '-nostdin', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'null', '-'],
@@ -162,8 +165,7 @@ export async function transcodeToMp4(
   hasAudio: boolean,
   options: RunOptions = {},
 ) {
-  const scale =
-    "scale='if(gte(iw,ih),-2,trunc(min(iw,720)/2)*2)':'if(gte(iw,ih),trunc(min(ih,720)/2)*2,-2)'";
+  const scale = "scale='if(gte(iw,ih),-2,trunc(min(iw,720)/2)*2)':'if(gte(iw,ih),trunc(min(ih,720)/2)*2,-2)'";
   await runTool(
     tools.ffmpeg,
     [

@@ -2,7 +2,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { contentTypeOf, type MediaStorage, safeKey } from './storage';
 
 /** Parses a single `bytes=` range; undefined = whole file, null = unsatisfiable. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | undefined {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | undefined {
   if (!header) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return undefined;

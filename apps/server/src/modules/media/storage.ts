@@ -71,7 +71,13 @@ export class S3Storage implements MediaStorage {
   #sdk = import('@aws-sdk/client-s3');
   constructor(
     private readonly bucket: string,
-    options: { region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean },
+    options: {
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    },
   ) {
     this.#client = this.#sdk.then(
       ({ S3Client }) =>

@@ -15,7 +15,10 @@ export function newApiKey(): string {
 }
 
 export async function addApiKey(db: Db, merchantId: number, key: string): Promise<void> {
-  await db.insert(merchantApiKeys).values({ merchantId, keyHash: hashApiKey(key) }).onConflictDoNothing();
+  await db
+    .insert(merchantApiKeys)
+    .values({ merchantId, keyHash: hashApiKey(key) })
+    .onConflictDoNothing();
 }
 
 /** The merchant behind the `X-Merchant-Key` header, or a 401 in the error shape. */

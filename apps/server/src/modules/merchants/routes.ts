@@ -14,7 +14,11 @@ const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody,
 const tags = ['merchant'];
 const security = [{ merchantKey: [] }];
 
-export function merchantRoutes(db: Db, merchants: MerchantService, publicUrl: string | undefined): FastifyPluginAsyncZod {
+export function merchantRoutes(
+  db: Db,
+  merchants: MerchantService,
+  publicUrl: string | undefined,
+): FastifyPluginAsyncZod {
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
@@ -27,7 +31,13 @@ export function merchantRoutes(db: Db, merchants: MerchantService, publicUrl: st
       '/api/merchant/payment-requests',
       {
         config: { access: 'merchant' },
-        schema: { tags, security, summary: '결제 요청 생성 (주문번호로 멱등)', body: createPaymentRequestBody, response: { 200: paymentRequestView, ...errors } },
+        schema: {
+          tags,
+          security,
+          summary: '결제 요청 생성 (주문번호로 멱등)',
+          body: createPaymentRequestBody,
+          response: { 200: paymentRequestView, ...errors },
+        },
       },
       async (request) => merchants.create(await authenticateMerchant(db, request), request.body, originOf(request)),
     );
@@ -36,7 +46,13 @@ export function merchantRoutes(db: Db, merchants: MerchantService, publicUrl: st
       '/api/merchant/payment-requests/:requestId',
       {
         config: { access: 'merchant' },
-        schema: { tags, security, summary: '결제 요청 조회', params: requestIdParams, response: { 200: paymentRequestView, ...errors } },
+        schema: {
+          tags,
+          security,
+          summary: '결제 요청 조회',
+          params: requestIdParams,
+          response: { 200: paymentRequestView, ...errors },
+        },
       },
       async (request) =>
         merchants.get(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
@@ -46,7 +62,13 @@ export function merchantRoutes(db: Db, merchants: MerchantService, publicUrl: st
       '/api/merchant/payment-requests/:requestId/cancel',
       {
         config: { access: 'merchant' },
-        schema: { tags, security, summary: '결제 요청 취소', params: requestIdParams, response: { 200: paymentRequestView, ...errors } },
+        schema: {
+          tags,
+          security,
+          summary: '결제 요청 취소',
+          params: requestIdParams,
+          response: { 200: paymentRequestView, ...errors },
+        },
       },
       async (request) =>
         merchants.cancel(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
@@ -56,7 +78,13 @@ export function merchantRoutes(db: Db, merchants: MerchantService, publicUrl: st
       '/api/merchant/payment-requests/:requestId/refund',
       {
         config: { access: 'merchant' },
-        schema: { tags, security, summary: '결제 환불 (90일 이내)', params: requestIdParams, response: { 200: paymentRequestView, ...errors } },
+        schema: {
+          tags,
+          security,
+          summary: '결제 환불 (90일 이내)',
+          params: requestIdParams,
+          response: { 200: paymentRequestView, ...errors },
+        },
       },
       async (request) =>
         merchants.refund(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),

@@ -1,5 +1,5 @@
-import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, purchases } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
@@ -71,7 +71,11 @@ describe('payments under concurrency', () => {
 describe('ledger property', () => {
   it('over random purchases, refunds and rewards: balance = Σ ledger, nothing negative', async () => {
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('buy' as const), price: fc.integer({ min: 1, max: 30_000 }), usePoints: fc.nat({ max: 3_000 }) }),
+      fc.record({
+        kind: fc.constant('buy' as const),
+        price: fc.integer({ min: 1, max: 30_000 }),
+        usePoints: fc.nat({ max: 3_000 }),
+      }),
       fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('reward' as const), amount: fc.integer({ min: 1, max: 500 }) }),
     );

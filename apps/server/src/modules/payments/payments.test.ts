@@ -46,8 +46,18 @@ describe('merchant API', () => {
 
   it('is idempotent per orderId and refuses the same orderId with another body', async () => {
     const payload = { orderId: 'A-2', requestName: '케이크', totalPrice: 7000 };
-    const first = await h.app.inject({ method: 'POST', url: '/api/merchant/payment-requests', headers: merchant.headers, payload });
-    const again = await h.app.inject({ method: 'POST', url: '/api/merchant/payment-requests', headers: merchant.headers, payload });
+    const first = await h.app.inject({
+      method: 'POST',
+      url: '/api/merchant/payment-requests',
+      headers: merchant.headers,
+      payload,
+    });
+    const again = await h.app.inject({
+      method: 'POST',
+      url: '/api/merchant/payment-requests',
+      headers: merchant.headers,
+      payload,
+    });
     expect(again.json().requestId).toBe(first.json().requestId);
     const other = await h.app.inject({
       method: 'POST',
@@ -63,9 +73,22 @@ describe('merchant API', () => {
     const url = '/api/merchant/payment-requests';
     const payload = { orderId: 'K', requestName: '물', totalPrice: 1000 };
     expect((await h.app.inject({ method: 'POST', url, payload })).statusCode).toBe(401);
-    expect((await h.app.inject({ method: 'POST', url, payload, headers: { 'x-merchant-key': 'nope' } })).statusCode).toBe(401);
-    for (const bad of [{ totalPrice: 0 }, { totalPrice: 10_000_001 }, { totalPrice: 1.5 }, { requestName: 'x'.repeat(51) }, { requestName: ' ' }]) {
-      const res = await h.app.inject({ method: 'POST', url, headers: merchant.headers, payload: { ...payload, ...bad } });
+    expect(
+      (await h.app.inject({ method: 'POST', url, payload, headers: { 'x-merchant-key': 'nope' } })).statusCode,
+    ).toBe(401);
+    for (const bad of [
+      { totalPrice: 0 },
+      { totalPrice: 10_000_001 },
+      { totalPrice: 1.5 },
+      { requestName: 'x'.repeat(51) },
+      { requestName: ' ' },
+    ]) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url,
+        headers: merchant.headers,
+        payload: { ...payload, ...bad },
+      });
       expect(res.statusCode).toBe(400);
     }
   });
@@ -73,7 +96,11 @@ describe('merchant API', () => {
   it("does not show one merchant another merchant's request", async () => {
     const other = await createMerchant(h.database.db, '다른상점');
     const request = await createRequest(h, merchant.headers, 1000);
-    const res = await h.app.inject({ method: 'GET', url: `/api/merchant/payment-requests/${request.requestId}`, headers: other.headers });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/merchant/payment-requests/${request.requestId}`,
+      headers: other.headers,
+    });
     expect(res.statusCode).toBe(404);
   });
 });
@@ -85,7 +112,13 @@ describe('validate', () => {
     const request = await createRequest(h, merchant.headers, 4500, '카페라떼');
     const byPin = await validatePin(h, token, request.pinCode);
     expect(byPin.statusCode).toBe(200);
-    expect(byPin.json().data).toEqual({ requestName: '카페라떼', price: 4500, point: 300, balance: 100_000, requestId: request.requestId });
+    expect(byPin.json().data).toEqual({
+      requestName: '카페라떼',
+      price: 4500,
+      point: 300,
+      balance: 100_000,
+      requestId: request.requestId,
+    });
     const byQr = await h.app.inject({
       method: 'POST',
       url: '/api/payment/validate',
@@ -101,7 +134,11 @@ describe('validate', () => {
     const { token } = await h.signUp();
     const expired = await createRequest(h, merchant.headers, 1000);
     const cancelled = await createRequest(h, merchant.headers, 1000);
-    await h.app.inject({ method: 'POST', url: `/api/merchant/payment-requests/${cancelled.requestId}/cancel`, headers: merchant.headers });
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/merchant/payment-requests/${cancelled.requestId}/cancel`,
+      headers: merchant.headers,
+    });
     const paid = await pay(h, merchant.headers, (await h.signUp()).token, 1000);
     h.clock.advance(121_000);
     const bodies = [];
@@ -112,7 +149,11 @@ describe('validate', () => {
     }
     expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
     expect(bodies[0]).toEqual({ success: false, code: 'INVALID_CODE', message: '유효하지않은 코드입니다.' });
-    const view = await h.app.inject({ method: 'GET', url: `/api/merchant/payment-requests/${expired.requestId}`, headers: merchant.headers });
+    const view = await h.app.inject({
+      method: 'GET',
+      url: `/api/merchant/payment-requests/${expired.requestId}`,
+      headers: merchant.headers,
+    });
     expect(view.json().status).toBe('EXPIRED');
   });
 
@@ -169,10 +210,20 @@ describe('final', () => {
       pointBalance: 1000 - 600 + 48,
     });
     const [purchase] = await h.database.db.select().from(purchases).where(eq(purchases.id, result.paymentId));
-    expect(purchase).toMatchObject({ price: 24_400, pointUsed: 600, totalPrice: 25_000, statementMonth: '2026-11', status: 'UNPAID' });
+    expect(purchase).toMatchObject({
+      price: 24_400,
+      pointUsed: 600,
+      totalPrice: 25_000,
+      statementMonth: '2026-11',
+      status: 'UNPAID',
+    });
     expect(await balanceOf(customerId)).toBe(448);
     expect(await ledgerSum(customerId)).toBe(448);
-    const view = await h.app.inject({ method: 'GET', url: `/api/merchant/payment-requests/${request.requestId}`, headers: merchant.headers });
+    const view = await h.app.inject({
+      method: 'GET',
+      url: `/api/merchant/payment-requests/${request.requestId}`,
+      headers: merchant.headers,
+    });
     expect(view.json().status).toBe('PAID');
   });
 
@@ -233,7 +284,13 @@ describe('histories and my page', () => {
     const history = await h.app.inject({ method: 'GET', url: '/api/payment/history', headers: bearer(token) });
     const items = history.json();
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ totalPrice: 2_000, point: 0, price: 2_000, status: 'UNPAID', merchant: '스타벅스 테스트점' });
+    expect(items[0]).toMatchObject({
+      totalPrice: 2_000,
+      point: 0,
+      price: 2_000,
+      status: 'UNPAID',
+      merchant: '스타벅스 테스트점',
+    });
     expect(items[1]).toMatchObject({ totalPrice: 10_000, point: 100, price: 9_900 });
     expect(items[0].date).toMatch(/\+09:00$/);
     const points = (await h.app.inject({ method: 'GET', url: '/api/point/history', headers: bearer(token) })).json();
@@ -243,7 +300,11 @@ describe('histories and my page', () => {
       ['포인트 사용', -100],
       ['출석 체크', 100],
     ]);
-    const other = await h.app.inject({ method: 'GET', url: '/api/point/history?month=2026-10', headers: bearer(token) });
+    const other = await h.app.inject({
+      method: 'GET',
+      url: '/api/point/history?month=2026-10',
+      headers: bearer(token),
+    });
     expect(other.json()).toEqual([]);
     const bad = await h.app.inject({ method: 'GET', url: '/api/point/history?month=2026-13', headers: bearer(token) });
     expect(bad.statusCode).toBe(400);
@@ -291,7 +352,9 @@ describe('refund', () => {
     expect(balance).toBeGreaterThanOrEqual(0);
     expect(await ledgerSum(customerId)).toBe(balance);
     const history = (await h.app.inject({ method: 'GET', url: '/api/point/history', headers: bearer(token) })).json();
-    expect(history.map((p: { pointExplain: string }) => p.pointExplain)).toEqual(expect.arrayContaining(['결제 취소', '적립 취소']));
+    expect(history.map((p: { pointExplain: string }) => p.pointExplain)).toEqual(
+      expect.arrayContaining(['결제 취소', '적립 취소']),
+    );
     const again = await h.app.inject({
       method: 'POST',
       url: `/api/merchant/payment-requests/${request.requestId}/refund`,
@@ -304,11 +367,19 @@ describe('refund', () => {
   it('refuses refunds of unpaid requests and after 90 days', async () => {
     const { token } = await h.signUp();
     const active = await createRequest(h, merchant.headers, 1000);
-    const res = await h.app.inject({ method: 'POST', url: `/api/merchant/payment-requests/${active.requestId}/refund`, headers: merchant.headers });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/merchant/payment-requests/${active.requestId}/refund`,
+      headers: merchant.headers,
+    });
     expect(res.statusCode).toBe(409);
     const { request } = await pay(h, merchant.headers, token, 1000);
     h.clock.advance(91 * 24 * 3600 * 1000);
-    const late = await h.app.inject({ method: 'POST', url: `/api/merchant/payment-requests/${request.requestId}/refund`, headers: merchant.headers });
+    const late = await h.app.inject({
+      method: 'POST',
+      url: `/api/merchant/payment-requests/${request.requestId}/refund`,
+      headers: merchant.headers,
+    });
     expect(late.statusCode).toBe(422);
     h.clock.advance(-91 * 24 * 3600 * 1000);
   });

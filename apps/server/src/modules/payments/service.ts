@@ -1,4 +1,5 @@
 import { gradeOf } from '@ohgood/contract/grades';
+import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import type {
   FinalResult,
@@ -8,7 +9,6 @@ import type {
   ValidateBody,
   ValidateResult,
 } from '@ohgood/contract/payments';
-import type { Bank } from '@ohgood/contract/limits';
 import { and, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
@@ -68,7 +68,10 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     async validate(customerId, body, ip) {
       const now = clock.now();
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
-      if ((await hit(db, { key: `pay-validate-ip:${ip}`, ...VALIDATE_PER_IP }, now)) || (await isOver(db, failures, now))) {
+      if (
+        (await hit(db, { key: `pay-validate-ip:${ip}`, ...VALIDATE_PER_IP }, now)) ||
+        (await isOver(db, failures, now))
+      ) {
         throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       }
       const [customer] = await db
@@ -127,11 +130,16 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       }
       const now = clock.now();
       return withTx(db, async (tx) => {
-        const [request] = await tx.select().from(paymentRequests).where(eq(paymentRequests.id, requestId)).for('update');
+        const [request] = await tx
+          .select()
+          .from(paymentRequests)
+          .where(eq(paymentRequests.id, requestId))
+          .for('update');
         if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
         if (request.status === 'PAID') {
           // The same final again (a retry, a double tap): the first result, nothing written.
-          const first = request.reservedBy === customerId ? await storedFinal(tx, customerId, `request:${requestId}`) : null;
+          const first =
+            request.reservedBy === customerId ? await storedFinal(tx, customerId, `request:${requestId}`) : null;
           if (first) return first;
           throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
         }
@@ -193,7 +201,10 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
               idempotencyKey: `purchase:${purchase.id}:earn`,
             })) ?? pointBalance;
         }
-        await tx.update(paymentRequests).set({ status: 'PAID', paidAt: now, closedAt: now }).where(eq(paymentRequests.id, request.id));
+        await tx
+          .update(paymentRequests)
+          .set({ status: 'PAID', paidAt: now, closedAt: now })
+          .where(eq(paymentRequests.id, request.id));
 
         const result: FinalResult = {
           paymentId: purchase.id,

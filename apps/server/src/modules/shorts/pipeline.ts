@@ -54,7 +54,8 @@ export class ShortsPipeline {
     const work = await mkdtemp(join(tmpdir(), 'ohgood-upload-'));
     try {
       const videoSize = (await stat(upload.videoFile)).size;
-      if (videoSize > this.limits.maxVideoBytes) throw tooLarge(`영상은 ${mb(this.limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
+      if (videoSize > this.limits.maxVideoBytes)
+        throw tooLarge(`영상은 ${mb(this.limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
       const kind = await detectVideo(upload.videoFile);
       if (!kind) {
         throw new AppError(415, 'UNSUPPORTED_VIDEO', '지원하지 않는 영상 형식입니다. (mp4, webm, mov)');
@@ -148,14 +149,19 @@ export class ShortsPipeline {
   async #drain(): Promise<void> {
     while (this.#queue.length > 0 && !this.#closed) {
       const id = this.#queue.shift() as number;
-      await this.#process(id).catch((error: unknown) => this.log.error({ err: error, shortsId: id }, 'transcode crashed'));
+      await this.#process(id).catch((error: unknown) =>
+        this.log.error({ err: error, shortsId: id }, 'transcode crashed'),
+      );
     }
     this.#running = null;
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   async #process(id: number): Promise<void> {
-    const [row] = await this.db.select().from(shorts).where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
+    const [row] = await this.db
+      .select()
+      .from(shorts)
+      .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
     if (!row?.sourceKey) return;
     const work = await mkdtemp(join(tmpdir(), 'ohgood-transcode-'));
     const signal = this.#abort.signal;

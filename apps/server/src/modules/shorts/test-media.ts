@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Harness } from '../../test/harness';
+import { pipelineOf } from './routes';
+
+/** Real media made by ffmpeg for tests (never committed). */
+export async function makeVideo(
+  dir: string,
+  name: string,
+  options: { seconds: number; format?: 'mp4' | 'webm-stream'; size?: string; fps?: number; audio?: boolean },
+): Promise<string> {
+  const { seconds, format = 'mp4', size = '64x112', fps = 10, audio = true } = options;
+  const file = join(dir, name);
+  const input = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`];
+  if (audio) input.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
+  const codec =
+    format === 'mp4'
+      ? [
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-pix_fmt',
+          'yuv420p',
+          ...(audio ? ['-c:a', 'aac'] : []),
+          '-f',
+          'mp4',
+        ]
+      : // Piped WebM has no duration in its header, like Chrome's MediaRecorder output.
+        [
+          '-c:v',
+          'libvpx',
+          '-deadline',
+          'realtime',
+          '-cpu-used',
+          '8',
+          '-b:v',
+          '200k',
+          ...(audio ? ['-c:a', 'libopus'] : []),
+          '-f',
+          'webm',
+        ];
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...codec];
+  if (format === 'mp4') {
+    await run([...args, file]);
+  } else {
+    await run([...args, 'pipe:1'], file);
+  }
+  return file;
+}
+
+export async function makeImage(dir: string, name: string, codec: 'png' | 'mjpeg'): Promise<string> {
+  const file = join(dir, name);
+  await run([
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=red:s=64x112',
+    '-frames:v',
+    '1',
+    '-c:v',
+    codec,
+    file,
+  ]);
+  return file;
+}
+
+function run(args: string[], stdoutFile?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { stdio: ['ignore', stdoutFile ? 'pipe' : 'ignore', 'pipe'] });
+    const out = stdoutFile ? createWriteStream(stdoutFile) : null;
+    if (out && child.stdout) child.stdout.pipe(out);
+    let err = '';
+    child.stderr?.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`ffmpeg failed: ${err}`));
+      else if (out && !out.writableFinished) out.on('finish', () => resolve());
+      else resolve();
+    });
+  });
+}
+
+/** A multipart body built by hand, so tests send exactly the bytes they mean. */
+export async function multipart(
+  fields: Record<string, string>,
+  files: Record<string, { path: string; filename: string; type: string }>,
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const boundary = `----ohgood${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const [name, file] of Object.entries(files)) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${file.filename}"\r\ncontent-type: ${file.type}\r\n\r\n`,
+      ),
+    );
+    chunks.push(await readFile(file.path));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads a video through the API and waits for the background transcode. */
+export async function uploadShort(
+  h: Harness,
+  token: string,
+  video: string,
+  fields: { title?: string; content?: string } = {},
+): Promise<number> {
+  const body = await multipart(
+    { title: fields.title ?? '테스트 영상', content: fields.content ?? '테스트 설명 #테스트' },
+    { video: { path: video, filename: 'clip.mp4', type: 'video/mp4' } },
+  );
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    headers: { ...body.headers, authorization: `Bearer ${token}` },
+    payload: body.payload,
+  });
+  if (res.statusCode !== 200) throw new Error(`upload failed: ${res.body}`);
+  await pipelineOf(h.database)?.idle();
+  return res.json().data.shortsId as number;
+}

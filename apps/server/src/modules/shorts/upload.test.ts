@@ -1,0 +1,276 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shorts } from '../../db/schema';
+import { bearer, createHarness, type Harness } from '../../test/harness';
+import { pipelineOf } from './routes';
+import { makeImage, makeVideo, multipart } from './test-media';
+
+let h: Harness;
+let token: string;
+let work: string;
+let mediaDir: string;
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+async function upload(
+  fields: Record<string, string>,
+  files: Record<string, { path: string; filename: string; type: string }>,
+  harness = h,
+  auth = token,
+) {
+  const body = await multipart(fields, files);
+  return harness.app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    headers: { ...body.headers, ...bearer(auth) },
+    payload: body.payload,
+  });
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ohgood-upload-test-'));
+  mediaDir = join(work, 'media');
+  h = await createHarness({ config: { MEDIA_DIR: mediaDir } });
+  ({ token } = await h.signUp());
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('upload validation', () => {
+  it('refuses a text file renamed .mp4 with 415, whatever its name and declared type', async () => {
+    const fake = join(work, 'fake.mp4');
+    writeFileSync(fake, '이것은 영상이 아닙니다. just text pretending to be a video\n'.repeat(20));
+    const res = await upload(
+      { title: '가짜', content: '가짜 영상' },
+      { video: { path: fake, filename: 'fake.mp4', type: 'video/mp4' } },
+    );
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ success: false, code: 'UNSUPPORTED_VIDEO' });
+    expect(res.json().message).toMatch(/[가-힣]/);
+    expect(filesUnder(mediaDir)).toEqual([]);
+  });
+
+  it('refuses a 61 s video with 422 and leaves no file or row behind', async () => {
+    const long = await makeVideo(work, 'long.mp4', { seconds: 61, fps: 2, size: '32x32', audio: false });
+    const res = await upload(
+      { title: '긴 영상', content: '61초' },
+      { video: { path: long, filename: 'long.mp4', type: 'video/mp4' } },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'VIDEO_TOO_LONG', message: '영상은 60초 이하만 올릴 수 있습니다.' });
+    expect(filesUnder(mediaDir)).toEqual([]);
+    expect(await h.database.db.select().from(shorts)).toEqual([]);
+  });
+
+  it('requires a video, a title and content after trimming (400) and enforces the title length', async () => {
+    const clip = await makeVideo(work, 'short.mp4', { seconds: 1 });
+    const video = { path: clip, filename: 'short.mp4', type: 'video/mp4' };
+    const blank = await upload({ title: '   ', content: '내용' }, { video });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toBe('영상, 제목, 내용을 모두 입력해주세요.');
+    const noVideo = await upload({ title: '제목', content: '내용' }, {});
+    expect(noVideo.statusCode).toBe(400);
+    const longTitle = await upload({ title: '가'.repeat(51), content: '내용' }, { video });
+    expect(longTitle.statusCode).toBe(400);
+    expect(longTitle.json().code).toBe('TITLE_TOO_LONG');
+    expect(filesUnder(mediaDir)).toEqual([]);
+  });
+
+  it('refuses a thumbnail that is not an image with 415', async () => {
+    const clip = await makeVideo(work, 'short2.mp4', { seconds: 1 });
+    const notImage = join(work, 'thumb.png');
+    writeFileSync(notImage, 'not an image at all');
+    const res = await upload(
+      { title: '썸네일', content: '썸네일 테스트' },
+      {
+        video: { path: clip, filename: 'short2.mp4', type: 'video/mp4' },
+        thumbnail: { path: notImage, filename: 'thumb.png', type: 'image/png' },
+      },
+    );
+    expect(res.statusCode).toBe(415);
+    expect(filesUnder(mediaDir)).toEqual([]);
+  });
+
+  it('refuses a video over the size limit with 413', async () => {
+    const small = await createHarness({ config: { MEDIA_DIR: join(work, 'small-media'), UPLOAD_MAX_VIDEO_MB: 0.01 } });
+    try {
+      const user = await small.signUp();
+      const clip = await makeVideo(work, 'big.mp4', { seconds: 3, size: '320x568', fps: 15 });
+      const res = await upload(
+        { title: '큰 영상', content: '용량 초과' },
+        { video: { path: clip, filename: 'big.mp4', type: 'video/mp4' } },
+        small,
+        user.token,
+      );
+      expect(res.statusCode).toBe(413);
+      expect(res.json().success).toBe(false);
+      expect(filesUnder(join(work, 'small-media'))).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('needs a login', async () => {
+    const clip = await makeVideo(work, 'anon.mp4', { seconds: 1 });
+    const body = await multipart(
+      { title: 'a', content: 'b' },
+      { video: { path: clip, filename: 'a.mp4', type: 'video/mp4' } },
+    );
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: body.headers,
+      payload: body.payload,
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('processing', () => {
+  let shortsId: number;
+  let videoName: string;
+
+  it('transcodes a duration-less WebM (as Chrome records it) into a playable fast-start H.264/AAC MP4', async () => {
+    const webm = await makeVideo(work, 'rec.webm', { seconds: 3, format: 'webm-stream', size: '160x284' });
+    // The precondition that matters: the container really has no duration.
+    const headerProbe = spawnSync('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'csv=p=0',
+      webm,
+    ]);
+    expect(headerProbe.stdout.toString().trim()).toBe('N/A');
+
+    const res = await upload(
+      { title: ' 녹화 영상 ', content: '카메라로 찍었어요' },
+      { video: { path: webm, filename: 'blob', type: 'video/webm' } },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'PROCESSING' });
+    shortsId = res.json().data.shortsId;
+    expect(res.json().data.thumbnail).toMatch(/^shorts\/[0-9a-f-]+\.jpg$/);
+
+    await pipelineOf(h.database)?.idle();
+    const status = await h.app.inject({ method: 'GET', url: `/api/shorts/${shortsId}/status`, headers: bearer(token) });
+    expect(status.json().data).toMatchObject({ shortsId, status: 'READY', failureReason: null });
+
+    const one = await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}` });
+    expect(one.statusCode).toBe(200);
+    const item = one.json().data;
+    expect(item.title).toBe('녹화 영상');
+    expect(item.durationSeconds).toBeGreaterThan(2.5);
+    expect(item.durationSeconds).toBeLessThan(3.6);
+    videoName = item.videoName;
+    expect(videoName).toMatch(/^shorts\/[0-9a-f-]+\.mp4$/);
+
+    const served = await h.app.inject({ method: 'GET', url: `/media/${videoName}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('video/mp4');
+    const out = join(work, 'served.mp4');
+    writeFileSync(out, served.rawPayload);
+    const probe = JSON.parse(
+      spawnSync('ffprobe', [
+        '-v',
+        'error',
+        '-print_format',
+        'json',
+        '-show_streams',
+        '-show_format',
+        out,
+      ]).stdout.toString(),
+    ) as { streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> };
+    const video = probe.streams.find((s) => s.codec_type === 'video');
+    expect(video?.codec_name).toBe('h264');
+    expect(probe.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    // Fast start: the index (moov) comes before the media data (mdat).
+    const bytes = served.rawPayload;
+    expect(bytes.indexOf('moov')).toBeGreaterThan(0);
+    expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
+    // The original waiting for transcoding is gone; only the MP4 and its poster remain.
+    const files = filesUnder(mediaDir)
+      .map((f) => f.slice(mediaDir.length + 1))
+      .sort();
+    expect(files).toEqual([item.thumbnail, videoName].sort());
+    const poster = await readFile(join(mediaDir, item.thumbnail));
+    expect(poster.subarray(0, 3).toString('hex')).toBe('ffd8ff');
+  });
+
+  it('scales a tall video so its short side is at most 720 px and keeps a given PNG thumbnail', async () => {
+    const tall = await makeVideo(work, 'tall.mp4', { seconds: 1, size: '1080x1920', fps: 5, audio: false });
+    const png = await makeImage(work, 'thumb-real.png', 'png');
+    const res = await upload(
+      { title: '세로 영상', content: '큰 화면' },
+      {
+        video: { path: tall, filename: 'tall.mov', type: 'video/quicktime' },
+        thumbnail: { path: png, filename: 'thumb.png', type: 'image/png' },
+      },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.thumbnail).toMatch(/\.png$/);
+    await pipelineOf(h.database)?.idle();
+    const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, res.json().data.shortsId));
+    expect(row).toMatchObject({ status: 'READY', width: 720, height: 1280, sourceKey: null });
+  });
+
+  describe('media serving', () => {
+    it('answers a range request with 206 and exactly those bytes, with long cache headers', async () => {
+      const full = await readFile(join(mediaDir, videoName));
+      const res = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: 'bytes=100-199' },
+      });
+      expect(res.statusCode).toBe(206);
+      expect(res.headers['content-range']).toBe(`bytes 100-199/${full.length}`);
+      expect(res.headers['content-length']).toBe('100');
+      expect(res.headers['accept-ranges']).toBe('bytes');
+      expect(res.headers['cache-control']).toContain('max-age=31536000');
+      expect(Buffer.compare(res.rawPayload, full.subarray(100, 200))).toBe(0);
+
+      const suffix = await h.app.inject({ method: 'GET', url: `/media/${videoName}`, headers: { range: 'bytes=-10' } });
+      expect(suffix.statusCode).toBe(206);
+      expect(Buffer.compare(suffix.rawPayload, full.subarray(full.length - 10))).toBe(0);
+
+      const open = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: `bytes=${full.length - 5}-` },
+      });
+      expect(open.statusCode).toBe(206);
+      expect(open.rawPayload.length).toBe(5);
+
+      const beyond = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: `bytes=${full.length}-` },
+      });
+      expect(beyond.statusCode).toBe(416);
+      expect(beyond.headers['content-range']).toBe(`bytes */${full.length}`);
+    });
+
+    it('serves posters as images and refuses unknown keys and path tricks', async () => {
+      const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, shortsId));
+      const poster = await h.app.inject({ method: 'GET', url: `/media/${row?.thumbnailKey}` });
+      expect(poster.statusCode).toBe(200);
+      expect(poster.headers['content-type']).toBe('image/jpeg');
+      expect((await h.app.inject({ method: 'GET', url: '/media/shorts/nope.mp4' })).statusCode).toBe(404);
+      expect((await h.app.inject({ method: 'GET', url: '/media/..%2f..%2fetc%2fpasswd' })).statusCode).toBe(404);
+      expect((await h.app.inject({ method: 'GET', url: '/media/incoming/x.webm' })).statusCode).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import QRCode from 'qrcode';
+import config from '../playwright.config';
+import { recordAlerts, signUpAndLogIn } from './helpers';
+
+const tmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
+const y4m = join(tmp, 'qr-camera.y4m');
+const baseArgs = config.use?.launchOptions?.args ?? [];
+
+// Chromium's fake camera plays this file: a QR of a real payment request, made below before launch.
+test.use({
+  permissions: ['camera'],
+  launchOptions: {
+    ...config.use?.launchOptions,
+    args: [
+      ...baseArgs,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${y4m}`,
+    ],
+  },
+});
+
+let requestName = '';
+
+test.beforeAll(async () => {
+  const api = await playwrightRequest.newContext({ baseURL: config.use?.baseURL });
+  requestName = `QR 상품 ${Date.now() % 10000}`;
+  const res = await api.post('/api/merchant/payment-requests', {
+    headers: { 'x-merchant-key': 'demo-merchant-key' },
+    data: { orderId: `qr-${Date.now()}`, requestName, totalPrice: 2_500 },
+  });
+  const { qrCode } = await res.json();
+  await api.dispose();
+  mkdirSync(tmp, { recursive: true });
+  const png = join(tmp, 'qr.png');
+  await QRCode.toFile(png, `http://127.0.0.1/qrpin?code=${qrCode}`, { width: 360, margin: 4 });
+  execFileSync('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-loop',
+    '1',
+    '-i',
+    png,
+    '-t',
+    '2',
+    '-r',
+    '10',
+    '-vf',
+    'scale=360:360,pad=640:480:140:60:white,format=yuv420p',
+    y4m,
+  ]);
+});
+
+test('scanning the QR with the camera opens the payment modal', async ({ page }) => {
+  recordAlerts(page);
+  await signUpAndLogIn(page);
+  await page.goto('/qrpin');
+  await expect(page.getByRole('tab', { name: 'QR 스캔' })).toHaveAttribute('aria-selected', 'true');
+  const modal = page.getByRole('dialog', { name: '결제하기' });
+  await expect(modal).toBeVisible({ timeout: 20_000 });
+  await expect(modal.getByTestId('request-name')).toHaveText(requestName);
+  await expect(modal.getByTestId('final-amount')).toHaveText('2,500원');
+});

@@ -1,0 +1,109 @@
+import { GRADES, gradeByName, nextGrade, pointsToNextGrade, TOP_GRADE_MESSAGE } from '@ohgood/contract/grades';
+import type { Mypage } from '@ohgood/contract/payments';
+import { useQuery } from '@tanstack/react-query';
+import { ChevronDown } from 'lucide-react';
+import { Link } from 'react-router';
+import { api } from '../../shared/api-client';
+import { points } from '../../shared/format';
+import { ErrorText, LoadingText, Page } from '../../shared/ui/page';
+import { BankMark } from './bank-mark';
+import { FAQ } from './faq';
+import styles from './mypage-page.module.css';
+
+/** Share of the way from this grade's floor to the next grade's (100 at the top). */
+export function gradeProgress(gradePoint: number): number {
+  const next = nextGrade(gradePoint);
+  if (!next) return 100;
+  const current = GRADES[GRADES.indexOf(next) - 1] ?? next;
+  return Math.round(((gradePoint - current.min) / (next.min - current.min)) * 100);
+}
+
+/** '1002345678901' → '1002-****-8901': the full number is not needed on screen. */
+export function maskAccount(account: string): string {
+  return account.length < 8 ? account : `${account.slice(0, 4)}-****-${account.slice(-4)}`;
+}
+
+export default function MypagePage() {
+  const me = useQuery({ queryKey: ['mypage'], queryFn: () => api.get<Mypage>('/api/mypage') });
+  if (me.isPending) return <LoadingText />;
+  if (me.isError) return <ErrorText error={me.error} />;
+  const data = me.data;
+  const grade = gradeByName(data.gradeName);
+  const toNext = pointsToNextGrade(data.gradePoint);
+  const progress = gradeProgress(data.gradePoint);
+
+  return (
+    <Page title="마이페이지" hideTitle>
+      <p className={styles.greeting}>
+        <span className={styles.hello}>
+          <strong>{data.name}</strong>님, 안녕하세요!
+        </span>
+        <span className={styles.email}>{data.emailId}</span>
+      </p>
+
+      <section className={`${styles.card} ${styles.grade}`} aria-labelledby="grade-title" data-grade={grade.name}>
+        <h2 id="grade-title" className={styles.cardTitle}>
+          나의 등급
+        </h2>
+        <p className={styles.gradeName}>
+          {grade.label} <small>{grade.name.toUpperCase()}</small>
+        </p>
+        <p className={styles.rate}>결제 적립률 {data.pointPercent}%</p>
+        <div
+          className={styles.bar}
+          role="progressbar"
+          aria-label="다음 등급까지 진행률"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={progress}
+        >
+          <span style={{ width: `${progress}%` }} />
+        </div>
+        <p className={styles.next}>
+          {toNext === null ? TOP_GRADE_MESSAGE : `${nextGrade(data.gradePoint)?.label}까지 ${toNext}점 남았어요`}
+          <span>등급 점수 {data.gradePoint}점</span>
+        </p>
+      </section>
+
+      <section className={styles.card} aria-labelledby="account-title">
+        <h2 id="account-title" className={styles.cardTitle}>
+          연결 계좌
+        </h2>
+        <div className={styles.account}>
+          <BankMark bank={data.accountName} />
+          <div>
+            <p className={styles.bank}>{data.accountName}은행</p>
+            <p className={styles.accountNo}>{maskAccount(data.account)}</p>
+          </div>
+        </div>
+      </section>
+
+      <section className={styles.card} aria-labelledby="point-title">
+        <h2 id="point-title" className={styles.cardTitle}>
+          보유 포인트
+        </h2>
+        <div className={styles.pointRow}>
+          <p className={styles.point} data-testid="point-balance">
+            {points(data.point)}
+          </p>
+          <Link to="/point/history">내역 보기</Link>
+        </div>
+      </section>
+
+      <section className={styles.faq} aria-labelledby="faq-title">
+        <h2 id="faq-title" className={styles.cardTitle}>
+          자주 묻는 질문
+        </h2>
+        {FAQ.map((item) => (
+          <details key={item.q} className={styles.faqItem}>
+            <summary>
+              {item.q}
+              <ChevronDown size={18} aria-hidden />
+            </summary>
+            <p>{item.a}</p>
+          </details>
+        ))}
+      </section>
+    </Page>
+  );
+}

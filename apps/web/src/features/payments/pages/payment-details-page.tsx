@@ -1,0 +1,135 @@
+import { PAY_MSG } from '@ohgood/contract/messages';
+import type { PaymentHistoryItem } from '@ohgood/contract/payments';
+import { useQuery } from '@tanstack/react-query';
+import { getChoseong } from 'es-hangul';
+import { useMemo, useState } from 'react';
+import { kstMonth, kstTime, points, won } from '../../../shared/format';
+import { groupByDay } from '../../../shared/group-by-day';
+import { Modal } from '../../../shared/ui/modal';
+import { MonthNav } from '../../../shared/ui/month-nav';
+import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { fetchPaymentHistory } from '../api/payments-api';
+import styles from '../components/history-list.module.css';
+
+const STATUS_LABEL: Record<PaymentHistoryItem['status'], string> = {
+  UNPAID: '납부 예정',
+  PAID: '납부 완료',
+  REFUNDED: '결제 취소',
+};
+
+/** Matches the request name by text or by Korean initial consonants ('ㅅㅌㅂㅅ' finds 스타벅스). */
+export function matchesName(name: string, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  if (name.toLowerCase().includes(q)) return true;
+  return getChoseong(name.replace(/\s/g, '')).includes(q.replace(/\s/g, ''));
+}
+
+export default function PaymentDetailsPage() {
+  const currentMonth = kstMonth(new Date());
+  const [month, setMonth] = useState(currentMonth);
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<PaymentHistoryItem | null>(null);
+  const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+
+  const groups = useMemo(
+    () =>
+      groupByDay(
+        (history.data ?? []).filter((item) => matchesName(item.requestName, query)),
+        (item) => item.date,
+      ),
+    [history.data, query],
+  );
+
+  return (
+    <Page title="결제 내역">
+      <MonthNav month={month} max={currentMonth} onChange={setMonth} />
+      <label htmlFor="payment-search" className="visually-hidden">
+        결제 내역 검색
+      </label>
+      <input
+        id="payment-search"
+        type="search"
+        className={styles.search}
+        placeholder="가맹점·상품명 검색 (초성 가능)"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {history.isPending ? (
+        <LoadingText />
+      ) : history.isError ? (
+        <ErrorText error={history.error} />
+      ) : groups.length === 0 ? (
+        <p className={styles.empty}>{PAY_MSG.noPayments}</p>
+      ) : (
+        <ul className={styles.groups}>
+          {groups.map((group) => (
+            <li key={group.day}>
+              <h2 className={styles.day}>{group.label}</h2>
+              <ul className={styles.items}>
+                {group.items.map((item) => (
+                  <li
+                    key={item.paymentId}
+                    className={`${styles.item} ${item.status === 'REFUNDED' ? styles.refunded : ''}`}
+                  >
+                    <button type="button" className={styles.row} onClick={() => setSelected(item)}>
+                      <span>
+                        <p className={styles.name}>
+                          {item.requestName}
+                          <span className={styles.badge}>{STATUS_LABEL[item.status]}</span>
+                        </p>
+                        <p className={styles.sub}>
+                          {item.merchant} · {kstTime(item.date)}
+                          {item.point > 0 ? ` · ${points(item.point)} 사용` : ''}
+                        </p>
+                      </span>
+                      <span className={styles.amount}>{won(item.totalPrice)}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Modal open={selected !== null} title="결제 상세" onClose={() => setSelected(null)} variant="center">
+        {selected && (
+          <dl className={styles.detail}>
+            <div>
+              <dt>상품명</dt>
+              <dd>{selected.requestName}</dd>
+            </div>
+            <div>
+              <dt>가맹점</dt>
+              <dd>{selected.merchant}</dd>
+            </div>
+            <div>
+              <dt>결제 일시</dt>
+              <dd>{selected.date.slice(0, 16).replace('T', ' ')}</dd>
+            </div>
+            <div>
+              <dt>결제 금액</dt>
+              <dd>{won(selected.totalPrice)}</dd>
+            </div>
+            <div>
+              <dt>포인트 사용</dt>
+              <dd>{points(selected.point)}</dd>
+            </div>
+            <div>
+              <dt>청구 금액</dt>
+              <dd>{won(selected.price)}</dd>
+            </div>
+            <div>
+              <dt>적립 포인트</dt>
+              <dd>{points(selected.pointEarned)}</dd>
+            </div>
+            <div>
+              <dt>상태</dt>
+              <dd>{STATUS_LABEL[selected.status]}</dd>
+            </div>
+          </dl>
+        )}
+      </Modal>
+    </Page>
+  );
+}

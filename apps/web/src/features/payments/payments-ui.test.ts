@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../shared/api-client';
+import { groupByDay } from '../../shared/group-by-day';
+import { codeErrorMessage } from './components/code-errors';
+import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './components/payment-math';
+import { matchesName } from './pages/payment-details-page';
+import { signedPoints } from './pages/point-history-page';
+
+describe('payment modal arithmetic', () => {
+  it('drops leading zeros and caps at min(price, points)', () => {
+    expect(typePointDigit(0, '0', 5000, 800)).toBe(0);
+    expect(typePointDigit(0, '7', 5000, 800)).toBe(7);
+    expect(typePointDigit(75, '0', 5000, 800)).toBe(750);
+    expect(typePointDigit(750, '0', 5000, 800)).toBe(800);
+    expect(typePointDigit(3, '0', 20, 800)).toBe(20);
+    expect(deletePointDigit(750)).toBe(75);
+    expect(maxUsablePoints(300, 1000)).toBe(300);
+  });
+
+  it('computes the final amount and the limit warning', () => {
+    expect(finalAmount(4500, 500)).toBe(4000);
+    expect(limitShort(3999, 4500, 500)).toBe(true);
+    expect(limitShort(4000, 4500, 500)).toBe(false);
+  });
+});
+
+describe('PIN error texts (spec §8)', () => {
+  it.each([400, 404, 410])('%i reads as an invalid code', (status) => {
+    expect(codeErrorMessage(new ApiError(status, 'X', 'whatever'))).toBe('유효하지않은 코드입니다.');
+  });
+  it('shows the server message for rate limits and reservations', () => {
+    expect(codeErrorMessage(new ApiError(429, 'TOO_MANY', '10분 후 다시 시도해주세요.'))).toBe(
+      '10분 후 다시 시도해주세요.',
+    );
+  });
+  it('falls back to the PIN failure text', () => {
+    expect(codeErrorMessage(new ApiError(0, 'NETWORK_ERROR', 'net'))).toBe('PIN 인증에 실패했습니다.');
+  });
+});
+
+describe('payment history search', () => {
+  it('matches by text or Korean initial consonants', () => {
+    expect(matchesName('스타벅스 강남점', '스타')).toBe(true);
+    expect(matchesName('스타벅스 강남점', 'ㅅㅌㅂㅅ')).toBe(true);
+    expect(matchesName('스타벅스 강남점', 'ㄱㄴㅈ')).toBe(true);
+    expect(matchesName('카페라떼', 'ㅅㅌ')).toBe(false);
+    expect(matchesName('Apple Store', 'apple')).toBe(true);
+    expect(matchesName('아무거나', '  ')).toBe(true);
+  });
+});
+
+describe('history formatting', () => {
+  it('signs point amounts', () => {
+    expect(signedPoints(1200)).toBe('+1,200P');
+    expect(signedPoints(-50)).toBe('−50P');
+  });
+  it('groups by KST day, newest first, across a UTC midnight', () => {
+    const groups = groupByDay(
+      [
+        { date: '2026-11-22T08:30:00+09:00' },
+        { date: '2026-11-22T00:10:00+09:00' },
+        { date: '2026-11-21T23:50:00+09:00' },
+      ],
+      (item) => item.date,
+    );
+    expect(groups.map((g) => [g.label, g.items.length])).toEqual([
+      ['11월 22일 (일)', 2],
+      ['11월 21일 (토)', 1],
+    ]);
+  });
+});

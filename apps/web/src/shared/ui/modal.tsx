@@ -1,0 +1,47 @@
+import { X } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import styles from './modal.module.css';
+
+interface ModalProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Bottom sheet on phones (default) or a centred dialog. */
+  variant?: 'sheet' | 'center';
+}
+
+/** A native <dialog>: focus is trapped and Escape closes it, with no extra code or bundle weight. */
+export function Modal({ open, title, onClose, children, variant = 'sheet' }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`${styles.dialog} ${variant === 'center' ? styles.center : styles.sheet}`}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (
+        <div className={styles.body}>
+          <header className={styles.header}>
+            <h2 id={titleId}>{title}</h2>
+            <button type="button" className={styles.close} onClick={onClose} aria-label="닫기">
+              <X size={22} aria-hidden />
+            </button>
+          </header>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}
