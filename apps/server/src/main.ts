@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
+import { startScheduler } from './jobs/scheduler';
 import { systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
 import { resolveJwtSecret } from './lib/secrets';
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
     clock,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
   });
+  // Scheduled bill jobs (domain §6.4), caught up first; never in buildApp, so tests drive jobs themselves.
+  const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
   const shutdown = async () => {
+    stopJobs();
     await app.close();
     await database.close();
     process.exit(0);

@@ -113,6 +113,8 @@ export const paymentRequests = pgTable(
     uniqueIndex('payment_requests_order_key').on(t.merchantId, t.orderId),
     uniqueIndex('payment_requests_qr_key').on(t.qrToken),
     uniqueIndex('payment_requests_active_pin_key').on(t.pinCode).where(sql`${t.status} = 'ACTIVE'`),
+    // The expiry sweep and the reservation look only at ACTIVE rows.
+    index('payment_requests_active_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'ACTIVE'`),
     check('payment_requests_total_price_range', sql`${t.totalPrice} between 1 and 10000000`),
   ],
 );

@@ -28,9 +28,7 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
   const rows = await tx
     .update(statements)
     .set({ extension: 'AUTO', extendedAt: at })
-    .where(
-      and(eq(statements.month, month), isNull(statements.extension), isNull(statements.overdueAt), hasUnpaidLine),
-    )
+    .where(and(eq(statements.month, month), isNull(statements.extension), isNull(statements.overdueAt), hasUnpaidLine))
     .returning({ customerId: statements.customerId });
   for (const row of rows) await penalize(tx, row.customerId, AUTO_EXTENSION_PENALTY);
   return { extended: rows.length };
@@ -43,7 +41,12 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
 export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {
   // A statement of month M is due in M+1 at the latest, so only months up to two before today's can be late.
   const candidates = await tx
-    .select({ id: statements.id, customerId: statements.customerId, month: statements.month, extension: statements.extension })
+    .select({
+      id: statements.id,
+      customerId: statements.customerId,
+      month: statements.month,
+      extension: statements.extension,
+    })
     .from(statements)
     .where(and(isNull(statements.overdueAt), lte(statements.month, addMonths(today.slice(0, 7), -1)), hasUnpaidLine))
     .for('update');
@@ -52,7 +55,15 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
   const marked = await tx
     .update(statements)
     .set({ overdueAt: at })
-    .where(and(inArray(statements.id, late.map((row) => row.id)), isNull(statements.overdueAt)))
+    .where(
+      and(
+        inArray(
+          statements.id,
+          late.map((row) => row.id),
+        ),
+        isNull(statements.overdueAt),
+      ),
+    )
     .returning({ customerId: statements.customerId });
   for (const row of marked) await penalize(tx, row.customerId, OVERDUE_PENALTY);
   const affected = [...new Set(marked.map((row) => row.customerId))];

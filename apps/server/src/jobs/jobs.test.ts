@@ -54,10 +54,18 @@ describe('a month of a customer’s life', () => {
     const dec = await insertPurchase(h.database.db, { customerId, totalPrice: 10_000, at: kst('2026-12-10') });
 
     // 16 December: November's statement was not paid by the 15th → extended automatically, −5.
-    expect(await runAt('auto-extension', '2026-12-16')).toMatchObject({ ran: true, period: '2026-12', result: { extended: 1 } });
+    expect(await runAt('auto-extension', '2026-12-16')).toMatchObject({
+      ran: true,
+      period: '2026-12',
+      result: { extended: 1 },
+    });
     let t = await token(customerId);
     expect(await info(t)).toMatchObject({ auto: true, extension: true, balance: 150_000 - 10_000 });
-    expect((await status(t)).statements[0]).toMatchObject({ month: '2026-11', status: 'EXTENDED', dueDate: '2026-12-31' });
+    expect((await status(t)).statements[0]).toMatchObject({
+      month: '2026-11',
+      status: 'EXTENDED',
+      dueDate: '2026-12-31',
+    });
     const manual = await h.app.inject({ method: 'POST', url: '/api/payment/extension', headers: bearer(t) });
     expect(manual.statusCode).toBe(409);
     expect(manual.json().message).toBe(BILL_MSG.alreadyExtended);
@@ -68,7 +76,11 @@ describe('a month of a customer’s life', () => {
     expect((await customer(customerId)).gradePoint).toBe(25);
 
     // 1 January: the extended due date (31 December) has passed → OVERDUE, −20, suspended.
-    expect(await runAt('overdue', '2027-01-01')).toMatchObject({ ran: true, period: '2027-01', result: { overdue: 1, suspended: 1 } });
+    expect(await runAt('overdue', '2027-01-01')).toMatchObject({
+      ran: true,
+      period: '2027-01',
+      result: { overdue: 1, suspended: 1 },
+    });
     expect(await customer(customerId)).toMatchObject({ gradePoint: 5, suspended: true });
     t = await token(customerId);
     const suspended = await status(t);
@@ -107,11 +119,19 @@ describe('February and the year end', () => {
   it('a January statement extended to 28 February is on time that day and overdue on 1 March', async () => {
     const early = await customerAt(kst('2027-01-10'));
     const late = await customerAt(kst('2027-01-10'));
-    const earlyLine = await insertPurchase(h.database.db, { customerId: early.customerId, totalPrice: 20_000, at: kst('2027-01-10') });
+    const earlyLine = await insertPurchase(h.database.db, {
+      customerId: early.customerId,
+      totalPrice: 20_000,
+      at: kst('2027-01-10'),
+    });
     await insertPurchase(h.database.db, { customerId: late.customerId, totalPrice: 30_000, at: kst('2027-01-11') });
     h.clock.set(kst('2027-02-10'));
     for (const c of [early, late]) {
-      const res = await h.app.inject({ method: 'POST', url: '/api/payment/extension', headers: bearer(await token(c.customerId)) });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/payment/extension',
+        headers: bearer(await token(c.customerId)),
+      });
       expect(res.json().data).toEqual({ month: '2027-01', dueDate: '2027-02-28' });
     }
     // Manually extended statements are not auto-extended (no penalty).
@@ -132,9 +152,18 @@ describe('February and the year end', () => {
     // Not yet on the 15th: the statement is still within its original due date.
     await expect(runAt('auto-extension', '2027-01-15')).rejects.toThrow(/16th/);
     expect(await h.database.db.select().from(jobRuns)).toEqual([]);
-    expect(await runAt('auto-extension', '2027-01-16')).toMatchObject({ ran: true, period: '2027-01', result: { extended: 1 } });
+    expect(await runAt('auto-extension', '2027-01-16')).toMatchObject({
+      ran: true,
+      period: '2027-01',
+      result: { extended: 1 },
+    });
     const s = await status(await token(customerId));
-    expect(s.statements[0]).toMatchObject({ month: '2026-12', extension: 'AUTO', dueDate: '2027-01-31', status: 'EXTENDED' });
+    expect(s.statements[0]).toMatchObject({
+      month: '2026-12',
+      extension: 'AUTO',
+      dueDate: '2027-01-31',
+      status: 'EXTENDED',
+    });
     expect((await customer(customerId)).gradePoint).toBe(45);
     // On 1 February nothing of December remains payable on time.
     expect((await runAt('overdue', '2027-02-01')).result).toEqual({ overdue: 1, suspended: 1 });

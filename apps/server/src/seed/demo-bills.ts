@@ -65,7 +65,11 @@ function at(month: string, day: number): Date {
 export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
   const [customer] = await db.select().from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));
   if (!customer) return;
-  const [any] = await db.select({ id: purchases.id }).from(purchases).where(eq(purchases.customerId, customer.id)).limit(1);
+  const [any] = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(eq(purchases.customerId, customer.id))
+    .limit(1);
   if (any) return;
 
   const now = clock.now();
@@ -167,6 +171,5 @@ export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
       if (when.getTime() > now.getTime()) when = new Date(now.getTime() - (CURRENT.length - index) * 60_000);
       await buy(current, line, when);
     }
-
   });
 }

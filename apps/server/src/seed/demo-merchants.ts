@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
-import type { Executor } from '../db/tx';
 import { merchants } from '../db/schema';
+import type { Executor } from '../db/tx';
 
 /** Demo merchants, one or more per spending category (domain §8.2). Shared by every demo seed step. */
 export const DEMO_MERCHANTS = [

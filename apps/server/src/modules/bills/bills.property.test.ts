@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, purchases, statements } from '../../db/schema';
 import { withTx } from '../../db/tx';
-import { kstMonth } from '../../lib/clock';
 import { catchUp } from '../../jobs/runner';
+import { kstMonth } from '../../lib/clock';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertPurchase } from '../../test/purchase-fixture';
 import { refundPurchaseOfRequest } from '../payments/refund';
@@ -26,10 +26,17 @@ type Op =
   | { kind: 'advance'; days: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('buy' as const), amount: fc.integer({ min: 100, max: 60_000 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('buy' as const), amount: fc.integer({ min: 100, max: 60_000 }) }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('repay' as const), take: fc.integer({ min: 1, max: 6 }), skipFirst: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant('repay' as const),
+      take: fc.integer({ min: 1, max: 6 }),
+      skipFirst: fc.boolean(),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('extend' as const) }) },

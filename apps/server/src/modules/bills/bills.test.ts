@@ -36,7 +36,12 @@ async function customer(id: number) {
   if (!row) throw new Error('no customer');
   return row;
 }
-async function buy(customerId: number, totalPrice: number, at: Date, extra: { pointUsed?: number; requestName?: string } = {}) {
+async function buy(
+  customerId: number,
+  totalPrice: number,
+  at: Date,
+  extra: { pointUsed?: number; requestName?: string } = {},
+) {
   return insertPurchase(h.database.db, { customerId, totalPrice, at, ...extra });
 }
 
@@ -132,7 +137,11 @@ describe('POST /api/payment/extension (domain §6.3)', () => {
     const { token, customerId } = await h.signUp();
     let res = await extend(token);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ success: false, code: 'EXTENSION_NOT_ALLOWED', message: BILL_MSG.extensionNotAllowed });
+    expect(res.json()).toMatchObject({
+      success: false,
+      code: 'EXTENSION_NOT_ALLOWED',
+      message: BILL_MSG.extensionNotAllowed,
+    });
     await buy(customerId, 5_000, kst('2026-11-03'));
     res = await extend(token);
     expect(res.statusCode).toBe(422);
@@ -152,7 +161,11 @@ describe('POST /api/payment/extension (domain §6.3)', () => {
       data: { month: '2026-10', dueDate: '2026-11-30' },
     });
     expect(await info(token)).toMatchObject({ extension: true, auto: false });
-    expect((await status(token)).statements[0]).toMatchObject({ month: '2026-10', status: 'EXTENDED', extension: 'MANUAL' });
+    expect((await status(token)).statements[0]).toMatchObject({
+      month: '2026-10',
+      status: 'EXTENDED',
+      extension: 'MANUAL',
+    });
     const again = await extend(token);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'ALREADY_EXTENDED', message: BILL_MSG.alreadyExtended });
@@ -170,7 +183,10 @@ describe('POST /api/payment/extension (domain §6.3)', () => {
   it('refuses an overdue statement', async () => {
     const { token, customerId } = await signUpAt(kst('2026-11-05'));
     await buy(customerId, 20_000, kst('2026-10-20'));
-    await h.database.db.update(statements).set({ overdueAt: kst('2026-11-01') }).where(eq(statements.customerId, customerId));
+    await h.database.db
+      .update(statements)
+      .set({ overdueAt: kst('2026-11-01') })
+      .where(eq(statements.customerId, customerId));
     const res = await extend(token);
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('EXTENSION_NOT_ALLOWED');
@@ -200,7 +216,10 @@ describe('POST /api/payment/immediately (domain §6.5)', () => {
     expect(after.unpaidBills).toEqual([]);
     const [record] = await h.database.db.select().from(repayments).where(eq(repayments.customerId, customerId));
     expect(record).toMatchObject({ amount: 25_000, purchaseIds: [a, b], account: '55544433322', accountName: '우리' });
-    const lines = await h.database.db.select().from(purchases).where(inArray(purchases.id, [a, b]));
+    const lines = await h.database.db
+      .select()
+      .from(purchases)
+      .where(inArray(purchases.id, [a, b]));
     expect(lines.every((line) => line.status === 'PAID' && line.repaymentId === record?.id)).toBe(true);
     const [statement] = await h.database.db.select().from(statements).where(eq(statements.customerId, customerId));
     expect(statement?.paidAt).not.toBeNull();
@@ -251,7 +270,9 @@ describe('POST /api/payment/immediately (domain §6.5)', () => {
     expect(line?.status).toBe('UNPAID');
     const [own] = await h.database.db.select().from(purchases).where(eq(purchases.id, mine));
     expect(own?.status).toBe('UNPAID');
-    expect(await h.database.db.select().from(repayments).where(eq(repayments.customerId, attacker.customerId))).toEqual([]);
+    expect(await h.database.db.select().from(repayments).where(eq(repayments.customerId, attacker.customerId))).toEqual(
+      [],
+    );
     // The victim's bills are not visible to the attacker either.
     expect((await info(attacker.token)).unpaidBills.flat().map((l) => l.paymentId)).toEqual([mine]);
   });
@@ -259,7 +280,10 @@ describe('POST /api/payment/immediately (domain §6.5)', () => {
   it('refuses a refunded line', async () => {
     const { token, customerId } = await h.signUp();
     const id = await buy(customerId, 4_000, kst('2026-11-03'));
-    await h.database.db.update(purchases).set({ status: 'REFUNDED', refundedAt: h.clock.now() }).where(eq(purchases.id, id));
+    await h.database.db
+      .update(purchases)
+      .set({ status: 'REFUNDED', refundedAt: h.clock.now() })
+      .where(eq(purchases.id, id));
     const res = await repay(token, [id]);
     expect(res.statusCode).toBe(409);
     expect((await info(token)).balance).toBe(100_000);
@@ -312,13 +336,26 @@ describe('GET /api/dash/me/pay-this-month (domain §6.6)', () => {
     const res = await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(data).toMatchObject({ month: '2026-11', amount: 12_000 + 6_000, pointsThisMonth: prize, pointBalance: prize });
+    expect(data).toMatchObject({
+      month: '2026-11',
+      amount: 12_000 + 6_000,
+      pointsThisMonth: prize,
+      pointBalance: prize,
+    });
     expect(data.items.map((i: { id: number }) => i.id)).toEqual([unpaid, paid]);
-    expect(data.items[1]).toEqual({ id: paid, date: '2026-11-01T00:00:00+09:00', merchant: 'GS25', amount: 12_000, point: 0 });
+    expect(data.items[1]).toEqual({
+      id: paid,
+      date: '2026-11-01T00:00:00+09:00',
+      merchant: 'GS25',
+      amount: 12_000,
+      point: 0,
+    });
 
     // A minute later it is December in Seoul: a new, empty month.
     h.clock.set(kst('2026-12-01', 0, 0));
-    const dec = (await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) })).json().data;
+    const dec = (
+      await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) })
+    ).json().data;
     expect(dec).toMatchObject({ month: '2026-12', amount: 0, pointsThisMonth: 0, items: [] });
   });
 });

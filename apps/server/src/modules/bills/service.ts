@@ -109,7 +109,9 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         groups.set(line.month, group);
       }
       const oldestMonth = lines[0]?.month;
-      const oldest = oldestMonth ? (await statementsByMonth(db, customerId, [oldestMonth])).get(oldestMonth) : undefined;
+      const oldest = oldestMonth
+        ? (await statementsByMonth(db, customerId, [oldestMonth])).get(oldestMonth)
+        : undefined;
       const grade = gradeOf(customer.gradePoint);
       return {
         customerId: customer.id,
@@ -211,7 +213,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
         // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
-        const newest = selected.reduce((max, line) => (line.statementMonth > max ? line.statementMonth : max), '');
+        const newest = selected.map((line) => line.statementMonth).sort().at(-1) ?? '';
         const older = await tx
           .select({ id: purchases.id })
           .from(purchases)

@@ -52,7 +52,11 @@ describe('attendance roulette (domain §7.1)', () => {
 
     const second = await spin(token);
     expect(second.statusCode).toBe(409);
-    expect(second.json()).toMatchObject({ success: false, code: 'ALREADY_CHECKED_IN', message: CHECKIN_MSG.alreadyDone });
+    expect(second.json()).toMatchObject({
+      success: false,
+      code: 'ALREADY_CHECKED_IN',
+      message: CHECKIN_MSG.alreadyDone,
+    });
     expect(await balance(customerId)).toBe(point);
     const [entry] = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, customerId));
     expect(entry).toMatchObject({ amount: point, reason: '출석 체크', kstDate: '2026-11-22', refType: 'checkin' });

@@ -14,7 +14,8 @@ interface NumberPadProps {
 /** A phone-style keypad; physical keyboards work too through the page's key handler. */
 export function NumberPad({ onDigit, onDelete, onClear, disabled, label }: NumberPadProps) {
   return (
-    <div className={styles.pad} role="group" aria-label={label}>
+    <fieldset className={styles.pad}>
+      <legend className="visually-hidden">{label}</legend>
       {KEYS.map((key) => (
         <button key={key} type="button" onClick={() => onDigit(key)} disabled={disabled}>
           {key}
@@ -29,6 +30,6 @@ export function NumberPad({ onDigit, onDelete, onClear, disabled, label }: Numbe
       <button type="button" className={styles.muted} onClick={onDelete} disabled={disabled} aria-label="지우기">
         <Delete size={22} aria-hidden />
       </button>
-    </div>
+    </fieldset>
   );
 }

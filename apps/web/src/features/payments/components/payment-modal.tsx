@@ -30,7 +30,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
     onClose();
   };
 
-  if (!request) return <Modal open={false} title="결제" onClose={close} children={null} />;
+  if (!request) return null;
   const price = request.price;
   const maxPoints = maxUsablePoints(price, request.point);
   const amount = finalAmount(price, usePoints);

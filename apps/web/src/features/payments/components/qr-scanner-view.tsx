@@ -70,7 +70,6 @@ export function QrScannerView({ onScan, paused }: QrScannerViewProps) {
 
   return (
     <div className={styles.frame}>
-      {/* biome-ignore lint/a11y/useMediaCaption: a live camera preview has no audio or captions */}
       <video ref={videoRef} className={styles.video} muted playsInline aria-label="QR 코드 스캔 화면" />
       <div className={styles.target} aria-hidden />
       {failed ? (

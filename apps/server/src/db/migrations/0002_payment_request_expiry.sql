@@ -1,0 +1,1 @@
+CREATE INDEX "payment_requests_active_expiry_idx" ON "payment_requests" USING btree ("expires_at") WHERE "payment_requests"."status" = 'ACTIVE';

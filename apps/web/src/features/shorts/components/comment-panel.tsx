@@ -1,0 +1,170 @@
+import type { CommentItem } from '@ohgood/contract/shorts';
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../../shared/api-client';
+import { relativeTime } from '../../../shared/format';
+import { notify } from '../../../shared/notify';
+import { shortsApi } from '../api/shorts-api';
+import { buildCommentTree, mediaUrl } from '../feed-logic';
+import styles from './feed.module.css';
+
+interface Props {
+  shortsId: number;
+  mediaBase: string;
+  gate(): boolean;
+  onClose(): void;
+  onCountChange(count: number): void;
+}
+
+/** Comment panel (spec §2–§6): list with one reply level, '@nickname ' replies, delete when deletable. */
+export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: Props) {
+  const [comments, setComments] = useState<CommentItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [text, setText] = useState('');
+  const [replyTo, setReplyTo] = useState<{ commentId: number; nickname: string } | null>(null);
+  const [sending, setSending] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const { data } = await shortsApi.comments(shortsId);
+      setComments(data);
+      setFailed(false);
+      onCountChange(data.filter((c) => !c.deleted).length);
+    } catch {
+      setFailed(true);
+    }
+  }, [shortsId, onCountChange]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const content = text.trim();
+    if (!content || sending) return; // spec §5: empty text is not sent
+    if (!gate()) return;
+    setSending(true);
+    try {
+      await shortsApi.addComment(shortsId, content, replyTo?.commentId ?? 0);
+      setText('');
+      setReplyTo(null);
+      await load();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 401)) {
+        notify(error instanceof Error ? error.message : SHORTS_MSG.commentsError);
+      }
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const reply = (comment: CommentItem) => {
+    if (!gate()) return;
+    setReplyTo({ commentId: comment.commentId, nickname: comment.nickname });
+    setText(`@${comment.nickname} `);
+    input.current?.focus();
+  };
+
+  const remove = async (comment: CommentItem) => {
+    if (!window.confirm('댓글을 삭제할까요?')) return;
+    try {
+      await shortsApi.deleteComment(shortsId, comment.commentId);
+      await load();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : '댓글 삭제에 실패했습니다.');
+    }
+  };
+
+  const row = (comment: CommentItem, isReply: boolean) => (
+    <div className={styles.comment} data-testid="comment">
+      {comment.profileImg ? (
+        <img className={styles.commentAvatar} src={mediaUrl(mediaBase, comment.profileImg)} alt="" />
+      ) : (
+        <CircleUserRound className={styles.commentAvatar} aria-hidden />
+      )}
+      <div className={styles.commentBody}>
+        {!comment.deleted && (
+          <p className={styles.commentMeta}>
+            <strong>{comment.nickname}</strong> <span>{relativeTime(comment.date)}</span>
+          </p>
+        )}
+        <p className={comment.deleted ? styles.commentDeleted : styles.commentText}>{comment.content}</p>
+        <div className={styles.commentActions}>
+          {!isReply && !comment.deleted && (
+            <button type="button" onClick={() => reply(comment)}>
+              답글
+            </button>
+          )}
+          {comment.deletable && (
+            <button type="button" onClick={() => remove(comment)} aria-label="댓글 삭제">
+              <Trash2 size={14} aria-hidden /> 삭제
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+
+  const tree = comments ? buildCommentTree(comments) : [];
+  return (
+    <div className={styles.backdrop} onClick={onClose} role="presentation">
+      <section
+        className={styles.sheet}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="comments-title"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
+        <div className={styles.sheetHeader}>
+          <h2 id="comments-title">댓글</h2>
+          <button type="button" className={styles.iconButton} onClick={onClose} aria-label="댓글 닫기">
+            <X size={20} aria-hidden />
+          </button>
+        </div>
+        <div className={styles.commentList}>
+          {failed && <p className={styles.sheetEmpty}>{SHORTS_MSG.commentsError}</p>}
+          {!failed && comments === null && <p className={styles.sheetEmpty}>불러오는 중...</p>}
+          {!failed && comments !== null && tree.length === 0 && (
+            <p className={styles.sheetEmpty}>{SHORTS_MSG.commentsEmpty}</p>
+          )}
+          {tree.map((node) => (
+            <div key={node.commentId}>
+              {row(node, false)}
+              {node.replies.length > 0 && (
+                <div className={styles.replies}>
+                  {node.replies.map((r) => (
+                    <div key={r.commentId}>{row(r, true)}</div>
+                  ))}
+                </div>
+              )}
+            </div>
+          ))}
+        </div>
+        <form className={styles.commentForm} onSubmit={submit}>
+          <label htmlFor="comment-input" className="visually-hidden">
+            댓글 입력
+          </label>
+          <input
+            id="comment-input"
+            ref={input}
+            value={text}
+            maxLength={300}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (replyTo && !e.target.value.startsWith(`@${replyTo.nickname}`)) setReplyTo(null);
+            }}
+            placeholder={replyTo ? `@${replyTo.nickname}님에게 답글` : '댓글을 입력하세요'}
+            autoComplete="off"
+          />
+          <button type="submit" aria-label="댓글 등록" disabled={sending || !text.trim()}>
+            <Send size={18} aria-hidden />
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

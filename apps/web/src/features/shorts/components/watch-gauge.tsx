@@ -1,0 +1,47 @@
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import { Coins } from 'lucide-react';
+import type { WatchGauge as Gauge } from '../hooks/use-watch-gauge';
+import styles from './feed.module.css';
+
+const RADIUS = 20;
+const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+/** The circular watch-point gauge of spec §2/§4. */
+export function WatchGauge({ gauge, loggedIn, limitReached }: { gauge: Gauge; loggedIn: boolean; limitReached: boolean }) {
+  const ratio = Math.min(1, gauge.watched / gauge.required);
+  const explain = () => {
+    if (!loggedIn) gauge.showMessage(SHORTS_MSG.earnLoginNeeded);
+    else if (limitReached) gauge.showMessage(SHORTS_MSG.dailyLimit);
+  };
+  return (
+    <div className={styles.gaugeWrap}>
+      <button
+        type="button"
+        className={`${styles.gauge} ${gauge.disabled ? styles.gaugeDisabled : ''}`}
+        onClick={explain}
+        aria-label={`시청 포인트 게이지 ${Math.round(ratio * 100)}%`}
+        data-testid="watch-gauge"
+        data-watched={gauge.watched.toFixed(1)}
+        data-required={gauge.required}
+      >
+        <svg width="48" height="48" viewBox="0 0 48 48" aria-hidden>
+          <circle cx="24" cy="24" r={RADIUS} className={styles.gaugeTrack} />
+          <circle
+            cx="24"
+            cy="24"
+            r={RADIUS}
+            className={styles.gaugeFill}
+            strokeDasharray={CIRCUMFERENCE}
+            strokeDashoffset={CIRCUMFERENCE * (1 - ratio)}
+          />
+        </svg>
+        <Coins size={18} aria-hidden className={styles.gaugeIcon} />
+      </button>
+      {gauge.message && (
+        <p className={styles.gaugeMessage} role="status">
+          {gauge.message}
+        </p>
+      )}
+    </div>
+  );
+}
