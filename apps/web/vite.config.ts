@@ -14,6 +14,8 @@ export default defineConfig({
     outDir: 'dist',
     target: 'es2022',
     sourcemap: false,
+    // Read by scripts/bench.mjs to measure what each route loads.
+    manifest: true,
     chunkSizeWarningLimit: 200,
   },
 });

@@ -22,7 +22,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (!isApiPath(request.url) && hasDist && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing hashed asset is a 404, never index.html (which a browser would refuse as a script).
+    const isAsset = request.url.startsWith('/assets/');
+    if (!isApiPath(request.url) && !isAsset && hasDist && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '요청한 경로를 찾을 수 없습니다.' });

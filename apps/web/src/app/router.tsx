@@ -26,6 +26,9 @@ const placeholder = (title: string) => <ScreenPlaceholder title={title} />;
 const home = lazyPage(() => import('./pages/home-route'));
 const login = lazyPage(() => import('../features/auth/pages/login-page'));
 const register = lazyPage(() => import('../features/auth/pages/register-page'));
+const shortsFeed = lazyPage(() => import('../features/shorts/pages/feed-page'));
+const shortsUpload = lazyPage(() => import('../features/shorts/pages/upload-page'));
+const shortsRecord = lazyPage(() => import('../features/shorts/pages/record-page'));
 const qrpin = lazyPage(() => import('../features/payments/pages/qrpin-page'));
 const paymentDetails = lazyPage(() => import('../features/payments/pages/payment-details-page'));
 const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
@@ -63,12 +66,12 @@ export function AppRoutes() {
         </Route>
         <Route path="/shorts" element={<ShortsLayout />}>
           <Route index element={<Navigate to="/shorts/feeds" replace />} />
-          <Route path="feeds" element={placeholder('쇼츠')} />
-          <Route path="feeds/test" element={placeholder('카메라 녹화 테스트')} />
+          <Route path="feeds" element={shortsFeed} />
+          <Route path="feeds/test" element={shortsRecord} />
           <Route path="search" element={placeholder('쇼츠 검색')} />
           <Route path="profile/all" element={placeholder('전체 영상')} />
           <Route element={<RequireAuth />}>
-            <Route path="upload" element={placeholder('쇼츠 업로드')} />
+            <Route path="upload" element={shortsUpload} />
             <Route path="mypage" element={placeholder('내 쇼츠')} />
             <Route path="mypage/subscribe" element={placeholder('구독한 사용자')} />
             <Route path="mypage/all" element={placeholder('좋아요 표시한 영상')} />

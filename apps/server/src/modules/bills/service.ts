@@ -213,7 +213,11 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
         // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
-        const newest = selected.map((line) => line.statementMonth).sort().at(-1) ?? '';
+        const newest =
+          selected
+            .map((line) => line.statementMonth)
+            .sort()
+            .at(-1) ?? '';
         const older = await tx
           .select({ id: purchases.id })
           .from(purchases)

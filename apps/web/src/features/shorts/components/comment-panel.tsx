@@ -41,6 +41,12 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
     void load();
   }, [load]);
 
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const content = text.trim();
@@ -94,12 +100,17 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
         <p className={comment.deleted ? styles.commentDeleted : styles.commentText}>{comment.content}</p>
         <div className={styles.commentActions}>
           {!isReply && !comment.deleted && (
-            <button type="button" onClick={() => reply(comment)}>
+            <button type="button" className={styles.commentAction} onClick={() => reply(comment)}>
               답글
             </button>
           )}
           {comment.deletable && (
-            <button type="button" onClick={() => remove(comment)} aria-label="댓글 삭제">
+            <button
+              type="button"
+              className={styles.commentAction}
+              onClick={() => remove(comment)}
+              aria-label="댓글 삭제"
+            >
               <Trash2 size={14} aria-hidden /> 삭제
             </button>
           )}
@@ -110,15 +121,9 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
 
   const tree = comments ? buildCommentTree(comments) : [];
   return (
-    <div className={styles.backdrop} onClick={onClose} role="presentation">
-      <section
-        className={styles.sheet}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="comments-title"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+    <div className={styles.backdrop}>
+      <button type="button" className={styles.scrim} onClick={onClose} aria-label="댓글 닫기" tabIndex={-1} />
+      <section className={styles.sheet} role="dialog" aria-modal="true" aria-labelledby="comments-title">
         <div className={styles.sheetHeader}>
           <h2 id="comments-title">댓글</h2>
           <button type="button" className={styles.iconButton} onClick={onClose} aria-label="댓글 닫기">
@@ -160,7 +165,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
             placeholder={replyTo ? `@${replyTo.nickname}님에게 답글` : '댓글을 입력하세요'}
             autoComplete="off"
           />
-          <button type="submit" aria-label="댓글 등록" disabled={sending || !text.trim()}>
+          <button type="submit" className={styles.sendButton} aria-label="댓글 등록" disabled={sending || !text.trim()}>
             <Send size={18} aria-hidden />
           </button>
         </form>

@@ -10,9 +10,12 @@ export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose()
   const link = shareLink(window.location.origin, shortsId);
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const copy = async () => {
     try {
@@ -29,15 +32,9 @@ export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose()
   };
 
   return (
-    <div className={styles.backdrop} onClick={onClose} role="presentation">
-      <div
-        className={styles.dialog}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="share-title"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+    <div className={styles.backdrop}>
+      <button type="button" className={styles.scrim} onClick={onClose} aria-label="닫기" tabIndex={-1} />
+      <div className={styles.dialog} role="dialog" aria-modal="true" aria-labelledby="share-title">
         <div className={styles.sheetHeader}>
           <h2 id="share-title">공유하기</h2>
           <button type="button" className={styles.iconButton} onClick={onClose} aria-label="닫기">

@@ -7,7 +7,15 @@ const RADIUS = 20;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
 /** The circular watch-point gauge of spec §2/§4. */
-export function WatchGauge({ gauge, loggedIn, limitReached }: { gauge: Gauge; loggedIn: boolean; limitReached: boolean }) {
+export function WatchGauge({
+  gauge,
+  loggedIn,
+  limitReached,
+}: {
+  gauge: Gauge;
+  loggedIn: boolean;
+  limitReached: boolean;
+}) {
   const ratio = Math.min(1, gauge.watched / gauge.required);
   const explain = () => {
     if (!loggedIn) gauge.showMessage(SHORTS_MSG.earnLoginNeeded);

@@ -45,9 +45,12 @@ export function useWatchGauge(options: {
     messageTimer.current = setTimeout(() => setMessage(null), MESSAGE_MS);
   };
 
-  useEffect(() => () => {
-    if (messageTimer.current) clearTimeout(messageTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (messageTimer.current) clearTimeout(messageTimer.current);
+    },
+    [],
+  );
 
   // Slide change resets everything for this video.
   useEffect(() => {

@@ -1,0 +1,65 @@
+import type { StatementSummary, UnpaidLine } from '@ohgood/contract/bills';
+import { kstMonth } from '../../shared/format';
+
+/** Unpaid lines of one statement month, as the page shows them. */
+export interface BillGroup {
+  month: string;
+  lines: UnpaidLine[];
+  /** Months before the current one are due now (spec §4). */
+  dueNow: boolean;
+}
+
+export function groupBills(unpaidBills: UnpaidLine[][], currentMonth: string): BillGroup[] {
+  return unpaidBills
+    .filter((lines) => lines.length > 0)
+    .map((lines) => {
+      const month = kstMonth((lines[0] as UnpaidLine).date);
+      return { month, lines, dueNow: month < currentMonth };
+    });
+}
+
+/**
+ * Spec §4: while bills of earlier months exist, current-month lines are locked (the server enforces
+ * oldest-first the same way). Returns the ids that may be ticked.
+ */
+export function selectableIds(groups: BillGroup[]): Set<number> {
+  const hasDueNow = groups.some((g) => g.dueNow);
+  return new Set(groups.filter((g) => g.dueNow || !hasDueNow).flatMap((g) => g.lines.map((l) => l.paymentId)));
+}
+
+/** 'M월' of a 'YYYY-MM' month. */
+export function monthLabel(month: string): string {
+  return `${Number(month.slice(5, 7))}월`;
+}
+
+/** The month a statement is paid in: M+1. */
+export function paymentMonth(statementMonth: string): string {
+  const [y, m] = statementMonth.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/** '15일' or '말일' (extended to the last day of the month). */
+export function dueDayLabel(statement: Pick<StatementSummary, 'extension'>): string {
+  return statement.extension ? '말일' : '15일';
+}
+
+/** 'D-3', 'D-Day' or 'D+2' from KST `today` to `dueDate` (both 'YYYY-MM-DD'). */
+export function dDay(today: string, dueDate: string): string {
+  const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  if (days === 0) return 'D-Day';
+  return days > 0 ? `D-${days}` : `D+${-days}`;
+}
+
+export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
+
+/** The web mirror of the extension rule (spec §4; the server decides). */
+export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
+  const first = groups[0];
+  if (!first || !first.dueNow) return 'not-allowed';
+  return extended ? 'already' : 'ok';
+}
+
+/** '국민 ****8901': the account number masked except its last four digits. */
+export function maskedAccount(accountName: string, account: string): string {
+  return `${accountName} ${'*'.repeat(Math.max(0, Math.min(4, account.length - 4)))}${account.slice(-4)}`;
+}

@@ -1,0 +1,231 @@
+import type { MyReaction, ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
+import {
+  CircleUserRound,
+  MessageCircle,
+  Pause,
+  Play,
+  Share2,
+  ThumbsDown,
+  ThumbsUp,
+  Volume2,
+  VolumeX,
+} from 'lucide-react';
+import { memo, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { number, relativeTime } from '../../../shared/format';
+import { mediaUrl } from '../feed-logic';
+import { useWatchGauge } from '../hooks/use-watch-gauge';
+import styles from './feed.module.css';
+import { UploadMenu } from './upload-menu';
+import { WatchGauge } from './watch-gauge';
+
+export const CONTROLS_HIDE_MS = 3000;
+
+export interface SlideProps {
+  item: ShortItem;
+  mediaBase: string;
+  /** The visible slide: the only one that plays. */
+  active: boolean;
+  /** One of the next two: its video preloads. */
+  preload: boolean;
+  muted: boolean;
+  loggedIn: boolean;
+  limitReached: boolean;
+  reaction: { likeCount: number; myReaction: MyReaction };
+  subscription: SubscriptionStatus;
+  commentCount: number;
+  gate(): boolean;
+  onToggleMute(): void;
+  onReact(item: ShortItem, type: ReactionType): void;
+  onSubscribe(item: ShortItem): void;
+  onComments(item: ShortItem): void;
+  onShare(item: ShortItem): void;
+  onLimit(): void;
+}
+
+export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
+  const { item, mediaBase, active, preload, muted, loggedIn, limitReached, reaction, subscription } = props;
+  const video = useRef<HTMLVideoElement>(null);
+  const navigate = useNavigate();
+  const [playing, setPlaying] = useState(false);
+  const [paused, setPaused] = useState(false);
+  const [controls, setControls] = useState(true);
+  const hideTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const gauge = useWatchGauge({
+    shortsId: item.shortsId,
+    durationSeconds: item.durationSeconds,
+    active,
+    playing,
+    loggedIn,
+    limitReached,
+    onLimit: props.onLimit,
+  });
+
+  const flashControls = () => {
+    setControls(true);
+    if (hideTimer.current) clearTimeout(hideTimer.current);
+    hideTimer.current = setTimeout(() => setControls(false), CONTROLS_HIDE_MS);
+  };
+
+  // Only the visible video plays; leaving a slide pauses and rewinds it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: flashControls is stable in effect
+  useEffect(() => {
+    const el = video.current;
+    if (!el) return;
+    if (active) {
+      setPaused(false);
+      flashControls();
+      el.play().catch(() => setPaused(true));
+    } else {
+      el.pause();
+      el.currentTime = 0;
+    }
+  }, [active]);
+
+  // Release the decoder and buffers when the slide leaves the window, so memory stays flat.
+  useEffect(() => {
+    const el = video.current;
+    return () => {
+      if (hideTimer.current) clearTimeout(hideTimer.current);
+      if (el) {
+        el.pause();
+        el.removeAttribute('src');
+        el.load();
+      }
+    };
+  }, []);
+
+  const togglePlay = () => {
+    const el = video.current;
+    if (!el || !active) return;
+    if (el.paused) {
+      setPaused(false);
+      el.play().catch(() => setPaused(true));
+    } else {
+      el.pause();
+      setPaused(true);
+    }
+    flashControls();
+  };
+
+  const openProfile = () => {
+    if (props.gate()) navigate(`/shorts/profile?targetId=${item.customerId}`);
+  };
+
+  return (
+    <article className={styles.slide} aria-label={item.title} data-testid="short-slide" data-shorts-id={item.shortsId}>
+      <video
+        ref={video}
+        className={styles.video}
+        src={active || preload ? mediaUrl(mediaBase, item.videoName) : undefined}
+        poster={mediaUrl(mediaBase, item.thumbnail)}
+        preload={active || preload ? 'auto' : 'none'}
+        muted={muted}
+        loop
+        playsInline
+        onPlaying={() => setPlaying(true)}
+        onPause={() => setPlaying(false)}
+        onWaiting={() => setPlaying(false)}
+        data-testid={active ? 'active-video' : undefined}
+      />
+      <button
+        type="button"
+        className={styles.tapLayer}
+        onClick={togglePlay}
+        aria-label={paused ? '재생' : '일시정지'}
+      />
+      <div className={`${styles.controls} ${controls ? '' : styles.controlsHidden}`} data-testid="controls">
+        <span className={styles.playState} aria-hidden>
+          {paused ? <Play size={36} /> : <Pause size={36} />}
+        </span>
+        <button
+          type="button"
+          className={styles.muteButton}
+          onClick={() => {
+            props.onToggleMute();
+            flashControls();
+          }}
+          aria-label={muted ? '소리 켜기' : '음소거'}
+        >
+          {muted ? <VolumeX size={20} aria-hidden /> : <Volume2 size={20} aria-hidden />}
+        </button>
+      </div>
+
+      <div className={styles.gaugeSpot}>
+        <WatchGauge gauge={gauge} loggedIn={loggedIn} limitReached={limitReached} />
+      </div>
+
+      <div className={styles.info}>
+        <div className={styles.creator}>
+          <button
+            type="button"
+            className={styles.avatarButton}
+            onClick={openProfile}
+            aria-label={`${item.nickname} 프로필`}
+          >
+            {item.profileImg ? (
+              <img src={mediaUrl(mediaBase, item.profileImg)} alt="" className={styles.avatar} />
+            ) : (
+              <CircleUserRound className={styles.avatar} aria-hidden />
+            )}
+          </button>
+          <span className={styles.nickname}>{item.nickname}</span>
+          {subscription !== 'SELF' && (
+            <button
+              type="button"
+              className={subscription === 'SUBSCRIBED' ? styles.subscribed : styles.subscribe}
+              onClick={() => props.onSubscribe(item)}
+            >
+              {subscription === 'SUBSCRIBED' ? '구독중' : '구독'}
+            </button>
+          )}
+        </div>
+        <h2 className={styles.title}>{item.title}</h2>
+        <p className={styles.description}>{item.content}</p>
+        <time className={styles.time} dateTime={item.date}>
+          {relativeTime(item.date)}
+        </time>
+      </div>
+
+      <div className={styles.actions}>
+        <UploadMenu gate={props.gate} />
+        <button
+          type="button"
+          className={styles.action}
+          aria-label="좋아요"
+          aria-pressed={reaction.myReaction === 'like'}
+          onClick={() => props.onReact(item, 'like')}
+        >
+          <span className={`${styles.actionIcon} ${reaction.myReaction === 'like' ? styles.on : ''}`}>
+            <ThumbsUp size={24} aria-hidden />
+          </span>
+          <span data-testid="like-count">{number(reaction.likeCount)}</span>
+        </button>
+        <button
+          type="button"
+          className={styles.action}
+          aria-label="싫어요"
+          aria-pressed={reaction.myReaction === 'dislike'}
+          onClick={() => props.onReact(item, 'dislike')}
+        >
+          <span className={`${styles.actionIcon} ${reaction.myReaction === 'dislike' ? styles.on : ''}`}>
+            <ThumbsDown size={24} aria-hidden />
+          </span>
+          <span>싫어요</span>
+        </button>
+        <button type="button" className={styles.action} aria-label="댓글" onClick={() => props.onComments(item)}>
+          <span className={styles.actionIcon}>
+            <MessageCircle size={24} aria-hidden />
+          </span>
+          <span data-testid="comment-count">{number(props.commentCount)}</span>
+        </button>
+        <button type="button" className={styles.action} aria-label="공유" onClick={() => props.onShare(item)}>
+          <span className={styles.actionIcon}>
+            <Share2 size={24} aria-hidden />
+          </span>
+          <span>공유</span>
+        </button>
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,263 @@
+import type { ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../../shared/api-client';
+import { notify } from '../../../shared/notify';
+import { shortsApi } from '../api/shorts-api';
+import { CommentPanel } from '../components/comment-panel';
+import styles from '../components/feed.module.css';
+import { ShareDialog } from '../components/share-dialog';
+import { ShortSlide } from '../components/short-slide';
+import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
+import { useLoginGate } from '../hooks/use-login-gate';
+import { cachedReaction, cacheReaction, clearReactionCache } from '../reaction-cache';
+
+const PAGE_SIZE = 10;
+/** Slides kept in the DOM around the visible one: one behind, two ahead (the preloaded ones). */
+const BEHIND = 1;
+const AHEAD = 2;
+const WHEEL_LOCK_MS = 600;
+
+interface Slide {
+  key: string;
+  item: ShortItem;
+}
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
+
+export default function FeedPage() {
+  const [params] = useSearchParams();
+  const targetId = Number(params.get('shortsId')) || null;
+  const { loggedIn, gate } = useLoginGate();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [slides, setSlides] = useState<Slide[]>([]);
+  const [index, setIndex] = useState(0);
+  const [mediaBase, setMediaBase] = useState('/media/');
+  const [muted, setMuted] = useState(true);
+  const [limitReached, setLimitReached] = useState(false);
+  const [reactions, setReactions] = useState<
+    Record<number, { likeCount: number; myReaction: ShortItem['myReaction'] }>
+  >({});
+  const [subs, setSubs] = useState<Record<number, SubscriptionStatus>>({});
+  const [commentCounts, setCommentCounts] = useState<Record<number, number>>({});
+  const [panel, setPanel] = useState<{ kind: 'comments' | 'share'; item: ShortItem } | null>(null);
+  const paging = useRef({ page: 0, hasNext: true, loading: false, cycle: 0, base: [] as ShortItem[] });
+  const touchStart = useRef<number | null>(null);
+  const wheelLock = useRef(0);
+  const maxIndex = useRef(0);
+
+  // Reaction state is cached only while in the feed (spec §3).
+  useEffect(() => () => clearReactionCache(), []);
+
+  const loadMore = useCallback(async () => {
+    const p = paging.current;
+    if (p.loading) return;
+    p.loading = true;
+    try {
+      if (!p.hasNext) {
+        // The end: the feed cycles from the first page again.
+        p.cycle += 1;
+        const cycle = p.cycle;
+        setSlides((current) => [...current, ...p.base.map((item) => ({ key: `${item.shortsId}-${cycle}`, item }))]);
+        return;
+      }
+      const next = await shortsApi.feed(p.page + 1, PAGE_SIZE);
+      p.page = next.page;
+      p.hasNext = next.hasNext;
+      const fresh = appendUnique(p.base, next.data).slice(p.base.length);
+      p.base = [...p.base, ...fresh];
+      setSlides((current) => [...current, ...fresh.map((item) => ({ key: `${item.shortsId}-0`, item }))]);
+    } catch (error) {
+      console.warn('feed page failed', error);
+    } finally {
+      p.loading = false;
+    }
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    paging.current = { page: 0, hasNext: true, loading: true, cycle: 0, base: [] };
+    setLoad({ state: 'loading' });
+    setIndex(0);
+    maxIndex.current = 0;
+    (async () => {
+      try {
+        const [first, target] = await Promise.all([
+          shortsApi.feed(1, PAGE_SIZE),
+          targetId ? shortsApi.one(targetId).catch(() => null) : Promise.resolve(null),
+        ]);
+        if (cancelled) return;
+        const ordered = orderAroundTarget(first.data, target);
+        paging.current = { page: 1, hasNext: first.hasNext, loading: false, cycle: 0, base: ordered };
+        setMediaBase(first.mediaBaseUrl);
+        setSlides(ordered.map((item) => ({ key: `${item.shortsId}-0`, item })));
+        setLoad({ state: 'ready' });
+      } catch {
+        if (!cancelled) setLoad({ state: 'error' });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [targetId]);
+
+  const go = useCallback(
+    (direction: 'next' | 'prev') => {
+      if (panel) return;
+      setIndex((i) => {
+        if (direction === 'prev') {
+          // Spec §4: going back is blocked until the viewer has moved forward.
+          return maxIndex.current > 0 && i > 0 ? i - 1 : i;
+        }
+        const next = Math.min(i + 1, slides.length - 1);
+        maxIndex.current = Math.max(maxIndex.current, next);
+        return next;
+      });
+    },
+    [panel, slides.length],
+  );
+
+  useEffect(() => {
+    if (load.state === 'ready' && shouldLoadMore(index, slides.length) && slides.length > 0) void loadMore();
+  }, [index, slides.length, load.state, loadMore]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && ['INPUT', 'TEXTAREA'].includes(target.tagName)) return;
+      if (event.key === 'ArrowDown' || event.key === 'PageDown') {
+        event.preventDefault();
+        go('next');
+      } else if (event.key === 'ArrowUp' || event.key === 'PageUp') {
+        event.preventDefault();
+        go('prev');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+
+  const onWheel = (event: React.WheelEvent) => {
+    if (Math.abs(event.deltaY) < 30 || panel) return;
+    const now = event.timeStamp;
+    if (now - wheelLock.current < WHEEL_LOCK_MS) return;
+    wheelLock.current = now;
+    go(event.deltaY > 0 ? 'next' : 'prev');
+  };
+
+  const reactionOf = (item: ShortItem) =>
+    reactions[item.shortsId] ??
+    cachedReaction(item.shortsId) ?? { likeCount: item.likeCount, myReaction: item.myReaction };
+
+  const onReact = async (item: ShortItem, type: ReactionType) => {
+    if (!gate()) return;
+    const current = reactionOf(item);
+    let next: { likeCount: number; myReaction: ShortItem['myReaction'] };
+    try {
+      next = await shortsApi.react(item.shortsId, type);
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return;
+      // Spec §4: on API failure the same change is applied locally.
+      next = applyReaction(current, type);
+    }
+    cacheReaction(item.shortsId, next);
+    setReactions((r) => ({ ...r, [item.shortsId]: next }));
+  };
+
+  const onSubscribe = async (item: ShortItem) => {
+    if (!gate()) return;
+    const current = subs[item.customerId] ?? item.subscriptionStatus;
+    try {
+      if (current === 'SUBSCRIBED') {
+        await shortsApi.unsubscribe(item.customerId);
+        setSubs((s) => ({ ...s, [item.customerId]: 'NOT_SUBSCRIBED' }));
+      } else {
+        await shortsApi.subscribe(item.customerId);
+        setSubs((s) => ({ ...s, [item.customerId]: 'SUBSCRIBED' }));
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status !== 401) notify(error.message);
+    }
+  };
+
+  const onCountChange = useCallback(
+    (count: number) => {
+      if (panel) setCommentCounts((c) => ({ ...c, [panel.item.shortsId]: count }));
+    },
+    [panel],
+  );
+
+  if (load.state === 'loading')
+    return (
+      <p className={styles.feedStatus} role="status">
+        {SHORTS_MSG.feedLoading}
+      </p>
+    );
+  if (load.state === 'error')
+    return (
+      <p className={styles.feedStatus} role="alert">
+        {SHORTS_MSG.feedError}
+      </p>
+    );
+  if (slides.length === 0) return <p className={styles.feedStatus}>{SHORTS_MSG.feedEmpty}</p>;
+
+  return (
+    <section
+      className={styles.viewport}
+      aria-label="쇼츠 피드"
+      onWheel={onWheel}
+      onTouchStart={(e) => {
+        touchStart.current = e.touches[0]?.clientY ?? null;
+      }}
+      onTouchEnd={(e) => {
+        const start = touchStart.current;
+        const end = e.changedTouches[0]?.clientY;
+        touchStart.current = null;
+        if (start === null || end === undefined) return;
+        const direction = swipeDirection(start, end);
+        if (direction) go(direction);
+      }}
+    >
+      <div className={styles.track} style={{ transform: `translateY(${-index * 100}%)` }}>
+        {slides.map((slide, i) => {
+          if (i < index - BEHIND || i > index + AHEAD) return null;
+          const { item } = slide;
+          return (
+            <div key={slide.key} className={styles.slideFrame} style={{ top: `${i * 100}%` }}>
+              <ShortSlide
+                item={item}
+                mediaBase={mediaBase}
+                active={i === index}
+                preload={i > index && i <= index + AHEAD}
+                muted={muted}
+                loggedIn={loggedIn}
+                limitReached={limitReached}
+                reaction={reactionOf(item)}
+                subscription={subs[item.customerId] ?? item.subscriptionStatus}
+                commentCount={commentCounts[item.shortsId] ?? item.commentCount}
+                gate={gate}
+                onToggleMute={() => setMuted((m) => !m)}
+                onReact={onReact}
+                onSubscribe={onSubscribe}
+                onComments={(it) => setPanel({ kind: 'comments', item: it })}
+                onShare={(it) => setPanel({ kind: 'share', item: it })}
+                onLimit={() => setLimitReached(true)}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {panel?.kind === 'comments' && (
+        <CommentPanel
+          shortsId={panel.item.shortsId}
+          mediaBase={mediaBase}
+          gate={gate}
+          onClose={() => setPanel(null)}
+          onCountChange={onCountChange}
+        />
+      )}
+      {panel?.kind === 'share' && <ShareDialog shortsId={panel.item.shortsId} onClose={() => setPanel(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,233 @@
+import { LIMITS } from '@ohgood/contract/limits';
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import { ImagePlus, Video } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { notify } from '../../../shared/notify';
+import { shortsApi } from '../api/shorts-api';
+import { clearHandoff, readHandoff, takeHandoffFile } from '../file-handoff';
+import styles from './upload-page.module.css';
+
+const JPEG_QUALITY = 0.8;
+const STATUS_POLL_MS = 1000;
+
+/** The first frame of a video as a JPEG (quality 0.8), made in the browser (spec: default thumbnail). */
+function captureFirstFrame(video: HTMLVideoElement): Promise<Blob | null> {
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  const context = canvas.getContext('2d');
+  if (!context || canvas.width === 0) return Promise.resolve(null);
+  context.drawImage(video, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob), 'image/jpeg', JPEG_QUALITY));
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export default function UploadPage() {
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [videoUrl, setVideoUrl] = useState<string | null>(null);
+  const [thumbnail, setThumbnail] = useState<Blob | null>(null);
+  const [thumbnailUrl, setThumbnailUrl] = useState<string | null>(null);
+  const [customThumbnail, setCustomThumbnail] = useState(false);
+  const [title, setTitle] = useState('');
+  const [content, setContent] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const preview = useRef<HTMLVideoElement>(null);
+  const alive = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reads the handoff once on arrival
+  useEffect(() => {
+    alive.current = true;
+    const info = readHandoff();
+    if (info) {
+      void takeHandoffFile(info).then((handed) => {
+        if (handed && alive.current) choose(handed);
+      });
+    }
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  useEffect(
+    () => () => {
+      if (videoUrl) URL.revokeObjectURL(videoUrl);
+    },
+    [videoUrl],
+  );
+  useEffect(
+    () => () => {
+      if (thumbnailUrl) URL.revokeObjectURL(thumbnailUrl);
+    },
+    [thumbnailUrl],
+  );
+
+  function choose(next: File | undefined) {
+    if (!next) return;
+    if (!next.type.startsWith('video/')) {
+      notify(SHORTS_MSG.videoOnly);
+      return;
+    }
+    setFile(next);
+    setVideoUrl(URL.createObjectURL(next));
+    setCustomThumbnail(false);
+    setThumbnail(null);
+    setThumbnailUrl(null);
+  }
+
+  const onLoaded = async () => {
+    const el = preview.current;
+    if (!el || customThumbnail) return;
+    const blob = await captureFirstFrame(el);
+    if (blob && alive.current) {
+      setThumbnail(blob);
+      setThumbnailUrl(URL.createObjectURL(blob));
+    }
+  };
+
+  const chooseThumbnail = (image: File | undefined) => {
+    if (!image) return;
+    if (!image.type.startsWith('image/')) {
+      notify('이미지 파일만 선택 가능합니다.');
+      return;
+    }
+    setCustomThumbnail(true);
+    setThumbnail(image);
+    setThumbnailUrl(URL.createObjectURL(image));
+  };
+
+  const reset = () => {
+    setFile(null);
+    setVideoUrl(null);
+    setThumbnail(null);
+    setThumbnailUrl(null);
+    setTitle('');
+    setContent('');
+    clearHandoff();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    if (!file || !title.trim() || !content.trim()) {
+      notify(SHORTS_MSG.uploadFieldsRequired);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const form = new FormData();
+      form.append('title', title.trim());
+      form.append('content', content.trim());
+      if (thumbnail)
+        form.append(
+          'thumbnail',
+          thumbnail,
+          customThumbnail && thumbnail instanceof File ? thumbnail.name : 'thumbnail.jpg',
+        );
+      form.append('video', file, file.name || 'video.webm');
+      const uploaded = await shortsApi.upload(form);
+      // The server transcodes in the background; the feed shows only playable videos, so wait for it.
+      let status = uploaded.status;
+      while (status === 'PROCESSING' && alive.current) {
+        await wait(STATUS_POLL_MS);
+        const now = await shortsApi.status(uploaded.shortsId);
+        status = now.status;
+        if (status === 'FAILED') throw new Error(now.failureReason ?? '영상 변환에 실패했습니다.');
+      }
+      reset();
+      navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
+    } catch (error) {
+      notify(`${SHORTS_MSG.uploadError}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      if (alive.current) setSubmitting(false);
+    }
+  };
+
+  return (
+    <section className={styles.page} aria-labelledby="upload-title">
+      <h1 id="upload-title" className={styles.heading}>
+        쇼츠 업로드
+      </h1>
+      <form className={styles.form} onSubmit={submit}>
+        <div className={styles.media}>
+          <label className={styles.videoBox}>
+            {videoUrl ? (
+              <video
+                ref={preview}
+                src={videoUrl}
+                className={styles.preview}
+                muted
+                playsInline
+                controls
+                preload="auto"
+                onLoadedData={onLoaded}
+                data-testid="upload-preview"
+              />
+            ) : (
+              <span className={styles.pickHint}>
+                <Video size={32} aria-hidden />
+                동영상 선택
+              </span>
+            )}
+            <input
+              type="file"
+              accept="video/*"
+              className="visually-hidden"
+              aria-label="동영상 파일"
+              onChange={(e) => {
+                choose(e.target.files?.[0]);
+                e.target.value = '';
+              }}
+            />
+          </label>
+          <label className={styles.thumbBox}>
+            {thumbnailUrl ? (
+              <img src={thumbnailUrl} alt="썸네일 미리보기" className={styles.thumb} />
+            ) : (
+              <span className={styles.pickHint}>
+                <ImagePlus size={24} aria-hidden />
+                썸네일 (선택)
+              </span>
+            )}
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              className="visually-hidden"
+              aria-label="썸네일 이미지"
+              onChange={(e) => chooseThumbnail(e.target.files?.[0])}
+            />
+          </label>
+        </div>
+        <label className={styles.field}>
+          <span>제목</span>
+          <input
+            value={title}
+            maxLength={LIMITS.shortsTitleMax}
+            onChange={(e) => setTitle(e.target.value)}
+            placeholder="제목을 입력해주세요"
+          />
+        </label>
+        <label className={styles.field}>
+          <span>내용</span>
+          <textarea
+            value={content}
+            maxLength={LIMITS.shortsContentMax}
+            rows={4}
+            onChange={(e) => setContent(e.target.value)}
+            placeholder="영상에 대해 알려주세요 (#태그 가능)"
+          />
+          <small className={styles.counter} aria-live="polite">
+            {content.length}/{LIMITS.shortsContentMax}
+          </small>
+        </label>
+        <button type="submit" className={styles.submit} disabled={submitting}>
+          {submitting ? SHORTS_MSG.uploading : '업로드'}
+        </button>
+      </form>
+    </section>
+  );
+}
