@@ -33,7 +33,8 @@ function bundles() {
     for (const dep of chunk.imports ?? []) closure(dep, seen);
     return seen;
   };
-  const size = (keys) => [...keys].reduce((sum, key) => sum + (manifest[key].file.endsWith('.js') ? gz(manifest[key].file) : 0), 0);
+  const size = (keys) =>
+    [...keys].reduce((sum, key) => sum + (manifest[key].file.endsWith('.js') ? gz(manifest[key].file) : 0), 0);
   const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
   const entry = closure(entryKey);
   const routes = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry);
@@ -81,10 +82,14 @@ function load(opts) {
   });
 }
 
-const randomIp = () => `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`;
+const randomIp = () =>
+  `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`;
 
 async function json(url, init = {}) {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp(), ...init.headers } });
+  const res = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp(), ...init.headers },
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
@@ -97,7 +102,12 @@ async function api() {
   const server = await startServer(port, mkdtempSync(join(tmpdir(), 'ohgood-bench-')));
   const results = {};
   const record = (name, r) => {
-    results[name] = { reqPerSec: Math.round(r.requests.average), p99ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+    results[name] = {
+      reqPerSec: Math.round(r.requests.average),
+      p99ms: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors,
+    };
   };
   try {
     record('bare', await load({ url: `${bareUrl}/bare` }));
@@ -105,7 +115,8 @@ async function api() {
     const feed = await fetch(`${base}/api/public/shorts/feeds?page=1&size=10`);
     if (feed.ok) record('feed', await load({ url: `${base}/api/public/shorts/feeds?page=1&size=10` }));
     const search = await fetch(`${base}/api/public/shorts/search?q=${encodeURIComponent('커피')}&limit=8`);
-    if (search.ok) record('search', await load({ url: `${base}/api/public/shorts/search?q=${encodeURIComponent('커피')}&limit=8` }));
+    if (search.ok)
+      record('search', await load({ url: `${base}/api/public/shorts/search?q=${encodeURIComponent('커피')}&limit=8` }));
 
     // Shoppers: customers with small purchases so the monthly limit is not what stops them.
     const customers = [];
@@ -113,9 +124,19 @@ async function api() {
       const emailId = `bench-${Date.now()}-${i}@example.com`;
       await json(`${base}/api/public/register`, {
         method: 'POST',
-        body: JSON.stringify({ name: '벤치', emailId, pwd: 'benchpass1!', birth: '1990-01-01', account: '12345678901', accountName: '국민' }),
+        body: JSON.stringify({
+          name: '벤치',
+          emailId,
+          pwd: 'benchpass1!',
+          birth: '1990-01-01',
+          account: '12345678901',
+          accountName: '국민',
+        }),
       });
-      const login = await json(`${base}/auth`, { method: 'POST', body: JSON.stringify({ emailId, pwd: 'benchpass1!' }) });
+      const login = await json(`${base}/auth`, {
+        method: 'POST',
+        body: JSON.stringify({ emailId, pwd: 'benchpass1!' }),
+      });
       customers.push(login.body.accessToken);
     }
     const merchant = { 'x-merchant-key': process.env.DEMO_MERCHANT_KEY ?? 'demo-merchant-key' };
@@ -125,7 +146,11 @@ async function api() {
         const created = await json(`${base}/api/merchant/payment-requests`, {
           method: 'POST',
           headers: merchant,
-          body: JSON.stringify({ orderId: `bench-${Date.now()}-${i}-${Math.random()}`, requestName: '벤치 상품', totalPrice: 1000 }),
+          body: JSON.stringify({
+            orderId: `bench-${Date.now()}-${i}-${Math.random()}`,
+            requestName: '벤치 상품',
+            totalPrice: 1000,
+          }),
         });
         made.push({ ...created.body, token: customers[i % customers.length] });
       }
@@ -146,7 +171,11 @@ async function api() {
               const r = toValidate[v++ % toValidate.length];
               return {
                 ...req,
-                headers: { 'content-type': 'application/json', authorization: `Bearer ${r.token}`, 'x-forwarded-for': randomIp() },
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: `Bearer ${r.token}`,
+                  'x-forwarded-for': randomIp(),
+                },
                 body: JSON.stringify({ codeType: 'pincode', value: r.pinCode }),
               };
             },
@@ -175,7 +204,11 @@ async function api() {
             method: 'POST',
             setupRequest: (req) => {
               const r = toPay[Math.floor(f++ / 2) % toPay.length];
-              return { ...req, path: `/api/payment/final?point=0&requestId=${r.requestId}`, headers: { authorization: `Bearer ${r.token}` } };
+              return {
+                ...req,
+                path: `/api/payment/final?point=0&requestId=${r.requestId}`,
+                headers: { authorization: `Bearer ${r.token}` },
+              };
             },
           },
         ],
@@ -188,13 +221,19 @@ async function api() {
       purchases += history.body.length;
     }
     const paidIds = new Set(toPay.map((r) => r.requestId));
-    results.finalCorrectness = { requests: paidIds.size, purchasesForThem: purchases, doubleSpend: purchases > paidIds.size };
+    results.finalCorrectness = {
+      requests: paidIds.size,
+      purchasesForThem: purchases,
+      doubleSpend: purchases > paidIds.size,
+    };
   } finally {
     server.kill('SIGTERM');
     await bare.close();
   }
   const bareRps = results.bare.reqPerSec;
-  for (const [name, r] of Object.entries(results)) if (r.reqPerSec) r.ratioToBare = Math.round((r.reqPerSec / bareRps) * 1000) / 1000;
+  for (const r of Object.values(results)) {
+    if (r.reqPerSec) r.ratioToBare = Math.round((r.reqPerSec / bareRps) * 1000) / 1000;
+  }
   return results;
 }
 
@@ -207,5 +246,8 @@ if (process.env.BENCH_SKIP_API !== '1') {
   console.log(`\n== API (${CONNECTIONS} connections, ${DURATION} s each)`);
   console.table(report.api);
 }
-const failed = report.bundles.firstLoadKb > 100 || report.bundles.routes.some((r) => r.kb > 60) || report.api?.finalCorrectness?.doubleSpend;
+const failed =
+  report.bundles.firstLoadKb > 100 ||
+  report.bundles.routes.some((r) => r.kb > 60) ||
+  report.api?.finalCorrectness?.doubleSpend;
 process.exit(failed ? 1 : 0);

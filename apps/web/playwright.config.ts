@@ -12,6 +12,13 @@ if (!existsSync(chromium)) {
 }
 
 const port = Number(process.env.E2E_PORT ?? 4390);
+
+/*
+ * The server's clock starts on the 10th of the current Seoul month at noon: same month as the browser's,
+ * and before the 15th due date and the 16th auto-extension, so the bill flows are the same on any day.
+ */
+const seoulMonth = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 7);
+const clockStart = `${seoulMonth}-10T12:00:00+09:00`;
 const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-e2e-'));
 
 export default defineConfig({
@@ -47,6 +54,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      CLOCK_START: clockStart,
+    },
   },
 });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { startScheduler } from './jobs/scheduler';
-import { systemClock } from './lib/clock';
+import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
 import { resolveJwtSecret } from './lib/secrets';
 import { seedDemo } from './seed/seed';
@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const dataDir = resolve(config.DATA_DIR);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  const clock = systemClock;
+  const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
+  if (config.CLOCK_START)
+    console.warn(`CLOCK_START is set: the server's clock starts at ${config.CLOCK_START} (tests only)`);
   if (config.SEED_DEMO) await seedDemo({ db: database.db, clock, demoMerchantKey: config.DEMO_MERCHANT_KEY });
   const app = await buildApp({
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },

@@ -83,7 +83,7 @@ test('the merchant checkout flips to 결제 완료 when the customer pays', asyn
   await pos.getByRole('button', { name: '결제 요청 만들기' }).click();
   await expect(pos.getByRole('img', { name: '결제 QR 코드' })).toBeVisible();
   await expect(pos.getByTestId('merchant-countdown')).toContainText(/[12]:\d\d 남음/);
-  const pin = (await pos.getByTestId('merchant-pin').innerText()).replace(/\s/g, '');
+  const pin = ((await pos.getByTestId('merchant-pin').textContent()) ?? '').replace(/\s/g, '');
   expect(pin).toMatch(/^\d{6}$/);
 
   await signUpAndLogIn(page);

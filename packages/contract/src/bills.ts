@@ -2,21 +2,6 @@ import { z } from 'zod';
 import { envelope } from './envelope';
 import { GRADE_NAMES } from './grades';
 
-/** Texts of spec §5 and §8 for bills, shared by server and web. */
-export const BILL_MSG = {
-  noSelection: '선택된 결제 내역이 없습니다.',
-  extensionNotAllowed: '연장 신청이 불가능 합니다.',
-  alreadyExtended: '이미 연장 신청되었습니다.',
-  extensionSuccess: '연장 신청되었습니다.',
-  extensionFailed: '연장 신청에 실패했습니다.',
-  repaySuccess: '즉시 납부 신청되었습니다.',
-  repayFailed: '즉시 납부 신청에 실패했습니다.',
-  oldestFirst: '이전 달 결제 내역부터 납부해주세요.',
-  invalidLines: '납부할 수 없는 결제 내역이 포함되어 있습니다.',
-  alreadyPaid: '이미 납부된 결제 내역이 포함되어 있습니다.',
-  suspended: '연체된 청구서가 있어 결제가 정지되었습니다. 연체 금액을 납부하면 바로 해제됩니다.',
-} as const;
-
 /** One unpaid bill line (spec §3 "Unpaid payment", domain §6.2). `date` is an ISO instant. */
 export const unpaidLine = z.object({
   paymentId: z.number().int(),
@@ -75,8 +60,9 @@ export const billStatusResponse = envelope(billStatus);
 
 export const extensionResponse = envelope(z.object({ month: z.string(), dueDate: z.string() }));
 
-/** POST /api/payment/immediately: the body is a bare array of paymentIds (spec §7). */
-export const repayRequest = z.array(z.number().int().positive()).max(1000);
+const paymentIds = z.array(z.number().int().positive()).max(1000);
+/** POST /api/payment/immediately: a bare array of paymentIds (spec §7); `{paymentIds}` is accepted too. */
+export const repayRequest = z.union([paymentIds, z.object({ paymentIds }).strict()]);
 
 export const repayResult = z.object({
   repaymentId: z.number().int(),

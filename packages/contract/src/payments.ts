@@ -26,6 +26,8 @@ export const paymentRequestView = z.object({
   qrCode: z.string(),
   qrImage: z.string(),
   expiresAt: z.string(),
+  /** With expiresAt, lets a checkout screen count down without trusting its own clock. */
+  createdAt: z.string(),
   status: z.enum(PAYMENT_REQUEST_STATUSES),
   paidAt: z.string().nullable(),
 });

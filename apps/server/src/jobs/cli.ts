@@ -2,22 +2,29 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/client';
-import { systemClock } from '../lib/clock';
+import { kstDate, systemClock } from '../lib/clock';
 import { loadConfig } from '../lib/config';
 import { isJobName, JOBS, runJob } from './runner';
 
-/** `npm run jobs -- <job> [--date YYYY-MM-DD]`: runs one scheduled job by hand (operators). */
+/**
+ * `npm run jobs -- <job> [--date YYYY-MM-DD]`: runs one scheduled job by hand (operators), e.g. to re-run a
+ * failed run. A (job, month) that already ran is not run again.
+ */
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { date: { type: 'string' } },
+    options: { date: { type: 'string' }, force: { type: 'boolean' } },
   });
   const job = positionals[0] ?? '';
   if (!isJobName(job)) {
-    throw new Error(`usage: npm run jobs -- <${Object.keys(JOBS).join('|')}> [--date YYYY-MM-DD]`);
+    throw new Error(`usage: npm run jobs -- <${Object.keys(JOBS).join('|')}> [--date YYYY-MM-DD] [--force]`);
   }
   if (values.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.date)) {
     throw new Error('--date must be YYYY-MM-DD (a KST calendar date)');
+  }
+  // A run for a future date would treat statements as late before their due date.
+  if (values.date !== undefined && values.date > kstDate(systemClock.now()) && !values.force) {
+    throw new Error(`--date ${values.date} is in the future (KST); add --force only on a test copy of the data`);
   }
   const config = loadConfig();
   // Same default as `npm start`: the repository's ./data, whatever directory npm runs this script in.

@@ -1,4 +1,5 @@
-import { BILL_MSG, type BillStatus, type PaymentInfo } from '@ohgood/contract/bills';
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customers, jobRuns, statements } from '../db/schema';

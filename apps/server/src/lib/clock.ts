@@ -8,6 +8,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * Real time shifted to begin at `start`: used by the browser e2e server (CLOCK_START) so date-dependent
+ * flows (the 15th, the 16th, month ends) are the same whatever day the suite runs.
+ */
+export function shiftedClock(start: Date | string): Clock {
+  const offset = new Date(start).getTime() - Date.now();
+  return { now: () => new Date(Date.now() + offset) };
+}
+
 /** A clock tests drive by hand. */
 export class ManualClock implements Clock {
   #ms: number;

@@ -31,6 +31,8 @@ const envSchema = z.object({
   UPLOAD_MAX_VIDEO_MB: z.coerce.number().positive().default(100),
   UPLOAD_MAX_THUMBNAIL_MB: z.coerce.number().positive().default(5),
   UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
+  /** Test/demo only: the server's clock starts at this instant and runs on from there. */
+  CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
 });

@@ -300,7 +300,12 @@ export async function seedDemoShorts(
     const queue = [...pending];
     await Promise.all(
       [0, 1].map(async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await runOne(next);
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          // Demo media is a nicety: without a working ffmpeg the server still starts, with fewer demo shorts.
+          await runOne(next).catch((error: unknown) =>
+            console.warn(`demo short ${next?.index} skipped: ${error instanceof Error ? error.message : error}`),
+          );
+        }
       }),
     );
   } finally {

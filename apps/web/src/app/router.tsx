@@ -30,6 +30,7 @@ const shortsFeed = lazyPage(() => import('../features/shorts/pages/feed-page'));
 const shortsUpload = lazyPage(() => import('../features/shorts/pages/upload-page'));
 const shortsRecord = lazyPage(() => import('../features/shorts/pages/record-page'));
 const qrpin = lazyPage(() => import('../features/payments/pages/qrpin-page'));
+const payment = lazyPage(() => import('../features/bills/pages/payment-page'));
 const paymentDetails = lazyPage(() => import('../features/payments/pages/payment-details-page'));
 const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
 const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
@@ -55,7 +56,7 @@ export function AppRoutes() {
           <Route path="/register" element={register} />
           <Route element={<RequireAuth />}>
             <Route path="/qrpin" element={qrpin} />
-            <Route path="/payment" element={placeholder('납부하기')} />
+            <Route path="/payment" element={payment} />
             <Route path="/payment/details" element={paymentDetails} />
             <Route path="/mypage" element={mypage} />
             <Route path="/point/history" element={pointHistory} />

@@ -1,4 +1,5 @@
-import { BILL_MSG, type BillStatus, type PaymentInfo } from '@ohgood/contract/bills';
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customers, purchases, repayments, statements } from '../../db/schema';
@@ -171,6 +172,15 @@ describe('POST /api/payment/extension (domain §6.3)', () => {
     expect(again.json()).toMatchObject({ code: 'ALREADY_EXTENDED', message: BILL_MSG.alreadyExtended });
   });
 
+  it('two concurrent requests: one extends, the other is told it is already extended', async () => {
+    const { token, customerId } = await signUpAt(kst('2026-11-12'));
+    await buy(customerId, 20_000, kst('2026-10-20'));
+    const results = await Promise.all([extend(token), extend(token), extend(token)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const [row] = await h.database.db.select().from(statements).where(eq(statements.customerId, customerId));
+    expect(row?.extension).toBe('MANUAL');
+  });
+
   it('refuses after the original due date has passed', async () => {
     const { token, customerId } = await signUpAt(kst('2026-11-16', 0, 0));
     await buy(customerId, 20_000, kst('2026-10-20'));
@@ -275,6 +285,21 @@ describe('POST /api/payment/immediately (domain §6.5)', () => {
     );
     // The victim's bills are not visible to the attacker either.
     expect((await info(attacker.token)).unpaidBills.flat().map((l) => l.paymentId)).toEqual([mine]);
+  });
+
+  it('also accepts {paymentIds} and refuses ids that are not positive integers', async () => {
+    const { token, customerId } = await h.signUp();
+    const id = await buy(customerId, 4_000, kst('2026-11-03'));
+    const bad = await repay(token, ['x' as unknown as number]);
+    expect(bad.statusCode).toBe(400);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/payment/immediately',
+      headers: bearer(token),
+      payload: { paymentIds: [id] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.paymentIds).toEqual([id]);
   });
 
   it('refuses a refunded line', async () => {

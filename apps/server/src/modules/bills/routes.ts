@@ -1,5 +1,5 @@
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import {
-  BILL_MSG,
   billStatusResponse,
   extensionResponse,
   paymentInfoResponse,
@@ -55,7 +55,10 @@ export function billsRoutes(bills: BillsService): FastifyPluginAsyncZod {
           response: { 200: repayResponse, 400: errorBody, 409: errorBody, 422: errorBody },
         },
       },
-      async (request) => ok(await bills.repay(requireCustomer(request), request.body), BILL_MSG.repaySuccess),
+      async (request) => {
+        const ids = Array.isArray(request.body) ? request.body : request.body.paymentIds;
+        return ok(await bills.repay(requireCustomer(request), ids), BILL_MSG.repaySuccess);
+      },
     );
 
     app.get(

@@ -1,11 +1,11 @@
-import {
-  BILL_MSG,
-  type BillStatus,
-  type PaymentInfo,
-  type PayThisMonth,
-  type RepayResult,
-  type StatementStatus,
-  type UnpaidLine,
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import type {
+  BillStatus,
+  PaymentInfo,
+  PayThisMonth,
+  RepayResult,
+  StatementStatus,
+  UnpaidLine,
 } from '@ohgood/contract/bills';
 import { GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-import { CHECKIN_MSG } from '@ohgood/contract/checkin';
+import { CHECKIN_MSG } from '@ohgood/contract/bill-messages';
 import { LIMITS } from '@ohgood/contract/limits';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

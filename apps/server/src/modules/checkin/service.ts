@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { CHECKIN_MSG, type RouletteResult } from '@ohgood/contract/checkin';
+import { CHECKIN_MSG } from '@ohgood/contract/bill-messages';
+import type { RouletteResult } from '@ohgood/contract/checkin';
 import { LIMITS } from '@ohgood/contract/limits';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';

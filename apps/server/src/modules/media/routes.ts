@@ -58,7 +58,6 @@ export function mediaRoutes(storage: MediaStorage): FastifyPluginAsync {
       } else {
         reply.header('content-length', size);
       }
-      if (request.method === 'HEAD') return reply.send();
       return reply.send(await storage.read(key, range));
     };
     // Fastify adds the matching HEAD route itself.

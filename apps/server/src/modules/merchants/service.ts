@@ -54,6 +54,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
       qrCode: row.qrToken,
       qrImage: await QRCode.toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
       expiresAt: row.expiresAt.toISOString(),
+      createdAt: row.createdAt.toISOString(),
       status: effectiveStatus(row, clock.now()),
       paidAt: row.paidAt?.toISOString() ?? null,
     };

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { customers, purchases, refundPayouts } from '../../db/schema';
 import type { Tx } from '../../db/tx';
+import { recomputeSuspension } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 /**
@@ -14,6 +15,8 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   if (!purchase || purchase.status === 'REFUNDED') return;
   const wasRepaid = purchase.status === 'PAID';
   await tx.update(purchases).set({ status: 'REFUNDED', refundedAt: now }).where(eq(purchases.id, purchase.id));
+  // Refunding the last unpaid line of an overdue statement lifts the suspension, as a repayment would.
+  if (!wasRepaid) await recomputeSuspension(tx, purchase.customerId);
 
   const [customer] = await tx
     .select({ account: customers.account, accountName: customers.accountName })

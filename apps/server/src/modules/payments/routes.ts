@@ -50,7 +50,7 @@ export function paymentRoutes(payments: PaymentService): FastifyPluginAsyncZod {
           security,
           summary: '결제 확정 (멱등)',
           querystring: finalQuery,
-          headers: z.object({ 'idempotency-key': z.string().min(1).max(128).optional() }),
+          headers: z.looseObject({ 'idempotency-key': z.string().min(1).max(128).optional() }),
           response: { 200: finalResponse, ...errors },
         },
       },

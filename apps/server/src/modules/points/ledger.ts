@@ -32,7 +32,8 @@ export interface PointEntry {
  * or null when this idempotency key was already written (nothing changed).
  */
 export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
-  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) throw new Error('point amount must be a non-zero integer');
+  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
+    throw new Error('point amount must be a non-zero integer');
   const inserted = await tx
     .insert(pointLedger)
     .values({

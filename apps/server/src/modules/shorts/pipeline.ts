@@ -39,15 +39,22 @@ export class ShortsPipeline {
   #abort = new AbortController();
   #closed = false;
   #idleWaiters: Array<() => void> = [];
+  #tools: MediaTools | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
-    private readonly tools: MediaTools,
+    /** Resolved on first use, so building the app does not spawn ffmpeg. */
+    private readonly toolsOf: MediaTools | (() => MediaTools),
     private readonly limits: UploadLimits,
     private readonly log: { error(obj: unknown, msg: string): void },
   ) {}
+
+  private get tools(): MediaTools {
+    this.#tools ??= typeof this.toolsOf === 'function' ? this.toolsOf() : this.toolsOf;
+    return this.#tools;
+  }
 
   async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
     const stored: string[] = [];

@@ -62,7 +62,7 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
       maxDurationSeconds: config.UPLOAD_MAX_DURATION_SECONDS,
     };
-    const pipeline = new ShortsPipeline(database.db, clock, storage, resolveMediaTools(config), limits, app.log);
+    const pipeline = new ShortsPipeline(database.db, clock, storage, () => resolveMediaTools(config), limits, app.log);
     pipelines.set(database, pipeline);
     const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL);
 

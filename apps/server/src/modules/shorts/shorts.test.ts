@@ -93,6 +93,18 @@ describe('feed', () => {
     await react(liked, viewer.token, 'dislike');
   });
 
+  it('filters by keyword in title, content or nickname, with LIKE wildcards taken literally', async () => {
+    const percent = await uploadShort(h, creator.token, clip, { title: '할인 100% 후기', content: '정말' });
+    const byKeyword = async (keyword: string) =>
+      (await get(`/api/public/shorts/feeds?keyword=${encodeURIComponent(keyword)}`))
+        .json()
+        .data.data.map((s: { shortsId: number }) => s.shortsId);
+    expect(await byKeyword('100%')).toEqual([percent]);
+    expect(await byKeyword('%')).toEqual([percent]);
+    expect(await byKeyword('#커피')).toEqual([tagged]);
+    expect(await byKeyword('인기')).toEqual([liked]);
+  });
+
   it('returns 404 for an unknown short', async () => {
     expect((await get('/api/public/shorts/999999')).statusCode).toBe(404);
   });

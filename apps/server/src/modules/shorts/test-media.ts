@@ -9,9 +9,16 @@ import { pipelineOf } from './routes';
 export async function makeVideo(
   dir: string,
   name: string,
-  options: { seconds: number; format?: 'mp4' | 'webm-stream'; size?: string; fps?: number; audio?: boolean },
+  options: {
+    seconds: number;
+    format?: 'mp4' | 'webm-stream';
+    size?: string;
+    fps?: number;
+    audio?: boolean;
+    bitrate?: string;
+  },
 ): Promise<string> {
-  const { seconds, format = 'mp4', size = '64x112', fps = 10, audio = true } = options;
+  const { seconds, format = 'mp4', size = '64x112', fps = 10, audio = true, bitrate } = options;
   const file = join(dir, name);
   const input = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`];
   if (audio) input.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
@@ -24,6 +31,7 @@ export async function makeVideo(
           'ultrafast',
           '-pix_fmt',
           'yuv420p',
+          ...(bitrate ? ['-b:v', bitrate, '-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate] : []),
           ...(audio ? ['-c:a', 'aac'] : []),
           '-f',
           'mp4',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { resolveMediaTools } from '../media/ffmpeg';
+import { LocalStorage } from '../media/storage';
+import { ShortsPipeline } from './pipeline';
 import { pipelineOf } from './routes';
 import { makeImage, makeVideo, multipart } from './test-media';
 
@@ -211,7 +214,15 @@ describe('processing', () => {
   });
 
   it('scales a tall video so its short side is at most 720 px and keeps a given PNG thumbnail', async () => {
-    const tall = await makeVideo(work, 'tall.mp4', { seconds: 1, size: '1080x1920', fps: 5, audio: false });
+    const tall = await makeVideo(work, 'tall.mp4', {
+      seconds: 2,
+      size: '1080x1920',
+      fps: 10,
+      audio: false,
+      bitrate: '16M',
+    });
+    // Bigger than the 1 MB JSON body limit: multipart streams are limited only by the upload limits.
+    expect(statSync(tall).size).toBeGreaterThan(2 * 1024 * 1024);
     const png = await makeImage(work, 'thumb-real.png', 'png');
     const res = await upload(
       { title: '세로 영상', content: '큰 화면' },
@@ -254,6 +265,11 @@ describe('processing', () => {
       expect(open.statusCode).toBe(206);
       expect(open.rawPayload.length).toBe(5);
 
+      const head = await h.app.inject({ method: 'HEAD', url: `/media/${videoName}`, headers: { range: 'bytes=0-9' } });
+      expect(head.statusCode).toBe(206);
+      expect(head.headers['content-length']).toBe('10');
+      expect(head.rawPayload.length).toBe(0);
+
       const beyond = await h.app.inject({
         method: 'GET',
         url: `/media/${videoName}`,
@@ -272,5 +288,87 @@ describe('processing', () => {
       expect((await h.app.inject({ method: 'GET', url: '/media/..%2f..%2fetc%2fpasswd' })).statusCode).toBe(404);
       expect((await h.app.inject({ method: 'GET', url: '/media/incoming/x.webm' })).statusCode).toBe(404);
     });
+  });
+});
+
+describe('failure and recovery', () => {
+  it('marks a short FAILED and removes every stored file when transcoding fails', async () => {
+    // A real ffmpeg whose H.264 encoder "breaks": probing and the poster work, the transcode does not.
+    const wrapper = join(work, 'broken-ffmpeg.sh');
+    writeFileSync(
+      wrapper,
+      '#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "encoder failure" >&2; exit 1; }; done\nexec ffmpeg "$@"\n',
+    );
+    chmodSync(wrapper, 0o755);
+    const dir = join(work, 'broken-media');
+    const broken = await createHarness({ config: { MEDIA_DIR: dir, FFMPEG_PATH: wrapper } });
+    try {
+      const user = await broken.signUp();
+      const clip = await makeVideo(work, 'to-fail.mp4', { seconds: 1 });
+      const res = await upload(
+        { title: '실패할 영상', content: '변환 실패' },
+        { video: { path: clip, filename: 'a.mp4', type: 'video/mp4' } },
+        broken,
+        user.token,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(filesUnder(dir).length).toBe(2); // poster + original, while processing
+      await pipelineOf(broken.database)?.idle();
+      const status = await broken.app.inject({
+        method: 'GET',
+        url: `/api/shorts/${res.json().data.shortsId}/status`,
+        headers: bearer(user.token),
+      });
+      expect(status.json().data).toMatchObject({ status: 'FAILED', failureReason: '영상 변환에 실패했습니다.' });
+      expect(filesUnder(dir)).toEqual([]);
+      const feed = await broken.app.inject({ method: 'GET', url: '/api/public/shorts/feeds' });
+      expect(feed.json().data.data).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('leaves an interrupted transcode PROCESSING and finishes it after a restart', async () => {
+    const dir = join(work, 'restart-media');
+    const first = await createHarness({ config: { MEDIA_DIR: dir } });
+    try {
+      const user = await first.signUp();
+      const clip = await makeVideo(work, 'restart.mp4', { seconds: 12, size: '720x1280', fps: 30 });
+      const res = await upload(
+        { title: '재시작 영상', content: '중단 후 복구' },
+        { video: { path: clip, filename: 'r.mp4', type: 'video/mp4' } },
+        first,
+        user.token,
+      );
+      const id = res.json().data.shortsId as number;
+      // Shutdown kills the running ffmpeg; the row must stay PROCESSING with its original kept.
+      await pipelineOf(first.database)?.close();
+      const [interrupted] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));
+      expect(interrupted?.status).toBe('PROCESSING');
+      expect(interrupted?.sourceKey).toMatch(/^incoming\//);
+      // Only playable videos are listed.
+      const feed = await first.app.inject({ method: 'GET', url: '/api/public/shorts/feeds' });
+      expect(feed.json().data.data).toEqual([]);
+      expect((await first.app.inject({ method: 'GET', url: `/api/public/shorts/${id}` })).statusCode).toBe(404);
+
+      // The next process re-queues it at start-up.
+      const limits = { maxVideoBytes: 100 * 1024 * 1024, maxThumbnailBytes: 5 * 1024 * 1024, maxDurationSeconds: 60 };
+      const restarted = new ShortsPipeline(
+        first.database.db,
+        first.clock,
+        new LocalStorage(dir),
+        resolveMediaTools({}),
+        limits,
+        { error: () => undefined },
+      );
+      await restarted.recover();
+      await restarted.idle();
+      const [done] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));
+      expect(done).toMatchObject({ status: 'READY', sourceKey: null });
+      expect(filesUnder(dir).some((f) => f.includes('incoming'))).toBe(false);
+      await restarted.close();
+    } finally {
+      await first.close();
+    }
   });
 });

@@ -1,10 +1,34 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { HomePage } from '../../features/home/home-page';
 import { useIsLoggedIn } from '../../shared/auth-token';
+
+// Own chunks, with their API code: they must not grow the first load of `/` (performance budget).
+const ThisMonthCard = lazy(() => import('../../features/bills/components/this-month-card'));
+const RouletteModal = lazy(() => import('../../features/checkin/components/roulette-modal'));
 
 /** Home composed from its features: the page, this month's card and the attendance roulette. */
 export default function HomeRoute() {
   const loggedIn = useIsLoggedIn();
-  const [, setRouletteOpen] = useState(false);
-  return <HomePage summary={loggedIn ? null : null} onAttendance={() => setRouletteOpen(true)} />;
+  const [rouletteOpen, setRouletteOpen] = useState(false);
+  // Bumped when the roulette credits points, so the card shows this month's points again.
+  const [awards, setAwards] = useState(0);
+  return (
+    <>
+      <HomePage
+        summary={
+          loggedIn ? (
+            <Suspense fallback={null}>
+              <ThisMonthCard refreshSignal={awards} />
+            </Suspense>
+          ) : null
+        }
+        onAttendance={() => setRouletteOpen(true)}
+      />
+      {rouletteOpen ? (
+        <Suspense fallback={null}>
+          <RouletteModal open onClose={() => setRouletteOpen(false)} onAwarded={() => setAwards((n) => n + 1)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
 }

@@ -1,6 +1,14 @@
 import type { UnpaidLine } from '@ohgood/contract/bills';
 import { describe, expect, it } from 'vitest';
-import { checkExtension, dDay, dueDayLabel, groupBills, maskedAccount, paymentMonth, selectableIds } from './bill-rules';
+import {
+  checkExtension,
+  dDay,
+  dueDayLabel,
+  groupBills,
+  maskedAccount,
+  paymentMonth,
+  selectableIds,
+} from './bill-rules';
 
 const line = (paymentId: number, date: string): UnpaidLine => ({
   paymentId,
@@ -14,7 +22,10 @@ const line = (paymentId: number, date: string): UnpaidLine => ({
 describe('bill rules', () => {
   it('groups by KST month and locks current-month lines while earlier bills exist', () => {
     const groups = groupBills(
-      [[line(1, '2026-10-31T23:59:00+09:00')], [line(2, '2026-11-01T00:00:00+09:00'), line(3, '2026-11-05T10:00:00+09:00')]],
+      [
+        [line(1, '2026-10-31T23:59:00+09:00')],
+        [line(2, '2026-11-01T00:00:00+09:00'), line(3, '2026-11-05T10:00:00+09:00')],
+      ],
       '2026-11',
     );
     expect(groups.map((g) => [g.month, g.dueNow])).toEqual([

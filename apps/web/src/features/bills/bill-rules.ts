@@ -55,7 +55,7 @@ export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
 /** The web mirror of the extension rule (spec §4; the server decides). */
 export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
   const first = groups[0];
-  if (!first || !first.dueNow) return 'not-allowed';
+  if (!first?.dueNow) return 'not-allowed';
   return extended ? 'already' : 'ok';
 }
 

@@ -9,8 +9,13 @@ import styles from './merchant-page.module.css';
 
 const KEY_STORAGE = 'merchantKey';
 
-function remainingSeconds(expiresAt: string): number {
-  return Math.max(0, Math.ceil((new Date(expiresAt).getTime() - Date.now()) / 1000));
+/** The local deadline of a request: its lifetime counted from now, so a wrong device clock cannot skew it. */
+function localDeadline(request: PaymentRequestView): number {
+  return Date.now() + (new Date(request.expiresAt).getTime() - new Date(request.createdAt).getTime());
+}
+
+function remainingSeconds(deadline: number): number {
+  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
 }
 
 const STATUS_TEXT: Record<PaymentRequestStatus, string> = {
@@ -27,6 +32,7 @@ export default function MerchantPage() {
   const [name, setName] = useState('아메리카노');
   const [price, setPrice] = useState('4500');
   const [request, setRequest] = useState<PaymentRequestView | null>(null);
+  const [deadline, setDeadline] = useState(0);
   const [status, setStatus] = useState<PaymentRequestStatus>('ACTIVE');
   const [seconds, setSeconds] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -36,17 +42,16 @@ export default function MerchantPage() {
     if (!request) return;
     const controller = new AbortController();
     followStatus(key, request.requestId, setStatus, controller.signal).catch(() => undefined);
-    const timer = setInterval(() => setSeconds(remainingSeconds(request.expiresAt)), 250);
+    const timer = setInterval(() => setSeconds(remainingSeconds(deadline)), 250);
     return () => {
       controller.abort();
       clearInterval(timer);
     };
-  }, [request, key]);
+  }, [request, key, deadline]);
 
   useEffect(() => {
-    if (request && status === 'ACTIVE' && seconds === 0 && remainingSeconds(request.expiresAt) === 0)
-      setStatus('EXPIRED');
-  }, [seconds, status, request]);
+    if (request && status === 'ACTIVE' && seconds === 0 && remainingSeconds(deadline) === 0) setStatus('EXPIRED');
+  }, [seconds, status, request, deadline]);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,8 +69,10 @@ export default function MerchantPage() {
         requestName: name.trim(),
         totalPrice,
       });
+      const until = localDeadline(created);
       setStatus(created.status);
-      setSeconds(remainingSeconds(created.expiresAt));
+      setDeadline(until);
+      setSeconds(remainingSeconds(until));
       setRequest(created);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : '결제 요청을 만들지 못했습니다.');

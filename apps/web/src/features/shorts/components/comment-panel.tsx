@@ -122,7 +122,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const tree = comments ? buildCommentTree(comments) : [];
   return (
     <div className={styles.backdrop}>
-      <button type="button" className={styles.scrim} onClick={onClose} aria-label="댓글 닫기" tabIndex={-1} />
+      <button type="button" className={styles.scrim} onClick={onClose} aria-label="패널 닫기" tabIndex={-1} />
       <section className={styles.sheet} role="dialog" aria-modal="true" aria-labelledby="comments-title">
         <div className={styles.sheetHeader}>
           <h2 id="comments-title">댓글</h2>

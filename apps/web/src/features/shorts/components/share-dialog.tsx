@@ -16,6 +16,11 @@ export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose()
     },
     [],
   );
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
 
   const copy = async () => {
     try {
@@ -33,7 +38,7 @@ export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose()
 
   return (
     <div className={styles.backdrop}>
-      <button type="button" className={styles.scrim} onClick={onClose} aria-label="닫기" tabIndex={-1} />
+      <button type="button" className={styles.scrim} onClick={onClose} aria-label="패널 닫기" tabIndex={-1} />
       <div className={styles.dialog} role="dialog" aria-modal="true" aria-labelledby="share-title">
         <div className={styles.sheetHeader}>
           <h2 id="share-title">공유하기</h2>

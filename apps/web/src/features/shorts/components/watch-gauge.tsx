@@ -32,7 +32,7 @@ export function WatchGauge({
         data-watched={gauge.watched.toFixed(1)}
         data-required={gauge.required}
       >
-        <svg width="48" height="48" viewBox="0 0 48 48" aria-hidden>
+        <svg className={styles.gaugeRing} width="48" height="48" viewBox="0 0 48 48" aria-hidden>
           <circle cx="24" cy="24" r={RADIUS} className={styles.gaugeTrack} />
           <circle
             cx="24"

@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { recordAlerts, signUpAndLogIn } from './helpers';
+
+const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+// Chromium's fake camera and microphone (a moving test pattern with beeps), no permission prompt.
+test.use({
+  launchOptions: {
+    executablePath: chromium,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+    ],
+  },
+  permissions: ['camera', 'microphone'],
+});
+
+test('record with the camera → upload → the video comes up first in the feed and plays', async ({ page }) => {
+  test.setTimeout(120_000);
+  const alerts = recordAlerts(page);
+  await signUpAndLogIn(page);
+
+  await page.goto('/shorts/feeds/test');
+  await expect(page.getByTestId('rec-indicator')).toHaveText('STOPPED');
+  await page.getByRole('button', { name: '녹화 영상 보내기' }).click();
+  expect(alerts).toContain('녹화된 영상이 없습니다.');
+
+  await page.getByRole('button', { name: '카메라 켜기' }).click();
+  await page.getByRole('button', { name: '녹화 시작' }).click();
+  await expect(page.getByTestId('rec-indicator')).toHaveText('REC');
+  // The clip's length: three one-second slices from the recorder.
+  await page.waitForTimeout(3200);
+  await page.getByRole('button', { name: '녹화 중지' }).click();
+  await expect(page.getByTestId('rec-indicator')).toHaveText('STOPPED');
+  await expect(page.getByTestId('recorded-preview')).toBeVisible();
+  await page.getByRole('button', { name: '녹화 영상 보내기' }).click();
+
+  await expect(page).toHaveURL(/\/shorts\/upload$/);
+  await expect(page.getByTestId('upload-preview')).toBeVisible();
+  // The default thumbnail is the first frame, made in the browser.
+  await expect(page.getByAltText('썸네일 미리보기')).toBeVisible();
+
+  await page.getByRole('button', { name: '업로드' }).click();
+  expect(alerts).toContain('영상, 제목, 내용을 모두 입력해주세요.');
+
+  await page.getByLabel('제목').fill('카메라 테스트 영상');
+  const content = 'e2e로 녹화했어요 #테스트';
+  await page.getByLabel('내용').fill(content);
+  await expect(page.getByText(`${content.length}/150`)).toBeVisible();
+  const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: '업로드' }).click();
+  await expect(page.getByRole('button', { name: '업로드 중...' })).toBeVisible();
+  const body = await (await uploaded).json();
+  expect(body.success).toBe(true);
+  const id = body.data.shortsId as number;
+
+  await expect(page).toHaveURL(new RegExp(`/shorts/feeds\\?shortsId=${id}$`), { timeout: 60_000 });
+  const slide = page.locator(`[data-testid=short-slide][data-shorts-id="${id}"]`);
+  await expect(slide).toBeVisible();
+  await expect(slide.getByRole('heading', { name: '카메라 테스트 영상' })).toBeVisible();
+  // Own video: no subscribe button.
+  await expect(slide.getByRole('button', { name: '구독' })).toHaveCount(0);
+  const video = slide.locator('video');
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
+    .toBeGreaterThan(0.3);
+  expect(await video.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+});
+
+test('the gallery hands a picked video to the upload page; other files are refused', async ({ page }) => {
+  const alerts = recordAlerts(page);
+  const dir = mkdtempSync(join(tmpdir(), 'ohgood-gallery-'));
+  const clip = join(dir, 'gallery.mp4');
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=180x320:rate=15:duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    clip,
+  ]);
+  const text = join(dir, 'notes.txt');
+  writeFileSync(text, '영상이 아닙니다');
+  await signUpAndLogIn(page);
+  await page.goto('/shorts/feeds');
+  await expect(page.getByTestId('active-video')).toBeVisible();
+  await page.getByRole('button', { name: '업로드' }).first().click();
+  await expect(page.getByRole('menuitem', { name: '카메라' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: '갤러리' })).toBeVisible();
+
+  const input = page.getByTestId('gallery-input').first();
+  await input.setInputFiles(text);
+  expect(alerts).toContain('동영상 파일만 선택 가능합니다.');
+  await expect(page).toHaveURL(/\/shorts\/feeds$/);
+
+  await input.setInputFiles(clip);
+  await expect(page).toHaveURL(/\/shorts\/upload$/);
+  const handoff = await page.evaluate(() => JSON.parse(sessionStorage.getItem('shortsUploadFile') ?? 'null'));
+  expect(handoff).toMatchObject({ name: 'gallery.mp4', type: 'video/mp4', url: expect.stringMatching(/^blob:/) });
+  await expect(page.getByTestId('upload-preview')).toBeVisible();
+  await expect(page.getByAltText('썸네일 미리보기')).toBeVisible();
+});

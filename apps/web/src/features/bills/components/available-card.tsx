@@ -1,0 +1,34 @@
+import { type GradeName, gradeByName } from '@ohgood/contract/grades';
+import { won } from '../../../shared/format';
+import styles from './bills.module.css';
+
+export interface AvailableCardProps {
+  balance: number;
+  limitPrice: number;
+  gradeName: GradeName;
+}
+
+/** This month's available amount: the balance of the limit, with a bar (domain §6.2). */
+export function AvailableCard({ balance, limitPrice, gradeName }: AvailableCardProps) {
+  const ratio = limitPrice > 0 ? Math.min(1, Math.max(0, balance / limitPrice)) : 0;
+  return (
+    <section className={styles.available} aria-labelledby="available-title">
+      <h2 id="available-title" className={styles.cardLabel}>
+        사용 가능 금액
+      </h2>
+      <p className={styles.availableAmount} data-testid="available-amount">
+        {won(balance)}
+      </p>
+      <meter className="visually-hidden" min={0} max={limitPrice} value={balance} aria-label="남은 한도">
+        {`${won(limitPrice)} 중 ${won(balance)} 남음`}
+      </meter>
+      <div className={styles.bar} aria-hidden>
+        <span className={styles.barFill} style={{ width: `${ratio * 100}%` }} />
+      </div>
+      <p className={styles.availableMeta}>
+        <span>{gradeByName(gradeName).label} 등급</span>
+        <span>월 한도 {won(limitPrice)}</span>
+      </p>
+    </section>
+  );
+}

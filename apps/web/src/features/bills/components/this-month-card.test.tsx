@@ -1,0 +1,123 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '../../../shared/auth-token';
+import ThisMonthCard, { TICKER_MS } from './this-month-card';
+
+const month = {
+  month: '2026-11',
+  amount: 41_000,
+  pointsThisMonth: 120,
+  pointBalance: 860,
+  items: [
+    { id: 3, date: '2026-11-20T14:00:00+09:00', merchant: 'CGV 용산', amount: 15_000, point: 150 },
+    { id: 2, date: '2026-11-10T14:00:00+09:00', merchant: 'GS25', amount: 2_400, point: 0 },
+    { id: 1, date: '2026-11-02T14:00:00+09:00', merchant: '올리브영', amount: 23_600, point: 0 },
+  ],
+};
+let suspended = false;
+
+function json(body: unknown) {
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+let reduced = false;
+beforeEach(() => {
+  setToken('token');
+  suspended = false;
+  reduced = false;
+  vi.stubGlobal(
+    'matchMedia',
+    vi.fn((query: string) => ({
+      matches: reduced && query.includes('reduce'),
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    })),
+  );
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      if (url === '/api/dash/me/pay-this-month') return json({ success: true, message: 'OK', data: month });
+      return json({
+        success: true,
+        message: 'OK',
+        data: {
+          today: '2026-11-22',
+          suspended,
+          overdueAmount: suspended ? 55_000 : 0,
+          statements: suspended
+            ? [
+                {
+                  month: '2026-09',
+                  dueDate: '2026-10-31',
+                  extension: 'AUTO',
+                  status: 'OVERDUE',
+                  amount: 55_000,
+                  count: 2,
+                },
+              ]
+            : [],
+        },
+      });
+    }),
+  );
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function renderCard() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <ThisMonthCard />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('this-month card', () => {
+  it('shows the amount and points, and rotates the ticker every 3 s, pausing on hover', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderCard();
+    expect(await screen.findByTestId('this-month-amount')).toHaveTextContent('41,000원');
+    expect(screen.getByText('11월 오굿페이 이용 금액')).toBeInTheDocument();
+    expect(screen.getByText('120P')).toBeInTheDocument();
+    expect(screen.getByTestId('ticker-item')).toHaveTextContent('CGV 용산');
+    await act(async () => {
+      vi.advanceTimersByTime(TICKER_MS);
+    });
+    expect(screen.getByTestId('ticker-item')).toHaveTextContent('GS25');
+    fireEvent.mouseEnter(screen.getByTestId('ticker'));
+    await act(async () => {
+      vi.advanceTimersByTime(TICKER_MS * 3);
+    });
+    expect(screen.getByTestId('ticker-item')).toHaveTextContent('GS25');
+    fireEvent.mouseLeave(screen.getByTestId('ticker'));
+    await act(async () => {
+      vi.advanceTimersByTime(TICKER_MS);
+    });
+    expect(screen.getByTestId('ticker-item')).toHaveTextContent('올리브영');
+  });
+
+  it('does not rotate for reduced-motion users: a still list instead', async () => {
+    reduced = true;
+    renderCard();
+    const list = await screen.findByRole('list', { name: '최근 이용 내역' });
+    expect(list.querySelectorAll('li')).toHaveLength(3);
+    expect(screen.queryByTestId('ticker-item')).toBeNull();
+  });
+
+  it('tells a suspended customer why and what to pay', async () => {
+    suspended = true;
+    renderCard();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('결제가 정지되었어요');
+    expect(alert).toHaveTextContent('9월 이용분');
+    expect(alert).toHaveTextContent('55,000원');
+    expect(screen.getByRole('link', { name: '연체 금액 납부하기' })).toHaveAttribute('href', '/payment');
+  });
+});

@@ -1,0 +1,108 @@
+import { ChevronRight } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { points, won } from '../../../shared/format';
+import { useBillStatus, usePayThisMonth } from '../api/bills-api';
+import { monthLabel } from '../bill-rules';
+import { usePrefersReducedMotion, useTicker } from '../use-ticker';
+import { SuspensionNotice } from './suspension-notice';
+import styles from './this-month-card.module.css';
+
+/** Spec §9: the home ticker rotates every 3 s. */
+export const TICKER_MS = 3000;
+
+const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
+
+/** Home: this month's BNPL amount, points earned this month and a ticker of recent items (domain §6.6). */
+export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: number }) {
+  const summary = usePayThisMonth();
+  const { refetch } = summary;
+  useEffect(() => {
+    if (refreshSignal > 0) void refetch();
+  }, [refreshSignal, refetch]);
+  const status = useBillStatus();
+  const reducedMotion = usePrefersReducedMotion();
+  const [hovered, setHovered] = useState(false);
+  const items = summary.data?.items ?? [];
+  const index = useTicker(items.length, TICKER_MS, hovered || reducedMotion);
+  const current = items[index];
+
+  if (summary.isPending) {
+    return (
+      <section className={styles.card} aria-busy="true" aria-label="이번 달 오굿페이">
+        <p className={styles.muted}>이번 달 이용 정보를 불러오는 중...</p>
+      </section>
+    );
+  }
+  if (summary.error || !summary.data) {
+    return (
+      <section className={styles.card} aria-label="이번 달 오굿페이">
+        <p className={styles.muted}>이번 달 이용 정보를 불러오지 못했어요. 잠시 후 다시 시도해주세요.</p>
+      </section>
+    );
+  }
+  const data = summary.data;
+  const overdue = status.data?.statements.filter((s) => s.status === 'OVERDUE') ?? [];
+  return (
+    <>
+      {status.data?.suspended ? (
+        <SuspensionNotice
+          overdueMonths={overdue.map((s) => s.month)}
+          overdueAmount={status.data.overdueAmount}
+          withLink
+        />
+      ) : null}
+      <section className={styles.card} aria-labelledby="this-month-title" data-testid="this-month-card">
+        <div className={styles.head}>
+          <h2 id="this-month-title">{monthLabel(data.month)} 오굿페이 이용 금액</h2>
+          <Link to="/payment" className={styles.more}>
+            납부하기
+            <ChevronRight size={16} aria-hidden />
+          </Link>
+        </div>
+        <p className={styles.amount} data-testid="this-month-amount">
+          {won(data.amount)}
+        </p>
+        <p className={styles.points}>
+          <span>
+            이번 달 적립 <strong>{points(data.pointsThisMonth)}</strong>
+          </span>
+          <span>보유 {points(data.pointBalance)}</span>
+        </p>
+        {items.length === 0 ? (
+          <p className={styles.muted}>이번 달 이용 내역이 없어요.</p>
+        ) : reducedMotion ? (
+          <ul className={styles.staticList} aria-label="최근 이용 내역">
+            {items.slice(0, 3).map((item) => (
+              <li key={item.id}>
+                <span>
+                  {shortDate(item.date)} {item.merchant}
+                </span>
+                <span>{won(item.amount)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Link
+            to="/payment/details"
+            className={styles.ticker}
+            onMouseEnter={() => setHovered(true)}
+            onMouseLeave={() => setHovered(false)}
+            onFocus={() => setHovered(true)}
+            onBlur={() => setHovered(false)}
+            data-testid="ticker"
+          >
+            {current ? (
+              <p key={current.id} className={styles.tickerItem} data-testid="ticker-item">
+                <span className={styles.tickerDate}>{shortDate(current.date)}</span>
+                <span className={styles.tickerMerchant}>{current.merchant}</span>
+                <span className={styles.tickerAmount}>{won(current.amount)}</span>
+                {current.point > 0 ? <span className={styles.tickerPoint}>+{points(current.point)}</span> : null}
+              </p>
+            ) : null}
+          </Link>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,79 @@
+import { Lock } from 'lucide-react';
+import { number, won } from '../../../shared/format';
+import { type BillGroup, monthLabel } from '../bill-rules';
+import styles from './bills.module.css';
+
+export interface UnpaidListProps {
+  groups: BillGroup[];
+  selectable: Set<number>;
+  selected: Set<number>;
+  onToggle: (paymentId: number) => void;
+  onToggleAll: (checked: boolean) => void;
+}
+
+const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
+
+/** Unpaid lines by month with checkboxes; locked lines cannot be ticked (spec §4). */
+export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll }: UnpaidListProps) {
+  const allSelected = selectable.size > 0 && [...selectable].every((id) => selected.has(id));
+  return (
+    <section className={styles.unpaid} aria-labelledby="unpaid-title">
+      <div className={styles.unpaidHead}>
+        <h2 id="unpaid-title">미납 내역</h2>
+        <label className={styles.checkRow}>
+          <input
+            type="checkbox"
+            checked={allSelected}
+            disabled={selectable.size === 0}
+            onChange={(event) => onToggleAll(event.target.checked)}
+          />
+          전체 선택
+        </label>
+      </div>
+      {groups.length === 0 ? <p className={styles.empty}>미납 내역이 없습니다.</p> : null}
+      {groups.map((group) => (
+        <div key={group.month} className={styles.group}>
+          <h3 className={styles.groupTitle}>
+            {monthLabel(group.month)} 이용분
+            {group.dueNow ? <span className={styles.badgeDanger}>납부 기한 도래</span> : null}
+          </h3>
+          <ul>
+            {group.lines.map((line) => {
+              const locked = !selectable.has(line.paymentId);
+              // Dates come as KST ISO strings ('2026-11-05T14:00:00+09:00'), so the text is already Seoul time.
+              return (
+                <li key={line.paymentId} className={locked ? styles.lineLocked : styles.line}>
+                  <label className={styles.lineLabel}>
+                    <input
+                      type="checkbox"
+                      checked={selected.has(line.paymentId)}
+                      disabled={locked}
+                      onChange={() => onToggle(line.paymentId)}
+                      aria-label={`${line.requestName} ${won(line.price)} 선택`}
+                    />
+                    <span className={styles.lineText}>
+                      <span className={styles.lineName}>{line.requestName}</span>
+                      <span className={styles.lineDate}>
+                        {shortDate(line.date)}
+                        {line.point > 0 ? ` · 포인트 ${number(line.point)}P 사용` : ''}
+                      </span>
+                    </span>
+                    <span className={styles.linePrice}>{won(line.price)}</span>
+                    {locked ? (
+                      <Lock
+                        size={16}
+                        className={styles.lockIcon}
+                        aria-label="이전 달 내역을 먼저 납부해주세요"
+                        role="img"
+                      />
+                    ) : null}
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,194 @@
+import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setToken } from '../../../shared/auth-token';
+import PaymentPage from './payment-page';
+
+const line = (paymentId: number, date: string, price: number, requestName = `상품${paymentId}`) => ({
+  paymentId,
+  date,
+  requestName,
+  price,
+  totalPrice: price,
+  point: 0,
+});
+
+function makeInfo(overrides: Partial<PaymentInfo> = {}): PaymentInfo {
+  return {
+    customerId: 1,
+    account: '1002345678901',
+    accountName: '토스',
+    auto: false,
+    extension: false,
+    balance: 75_000,
+    gradeName: 'bronze',
+    pointPercentage: 0.2,
+    limitPrice: 100_000,
+    unpaidBills: [
+      [line(1, '2026-10-05T14:00:00+09:00', 12_000, '카페라떼'), line(2, '2026-10-20T14:00:00+09:00', 8_000, '택시')],
+      [line(3, '2026-11-03T14:00:00+09:00', 25_000, '영화')],
+    ],
+    ...overrides,
+  };
+}
+const normalStatus: BillStatus = {
+  today: '2026-11-12',
+  suspended: false,
+  overdueAmount: 0,
+  statements: [
+    { month: '2026-10', dueDate: '2026-11-15', extension: null, status: 'DUE', amount: 20_000, count: 2 },
+    { month: '2026-11', dueDate: '2026-12-15', extension: null, status: 'OPEN', amount: 25_000, count: 1 },
+  ],
+};
+
+let info: PaymentInfo;
+let status: BillStatus;
+let calls: Array<{ url: string; method: string; body: unknown }>;
+const alerts: string[] = [];
+
+function json(body: unknown, statusCode = 200) {
+  return new Response(JSON.stringify(body), { status: statusCode, headers: { 'content-type': 'application/json' } });
+}
+
+beforeEach(() => {
+  setToken('token');
+  info = makeInfo();
+  status = normalStatus;
+  calls = [];
+  alerts.length = 0;
+  window.alert = (message?: unknown) => void alerts.push(String(message));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const method = init.method ?? 'GET';
+      calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (url === '/api/payment/info') return json({ success: true, message: 'OK', data: info });
+      if (url === '/api/payment/statements') return json({ success: true, message: 'OK', data: status });
+      if (url === '/api/payment/extension') {
+        info = makeInfo({ extension: true });
+        return json({
+          success: true,
+          message: '연장 신청되었습니다.',
+          data: { month: '2026-10', dueDate: '2026-11-30' },
+        });
+      }
+      if (url === '/api/payment/immediately') {
+        info = makeInfo({ unpaidBills: [[line(3, '2026-11-03T14:00:00+09:00', 25_000, '영화')]] });
+        return json({ success: true, message: '즉시 납부 신청되었습니다.', data: {} });
+      }
+      return json({ success: false, code: 'NOT_FOUND', message: 'x' }, 404);
+    }),
+  );
+  // happy-dom's <dialog> lacks showModal in some versions.
+  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <PaymentPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('/payment page', () => {
+  it('shows the available amount, one upcoming card per statement and locks current-month lines', async () => {
+    renderPage();
+    expect(await screen.findByTestId('available-amount')).toHaveTextContent('75,000원');
+    const october = screen.getByTestId('due-2026-10');
+    expect(october).toHaveTextContent('11월 납부 예정 금액');
+    expect(october).toHaveTextContent('20,000원');
+    expect(october).toHaveTextContent('납부일 11월 15일');
+    expect(october).toHaveTextContent('D-3');
+    expect(screen.getByTestId('due-2026-11')).toHaveTextContent('12월 납부 예정 금액');
+    expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
+    expect(screen.getByLabelText('영화 25,000원 선택')).toBeDisabled();
+  });
+
+  it('select-all covers only the selectable lines; nothing selected → the spec message', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByTestId('available-amount');
+    await user.click(screen.getByRole('button', { name: '즉시 납부' }));
+    expect(alerts).toEqual(['선택된 결제 내역이 없습니다.']);
+    await user.click(screen.getByLabelText('전체 선택'));
+    expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeChecked();
+    expect(screen.getByLabelText('택시 8,000원 선택')).toBeChecked();
+    expect(screen.getByLabelText('영화 25,000원 선택')).not.toBeChecked();
+    expect(screen.getByText(/선택 2건/)).toHaveTextContent('20,000원');
+  });
+
+  it('pays the selected lines after the modal and shows the new state', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByLabelText('카페라떼 12,000원 선택'));
+    await user.click(screen.getByLabelText('택시 8,000원 선택'));
+    await user.click(screen.getByRole('button', { name: '즉시 납부' }));
+    const dialog = await screen.findByRole('dialog', { name: '즉시 납부' });
+    expect(dialog).toHaveTextContent('출금 계좌 토스 ****8901');
+    await user.click(within(dialog).getByRole('button', { name: '20,000원 납부하기' }));
+    expect(await screen.findByText('즉시 납부 신청되었습니다.')).toBeInTheDocument();
+    const post = calls.find((c) => c.url === '/api/payment/immediately');
+    expect(post?.body).toEqual([1, 2]);
+    // The list was refetched: October is gone and the current month is unlocked.
+    await waitFor(() => expect(screen.queryByLabelText('카페라떼 12,000원 선택')).toBeNull());
+    expect(screen.getByLabelText('영화 25,000원 선택')).toBeEnabled();
+  });
+
+  it('extends through its modal; a second request says it is already extended', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await screen.findByTestId('available-amount');
+    await user.click(screen.getByRole('button', { name: '연장 신청' }));
+    const dialog = await screen.findByRole('dialog', { name: '납부 연장 신청' });
+    expect(dialog).toHaveTextContent('11월 15일에서 11월 말일로');
+    await user.click(within(dialog).getByRole('button', { name: '연장 신청하기' }));
+    expect(await screen.findByText('연장 신청되었습니다.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '확인' }));
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/payment/info')).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: '연장 신청' }));
+    expect(alerts).toEqual(['이미 연장 신청되었습니다.']);
+  });
+
+  it('tells a suspended customer why and how much to repay; overdue bills count days past due', async () => {
+    status = {
+      today: '2027-01-03',
+      suspended: true,
+      overdueAmount: 20_000,
+      statements: [
+        { month: '2026-11', dueDate: '2026-12-31', extension: 'AUTO', status: 'OVERDUE', amount: 20_000, count: 2 },
+        { month: '2027-01', dueDate: '2027-02-15', extension: null, status: 'OPEN', amount: 25_000, count: 1 },
+      ],
+    };
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('결제가 정지되었어요');
+    expect(alert).toHaveTextContent('11월 이용분');
+    expect(alert).toHaveTextContent('20,000원을 납부하면 바로 해제돼요');
+    const overdue = screen.getByTestId('due-2026-11');
+    expect(overdue).toHaveTextContent('연체');
+    expect(overdue).toHaveTextContent('납부일 12월 말일');
+    expect(overdue).toHaveTextContent('D+3');
+  });
+
+  it('refuses to extend when only the current month is unpaid', async () => {
+    const user = userEvent.setup();
+    info = makeInfo({ unpaidBills: [[line(3, '2026-11-03T14:00:00+09:00', 25_000)]] });
+    renderPage();
+    await screen.findByTestId('available-amount');
+    await user.click(screen.getByRole('button', { name: '연장 신청' }));
+    expect(alerts).toEqual(['연장 신청이 불가능 합니다.']);
+  });
+});

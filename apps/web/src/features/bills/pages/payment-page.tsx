@@ -1,0 +1,208 @@
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
+import { useMemo, useState } from 'react';
+import { ApiError } from '../../../shared/api-client';
+import { won } from '../../../shared/format';
+import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
+import { Modal } from '../../../shared/ui/modal';
+import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
+import { checkExtension, groupBills, maskedAccount, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
+import { AvailableCard } from '../components/available-card';
+import styles from '../components/bills.module.css';
+import { DueCard } from '../components/due-card';
+import { SuspensionNotice } from '../components/suspension-notice';
+import { UnpaidList } from '../components/unpaid-list';
+
+/** /payment: available amount, upcoming payments, unpaid lines, extension and immediate payment (spec §2, §4). */
+export default function PaymentPage() {
+  const info = usePaymentInfo();
+  const status = useBillStatus();
+  return (
+    <Page title="납부하기">
+      {info.isPending || status.isPending ? (
+        <LoadingText />
+      ) : info.error || status.error ? (
+        <ErrorText error={info.error ?? status.error} />
+      ) : (
+        <PaymentView info={info.data} status={status.data} />
+      )}
+    </Page>
+  );
+}
+
+type Dialog = 'none' | 'extension' | 'repay' | 'done';
+
+function extensionError(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'ALREADY_EXTENDED') return BILL_MSG.alreadyExtended;
+  if (error instanceof ApiError && error.code === 'EXTENSION_NOT_ALLOWED') return BILL_MSG.extensionNotAllowed;
+  return BILL_MSG.extensionFailed;
+}
+
+function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }) {
+  const currentMonth = status.today.slice(0, 7);
+  const groups = useMemo(() => groupBills(info.unpaidBills, currentMonth), [info.unpaidBills, currentMonth]);
+  const selectable = useMemo(() => selectableIds(groups), [groups]);
+  const [picked, setPicked] = useState<Set<number>>(new Set());
+  // Lines paid or locked since they were ticked drop out of the selection by themselves.
+  const selected = useMemo(() => new Set([...picked].filter((id) => selectable.has(id))), [picked, selectable]);
+  const lines = groups.flatMap((g) => g.lines).filter((line) => selected.has(line.paymentId));
+  const total = lines.reduce((sum, line) => sum + line.price, 0);
+  const [dialog, setDialog] = useState<Dialog>('none');
+  const [doneMessage, setDoneMessage] = useState('');
+  const extension = useExtension();
+  const repay = useRepay();
+  const first = groups[0];
+  const firstTotal = first?.lines.reduce((sum, line) => sum + line.price, 0) ?? 0;
+  const overdue = status.statements.filter((s) => s.status === 'OVERDUE');
+
+  const toggle = (id: number) =>
+    setPicked((prev) => {
+      const next = new Set([...prev].filter((p) => selectable.has(p)));
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const askExtension = () => {
+    const check = checkExtension(groups, info.extension);
+    if (check === 'not-allowed') notify(BILL_MSG.extensionNotAllowed);
+    else if (check === 'already') notify(BILL_MSG.alreadyExtended);
+    else setDialog('extension');
+  };
+
+  const askRepay = () => {
+    if (selected.size === 0) notify(BILL_MSG.noSelection);
+    else setDialog('repay');
+  };
+
+  const submitExtension = () =>
+    extension.mutate(undefined, {
+      onSuccess: () => {
+        setDoneMessage(BILL_MSG.extensionSuccess);
+        setDialog('done');
+      },
+      onError: (error) => {
+        setDialog('none');
+        notify(extensionError(error));
+      },
+    });
+
+  const submitRepay = () =>
+    repay.mutate([...selected], {
+      onSuccess: () => {
+        setPicked(new Set());
+        setDoneMessage(BILL_MSG.repaySuccess);
+        setDialog('done');
+      },
+      onError: () => {
+        setDialog('none');
+        notify(BILL_MSG.repayFailed);
+      },
+    });
+
+  return (
+    <div className={styles.stack}>
+      {status.suspended ? (
+        <SuspensionNotice overdueMonths={overdue.map((s) => s.month)} overdueAmount={status.overdueAmount} />
+      ) : null}
+      <AvailableCard balance={info.balance} limitPrice={info.limitPrice} gradeName={info.gradeName} />
+
+      {status.statements.length > 0 ? (
+        <section aria-label="납부 예정" className={styles.dueList}>
+          {status.statements.map((statement) => (
+            <DueCard key={statement.month} statement={statement} today={status.today} />
+          ))}
+        </section>
+      ) : null}
+
+      <UnpaidList
+        groups={groups}
+        selectable={selectable}
+        selected={selected}
+        onToggle={toggle}
+        onToggleAll={(checked) => setPicked(checked ? new Set(selectable) : new Set())}
+      />
+
+      <div className={styles.actionBar}>
+        <p className={styles.selectedTotal} aria-live="polite">
+          선택 {selected.size}건 <strong>{won(total)}</strong>
+        </p>
+        <div className={styles.actionButtons}>
+          <button type="button" className={buttons.secondary} onClick={askExtension}>
+            연장 신청
+          </button>
+          <button type="button" className={buttons.primary} onClick={askRepay}>
+            즉시 납부
+          </button>
+        </div>
+      </div>
+
+      <Modal open={dialog === 'extension'} title="납부 연장 신청" onClose={() => setDialog('none')}>
+        {first ? (
+          <div className={styles.modalBody}>
+            <p>
+              {monthLabel(first.month)} 이용분 <strong>{won(firstTotal)}</strong>의 납부일을{' '}
+              <strong>
+                {monthLabel(paymentMonth(first.month))} 15일에서 {monthLabel(paymentMonth(first.month))} 말일로
+              </strong>{' '}
+              연장해요.
+            </p>
+            <p className={styles.modalNote}>연장은 청구서마다 한 번만 할 수 있고, 이자나 연체료는 없어요.</p>
+            <div className={styles.modalActions}>
+              <button type="button" className={buttons.ghost} onClick={() => setDialog('none')}>
+                취소
+              </button>
+              <button
+                type="button"
+                className={buttons.primary}
+                onClick={submitExtension}
+                disabled={extension.isPending}
+              >
+                {extension.isPending ? '신청 중...' : '연장 신청하기'}
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </Modal>
+
+      <Modal open={dialog === 'repay'} title="즉시 납부" onClose={() => setDialog('none')}>
+        <div className={styles.modalBody}>
+          <ul className={styles.modalLines}>
+            {lines.map((line) => (
+              <li key={line.paymentId}>
+                <span>{line.requestName}</span>
+                <span>{won(line.price)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className={styles.modalTotal}>
+            <span>납부 금액</span>
+            <strong>{won(total)}</strong>
+          </p>
+          <p className={styles.modalNote}>출금 계좌 {maskedAccount(info.accountName, info.account)}</p>
+          <div className={styles.modalActions}>
+            <button type="button" className={buttons.ghost} onClick={() => setDialog('none')}>
+              취소
+            </button>
+            <button type="button" className={buttons.primary} onClick={submitRepay} disabled={repay.isPending}>
+              {repay.isPending ? '납부 중...' : `${won(total)} 납부하기`}
+            </button>
+          </div>
+        </div>
+      </Modal>
+
+      <Modal open={dialog === 'done'} title="알림" variant="center" onClose={() => setDialog('none')}>
+        <div className={styles.modalBody}>
+          <p role="status">{doneMessage}</p>
+          <div className={styles.modalActions}>
+            <button type="button" className={buttons.primary} onClick={() => setDialog('none')}>
+              확인
+            </button>
+          </div>
+        </div>
+      </Modal>
+    </div>
+  );
+}

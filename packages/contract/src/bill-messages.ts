@@ -1,0 +1,22 @@
+/* Texts of bills and daily rewards, zod-free so the web app can import them without the schema runtime. */
+
+/** Spec §5 and §8 texts for bills, shared by server and web. */
+export const BILL_MSG = {
+  noSelection: '선택된 결제 내역이 없습니다.',
+  extensionNotAllowed: '연장 신청이 불가능 합니다.',
+  alreadyExtended: '이미 연장 신청되었습니다.',
+  extensionSuccess: '연장 신청되었습니다.',
+  extensionFailed: '연장 신청에 실패했습니다.',
+  repaySuccess: '즉시 납부 신청되었습니다.',
+  repayFailed: '즉시 납부 신청에 실패했습니다.',
+  oldestFirst: '이전 달 결제 내역부터 납부해주세요.',
+  invalidLines: '납부할 수 없는 결제 내역이 포함되어 있습니다.',
+  alreadyPaid: '이미 납부된 결제 내역이 포함되어 있습니다.',
+  suspended: '연체된 청구서가 있어 결제가 정지되었습니다. 연체 금액을 납부하면 바로 해제됩니다.',
+} as const;
+
+/** Attendance roulette texts. */
+export const CHECKIN_MSG = {
+  alreadyDone: '오늘은 이미 출석체크를 완료했어요. 내일 다시 만나요!',
+  failed: '출석체크에 실패했습니다. 잠시 후 다시 시도해주세요.',
+} as const;
