@@ -2,12 +2,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumPath, launchOptions } from './e2e/chromium';
 
-/** Debian's Chromium (no browser download exists here); CHROME_PATH overrides. */
-const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
+if (!existsSync(chromiumPath)) {
   throw new Error(
-    `No Chromium at ${chromium}. Install Debian's: sudo apt-get install -y chromium (or set CHROME_PATH).`,
+    `No Chromium at ${chromiumPath}. Install Debian's: sudo apt-get install -y chromium (or set CHROME_PATH).`,
   );
 }
 
@@ -36,18 +35,7 @@ export default defineConfig({
     viewport: { width: 390, height: 844 },
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions,
   },
   webServer: {
     command: 'node ../../scripts/start.mjs',

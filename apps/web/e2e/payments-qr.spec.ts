@@ -5,24 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import QRCode from 'qrcode';
 import config from '../playwright.config';
+import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
 const tmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
 const y4m = join(tmp, 'qr-camera.y4m');
-const baseArgs = config.use?.launchOptions?.args ?? [];
 
 // Chromium's fake camera plays this file: a QR of a real payment request, made below before launch.
 test.use({
   permissions: ['camera'],
-  launchOptions: {
-    ...config.use?.launchOptions,
-    args: [
-      ...baseArgs,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${y4m}`,
-    ],
-  },
+  launchOptions: fakeCameraLaunchOptions(y4m),
 });
 
 let requestName = '';

@@ -3,26 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
-
-const chromium = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 // Chromium's fake camera and microphone (a moving test pattern with beeps), no permission prompt.
 test.use({
-  launchOptions: {
-    executablePath: chromium,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-    ],
-  },
+  launchOptions: fakeCameraLaunchOptions(),
   permissions: ['camera', 'microphone'],
 });
 

@@ -1,9 +1,10 @@
 import { CHECKIN_MSG } from '@ohgood/contract/bill-messages';
 import { LIMITS } from '@ohgood/contract/limits';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkins, customers, pointLedger } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { ledgerSum, pointBalance } from '../../test/ledger-assertions';
 import { drawPrize } from './service';
 
 let h: Harness;
@@ -16,18 +17,6 @@ afterAll(() => h.close());
 const today = (token: string) => h.app.inject({ method: 'GET', url: '/api/checkin/today', headers: bearer(token) });
 const spin = (token: string, query = '') =>
   h.app.inject({ method: 'POST', url: `/api/checkin/roulette${query}`, headers: bearer(token) });
-
-async function ledgerSum(customerId: number): Promise<number> {
-  const [row] = await h.database.db
-    .select({ sum: sql<string>`coalesce(sum(${pointLedger.amount}), 0)` })
-    .from(pointLedger)
-    .where(eq(pointLedger.customerId, customerId));
-  return Number(row?.sum ?? 0);
-}
-async function balance(customerId: number): Promise<number> {
-  const [row] = await h.database.db.select().from(customers).where(eq(customers.id, customerId));
-  return row?.pointBalance ?? -1;
-}
 
 describe('attendance roulette (domain §7.1)', () => {
   it('draws only the six prizes, each of them eventually', () => {
@@ -57,7 +46,7 @@ describe('attendance roulette (domain §7.1)', () => {
       code: 'ALREADY_CHECKED_IN',
       message: CHECKIN_MSG.alreadyDone,
     });
-    expect(await balance(customerId)).toBe(point);
+    expect(await pointBalance(h.database.db, customerId)).toBe(point);
     const [entry] = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, customerId));
     expect(entry).toMatchObject({ amount: point, reason: '출석 체크', kstDate: '2026-11-22', refType: 'checkin' });
 
@@ -68,7 +57,7 @@ describe('attendance roulette (domain §7.1)', () => {
     const next = await spin(fresh);
     expect(next.statusCode).toBe(200);
     expect(next.json().data.pointBalance).toBe(point + next.json().data.point);
-    expect(await ledgerSum(customerId)).toBe(await balance(customerId));
+    expect(await ledgerSum(h.database.db, customerId)).toBe(await pointBalance(h.database.db, customerId));
   });
 
   it('concurrent spins on the same day: exactly one succeeds', async () => {
@@ -78,8 +67,8 @@ describe('attendance roulette (domain §7.1)', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const rows = await h.database.db.select().from(checkins).where(eq(checkins.customerId, customerId));
     expect(rows).toHaveLength(1);
-    expect(await balance(customerId)).toBe(rows[0]?.point);
-    expect(await ledgerSum(customerId)).toBe(rows[0]?.point);
+    expect(await pointBalance(h.database.db, customerId)).toBe(rows[0]?.point);
+    expect(await ledgerSum(h.database.db, customerId)).toBe(rows[0]?.point);
   });
 
   it('needs a token', async () => {

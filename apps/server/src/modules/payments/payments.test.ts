@@ -1,7 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, paymentRequests, pointLedger, purchases } from '../../db/schema';
+import { customers, paymentRequests, purchases } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { ledgerSum, pointBalance } from '../../test/ledger-assertions';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, pay, validatePin } from '../../test/payment-helpers';
 
@@ -13,19 +14,6 @@ beforeAll(async () => {
   merchant = await createMerchant(h.database.db, '스타벅스 테스트점', '식비');
 });
 afterAll(() => h.close());
-
-async function ledgerSum(customerId: number): Promise<number> {
-  const [row] = await h.database.db
-    .select({ sum: sql<string>`coalesce(sum(${pointLedger.amount}), 0)` })
-    .from(pointLedger)
-    .where(eq(pointLedger.customerId, customerId));
-  return Number(row?.sum ?? 0);
-}
-
-async function balanceOf(customerId: number): Promise<number> {
-  const [row] = await h.database.db.select().from(customers).where(eq(customers.id, customerId));
-  return row?.pointBalance ?? -1;
-}
 
 describe('merchant API', () => {
   it('creates a request with a 6-digit PIN, a ≥128-bit QR token, an SVG deep link and a 120 s expiry', async () => {
@@ -217,8 +205,8 @@ describe('final', () => {
       statementMonth: '2026-11',
       status: 'UNPAID',
     });
-    expect(await balanceOf(customerId)).toBe(448);
-    expect(await ledgerSum(customerId)).toBe(448);
+    expect(await pointBalance(h.database.db, customerId)).toBe(448);
+    expect(await ledgerSum(h.database.db, customerId)).toBe(448);
     const view = await h.app.inject({
       method: 'GET',
       url: `/api/merchant/payment-requests/${request.requestId}`,
@@ -348,9 +336,9 @@ describe('refund', () => {
       .where(and(eq(purchases.requestId, request.requestId)));
     expect(purchase?.status).toBe('REFUNDED');
     // 50 back ('결제 취소'), earned 99 taken back only as far as the balance allows.
-    const balance = await balanceOf(customerId);
+    const balance = await pointBalance(h.database.db, customerId);
     expect(balance).toBeGreaterThanOrEqual(0);
-    expect(await ledgerSum(customerId)).toBe(balance);
+    expect(await ledgerSum(h.database.db, customerId)).toBe(balance);
     const history = (await h.app.inject({ method: 'GET', url: '/api/point/history', headers: bearer(token) })).json();
     expect(history.map((p: { pointExplain: string }) => p.pointExplain)).toEqual(
       expect.arrayContaining(['결제 취소', '적립 취소']),
@@ -361,7 +349,7 @@ describe('refund', () => {
       headers: merchant.headers,
     });
     expect(again.json().status).toBe('REFUNDED');
-    expect(await balanceOf(customerId)).toBe(balance);
+    expect(await pointBalance(h.database.db, customerId)).toBe(balance);
   });
 
   it('refuses refunds of unpaid requests and after 90 days', async () => {
