@@ -28,7 +28,10 @@ if (!existsSync(dist) || statSync(dist).mtimeMs < sourceTime) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+// A .env file at the root, when present, is read by Node itself (variables already set win).
+const envFile = join(root, '.env');
+const nodeArgs = existsSync(envFile) ? [`--env-file=${envFile}`] : [];
+const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
   cwd: join(root, 'apps/server'),
   stdio: 'inherit',
   env: { ...process.env, DATA_DIR: process.env.DATA_DIR ?? join(root, 'data') },

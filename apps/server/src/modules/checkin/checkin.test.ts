@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkins, customers, pointLedger } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { ledgerSum, pointBalance } from '../../test/ledger-assertions';
+import { ledgerSum, pointBalance as storedBalance } from '../../test/ledger-assertions';
 import { drawPrize } from './service';
 
 let h: Harness;
@@ -46,7 +46,7 @@ describe('attendance roulette (domain §7.1)', () => {
       code: 'ALREADY_CHECKED_IN',
       message: CHECKIN_MSG.alreadyDone,
     });
-    expect(await pointBalance(h.database.db, customerId)).toBe(point);
+    expect(await storedBalance(h.database.db, customerId)).toBe(point);
     const [entry] = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, customerId));
     expect(entry).toMatchObject({ amount: point, reason: '출석 체크', kstDate: '2026-11-22', refType: 'checkin' });
 
@@ -57,7 +57,7 @@ describe('attendance roulette (domain §7.1)', () => {
     const next = await spin(fresh);
     expect(next.statusCode).toBe(200);
     expect(next.json().data.pointBalance).toBe(point + next.json().data.point);
-    expect(await ledgerSum(h.database.db, customerId)).toBe(await pointBalance(h.database.db, customerId));
+    expect(await ledgerSum(h.database.db, customerId)).toBe(await storedBalance(h.database.db, customerId));
   });
 
   it('concurrent spins on the same day: exactly one succeeds', async () => {
@@ -67,7 +67,7 @@ describe('attendance roulette (domain §7.1)', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const rows = await h.database.db.select().from(checkins).where(eq(checkins.customerId, customerId));
     expect(rows).toHaveLength(1);
-    expect(await pointBalance(h.database.db, customerId)).toBe(rows[0]?.point);
+    expect(await storedBalance(h.database.db, customerId)).toBe(rows[0]?.point);
     expect(await ledgerSum(h.database.db, customerId)).toBe(rows[0]?.point);
   });
 
