@@ -237,6 +237,44 @@ async function api() {
   return results;
 }
 
+// ---------- 3. Lighthouse (optional: BENCH_LIGHTHOUSE=1; needs xvfb-run, as headless Chromium reports NO_FCP) ----------
+function lighthouse(base, paths) {
+  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  const flags = '--no-sandbox --disable-gpu --disable-background-networking --disable-dev-shm-usage';
+  const scores = {};
+  for (const path of paths) {
+    const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
+    const run = spawnSync(
+      'xvfb-run',
+      [
+        '-a',
+        'npx',
+        '-y',
+        'lighthouse@12',
+        `${base}${path}`,
+        '--only-categories=performance,accessibility',
+        '--form-factor=mobile',
+        `--chrome-flags=${flags}`,
+        '--output=json',
+        `--output-path=${out}`,
+        '--quiet',
+      ],
+      { env: { ...process.env, CHROME_PATH: chrome }, stdio: 'ignore', timeout: 240_000 },
+    );
+    if (run.status !== 0) {
+      scores[path] = { error: `lighthouse exited ${run.status}` };
+      continue;
+    }
+    const lhr = JSON.parse(readFileSync(out, 'utf8'));
+    scores[path] = {
+      performance: Math.round(lhr.categories.performance.score * 100),
+      accessibility: Math.round(lhr.categories.accessibility.score * 100),
+      lcp: lhr.audits['largest-contentful-paint'].displayValue,
+    };
+  }
+  return scores;
+}
+
 const report = { bundles: bundles() };
 console.log('\n== Bundles (gzip KB)');
 console.log(`first load of /: ${report.bundles.firstLoadKb} KB (budget 100)`);
@@ -245,6 +283,17 @@ if (process.env.BENCH_SKIP_API !== '1') {
   report.api = await api();
   console.log(`\n== API (${CONNECTIONS} connections, ${DURATION} s each)`);
   console.table(report.api);
+}
+if (process.env.BENCH_LIGHTHOUSE === '1') {
+  const port = 38000 + Math.floor(Math.random() * 1000);
+  const server = await startServer(port, mkdtempSync(join(tmpdir(), 'ohgood-lh-data-')));
+  try {
+    report.lighthouse = lighthouse(`http://127.0.0.1:${port}`, ['/', '/shorts/feeds', '/login']);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  console.log('\n== Lighthouse (mobile)');
+  console.table(report.lighthouse);
 }
 const failed =
   report.bundles.firstLoadKb > 100 ||

@@ -15,6 +15,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       root: distDir,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each text asset; they are sent when the browser accepts them.
+      preCompressed: true,
+      // Cache headers come from setHeaders alone (send's own default would override them with max-age=0).
+      cacheControl: false,
       setHeaders(res, path) {
         const immutable = path.includes(`${join(distDir, 'assets')}`);
         res.raw.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

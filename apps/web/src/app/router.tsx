@@ -5,6 +5,7 @@ import { LoadingText, ScreenPlaceholder } from '../shared/ui/page';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
+import HomeRoute from './pages/home-route';
 import { RequireAuth } from './require-auth';
 
 /*
@@ -23,7 +24,8 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
 /** A route whose screen ships with a later issue: an honest empty page with the screen's title. */
 const placeholder = (title: string) => <ScreenPlaceholder title={title} />;
 
-const home = lazyPage(() => import('./pages/home-route'));
+// Home is the landing page: bundled with the entry so its first paint needs no second round trip.
+const home = <HomeRoute />;
 const login = lazyPage(() => import('../features/auth/pages/login-page'));
 const register = lazyPage(() => import('../features/auth/pages/register-page'));
 const shortsFeed = lazyPage(() => import('../features/shorts/pages/feed-page'));

@@ -192,7 +192,7 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         <button
           type="button"
           className={styles.action}
-          aria-label="좋아요"
+          aria-label={`좋아요 ${number(reaction.likeCount)}`}
           aria-pressed={reaction.myReaction === 'like'}
           onClick={() => props.onReact(item, 'like')}
         >
@@ -213,7 +213,12 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
           </span>
           <span>싫어요</span>
         </button>
-        <button type="button" className={styles.action} aria-label="댓글" onClick={() => props.onComments(item)}>
+        <button
+          type="button"
+          className={styles.action}
+          aria-label={`댓글 ${number(props.commentCount)}`}
+          onClick={() => props.onComments(item)}
+        >
           <span className={styles.actionIcon}>
             <MessageCircle size={24} aria-hidden />
           </span>

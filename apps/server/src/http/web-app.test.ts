@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../test/harness';
+
+let h: Harness;
+const script = `console.log(${JSON.stringify('오굿'.repeat(400))});`;
+
+beforeAll(async () => {
+  const dist = mkdtempSync(join(tmpdir(), 'ohgood-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(join(dist, 'assets/app-abc123.js'), script);
+  writeFileSync(join(dist, 'assets/app-abc123.js.br'), brotliCompressSync(script));
+  h = await createHarness({ config: { WEB_DIST: dist } });
+});
+afterAll(() => h.close());
+
+it('sends hashed assets precompressed with a one-year immutable cache', async () => {
+  const res = await h.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br' } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-encoding']).toBe('br');
+  expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(res.rawPayload.length).toBeLessThan(Buffer.byteLength(script));
+});
+
+it('serves index.html, uncached, for every app route (deep links)', async () => {
+  for (const url of ['/', '/payment/details', '/qrpin?code=abc', '/shorts/feeds?shortsId=3']) {
+    const res = await h.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  }
+});
+
+it('answers a missing asset and an unknown API path with 404, never the app', async () => {
+  const asset = await h.app.inject({ method: 'GET', url: '/assets/gone-000.js' });
+  expect(asset.statusCode).toBe(404);
+  const api = await h.app.inject({ method: 'GET', url: '/api/nope' });
+  expect(api.statusCode).toBe(404);
+  expect(api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+});
