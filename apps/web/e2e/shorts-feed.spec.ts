@@ -26,10 +26,14 @@ test('logged out: the feed plays, and liking asks for a login', async ({ page })
   // Only the visible video plays; the next two are preloaded.
   const videos = page.locator('video');
   expect(await videos.count()).toBeLessThanOrEqual(4);
-  const preloading = await videos.evaluateAll(
-    (vs) => (vs as HTMLVideoElement[]).filter((v) => v.getAttribute('preload') === 'auto' && v.paused).length,
-  );
-  expect(preloading).toBe(2);
+  // They start once the visible one can play, so the first frame does not share bandwidth with them.
+  await expect
+    .poll(() =>
+      videos.evaluateAll(
+        (vs) => (vs as HTMLVideoElement[]).filter((v) => v.getAttribute('preload') === 'auto' && v.paused).length,
+      ),
+    )
+    .toBe(2);
 
   await page.getByTestId('watch-gauge').first().click();
   await expect(page.getByText('로그인하면 시청 포인트를 받을 수 있어요.')).toBeVisible();

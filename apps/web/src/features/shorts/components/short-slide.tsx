@@ -28,6 +28,8 @@ export interface SlideProps {
   active: boolean;
   /** One of the next two: its video preloads. */
   preload: boolean;
+  /** The visible video can play through: the next ones may now take bandwidth. */
+  onReady?: () => void;
   muted: boolean;
   loggedIn: boolean;
   limitReached: boolean;
@@ -123,7 +125,11 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         muted={muted}
         loop
         playsInline
-        onPlaying={() => setPlaying(true)}
+        onPlaying={() => {
+          setPlaying(true);
+          if (active) props.onReady?.();
+        }}
+        onCanPlayThrough={active ? props.onReady : undefined}
         onPause={() => setPlaying(false)}
         onWaiting={() => setPlaying(false)}
         data-testid={active ? 'active-video' : undefined}

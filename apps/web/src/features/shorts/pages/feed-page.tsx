@@ -33,6 +33,10 @@ export default function FeedPage() {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [slides, setSlides] = useState<Slide[]>([]);
   const [index, setIndex] = useState(0);
+  // The slide whose video can play: the next two preload only after it, so its first frame comes first.
+  const [readyIndex, setReadyIndex] = useState(-1);
+  const activeReady = readyIndex === index;
+  const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
   const [mediaBase, setMediaBase] = useState('/media/');
   const [muted, setMuted] = useState(true);
   const [limitReached, setLimitReached] = useState(false);
@@ -229,7 +233,8 @@ export default function FeedPage() {
                 item={item}
                 mediaBase={mediaBase}
                 active={i === index}
-                preload={i > index && i <= index + AHEAD}
+                preload={activeReady && i > index && i <= index + AHEAD}
+                onReady={markActiveReady}
                 muted={muted}
                 loggedIn={loggedIn}
                 limitReached={limitReached}
