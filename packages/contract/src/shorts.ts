@@ -115,6 +115,10 @@ export const earnResult = z.object({
 });
 export type EarnResult = z.infer<typeof earnResult>;
 
+/** Today's (KST) watch points, so the gauge can start greyed when the cap is already reached. */
+export const watchToday = z.object({ todayTotalPoints: z.number().int(), limit: z.number().int() });
+export type WatchToday = z.infer<typeof watchToday>;
+
 export const uploadResult = z.object({ shortsId: z.number().int(), status: processingStatus, thumbnail: z.string() });
 export type UploadResult = z.infer<typeof uploadResult>;
 export const uploadResponse = envelope(uploadResult);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
-import { errorBody } from '@ohgood/contract/envelope';
+import { envelope, errorBody } from '@ohgood/contract/envelope';
 import { LIMITS } from '@ohgood/contract/limits';
 import {
   commentParams,
@@ -15,6 +15,7 @@ import {
   deleteCommentResponse,
   earnRequest,
   earnResult,
+  watchToday,
   feedQuery,
   feedResponse,
   idParams,
@@ -200,6 +201,12 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/api/shorts/:id/views',
       { schema: { tags, summary: '시청 시작', params: idParams, response: { 200: viewResponse, ...errors } } },
       async (request) => ok(await service.openView(request.params.id, requireCustomer(request))),
+    );
+
+    app.get(
+      '/api/shorts/point/today',
+      { schema: { tags, summary: '오늘 받은 시청 포인트', response: { 200: envelope(watchToday), ...errors } } },
+      async (request) => ok(await service.watchToday(requireCustomer(request))),
     );
 
     app.post(

@@ -377,6 +377,15 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
       return { viewId: row?.id ?? 0, startedAt: startedAt.toISOString() };
     },
 
+    /** Watch points credited today (KST) and the daily cap. */
+    async watchToday(customerId: number): Promise<{ todayTotalPoints: number; limit: number }> {
+      const [daily] = await db
+        .select({ total: shortWatchDaily.total })
+        .from(shortWatchDaily)
+        .where(and(eq(shortWatchDaily.customerId, customerId), eq(shortWatchDaily.kstDate, kstDate(clock.now()))));
+      return { todayTotalPoints: daily?.total ?? 0, limit: LIMITS.dailyWatchPointLimit };
+    },
+
     /**
      * Domain §7.2. Pays only for an unrewarded view that began at least `watchedSeconds` ago by the server
      * clock, never more than the video's length, one reward per view, 100 P per KST day. The per-day row is

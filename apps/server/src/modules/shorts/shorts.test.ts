@@ -353,9 +353,13 @@ describe('points for watching (domain §7.2)', () => {
     expect(await balance(u.customerId)).toBe(100);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
     expect(ledger.reduce((a, r) => a + r.amount, 0)).toBe(100);
+    const today = await h.app.inject({ method: 'GET', url: '/api/shorts/point/today', headers: bearer(u.token) });
+    expect(today.json().data).toEqual({ todayTotalPoints: 100, limit: 100 });
 
     // A new KST day opens a new allowance; the unused view still pays.
     h.clock.set('2026-11-22T15:00:00Z'); // 2026-11-23 00:00 KST, within the token's 12 h
+    const fresh = await h.app.inject({ method: 'GET', url: '/api/shorts/point/today', headers: bearer(u.token) });
+    expect(fresh.json().data.todayTotalPoints).toBe(0);
     const next = await earn(u.token, 45);
     expect(next.json()).toMatchObject({ success: true, earnedPoints: 8, todayTotalPoints: 8 });
   });

@@ -7,6 +7,7 @@ import type {
   ShortItem,
   StatusResult,
   UploadResult,
+  WatchToday,
 } from '@ohgood/contract/shorts';
 import { api, apiUpload } from '../../../shared/api-client';
 
@@ -24,6 +25,7 @@ export const shortsApi = {
   subscribe: (targetId: number) => api.post<unknown>(`/api/shorts/subscribe/${targetId}`),
   unsubscribe: (targetId: number) => api.delete<unknown>('/api/shorts/mypage/subscription', { query: { targetId } }),
   openView: (id: number) => api.post<{ viewId: number }>(`/api/shorts/${id}/views`),
+  watchToday: () => api.get<WatchToday>('/api/shorts/point/today'),
   earn: (shortsId: number, watchedSeconds: number) =>
     api.post<EarnResult>('/api/shorts/point/earn', { watchedSeconds, shortsId }),
   upload: (form: FormData) => apiUpload.post<UploadResult>('/api/upload', form),

@@ -51,6 +51,21 @@ export default function FeedPage() {
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
 
+  // Start greyed when today's watch points are already at the cap (domain §7.2).
+  useEffect(() => {
+    if (!loggedIn) return;
+    let cancelled = false;
+    shortsApi
+      .watchToday()
+      .then((today) => {
+        if (!cancelled && today.todayTotalPoints >= today.limit) setLimitReached(true);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [loggedIn]);
+
   // Reaction state is cached only while in the feed (spec §3).
   useEffect(() => () => clearReactionCache(), []);
 
