@@ -102,3 +102,13 @@ test('the footer-less /qrpin deep link validates at once', async ({ page, reques
   await expect(page.getByRole('dialog', { name: '결제하기' }).getByTestId('request-name')).toHaveText('딥링크 상품');
   await expect(page.getByTestId('footer')).toHaveCount(0);
 });
+
+test('without a usable camera the QR tab says to check the camera permission', async ({ page }) => {
+  recordAlerts(page);
+  await signUpAndLogIn(page);
+  await page.goto('/qrpin');
+  // This browser has no camera device and no permission: qr-scanner cannot start.
+  await expect(page.getByRole('alert')).toHaveText('카메라 권한을 확인해 주세요.');
+  await page.getByRole('tab', { name: 'PIN 입력' }).click();
+  await expect(page.getByRole('group', { name: 'PIN 입력' })).toBeVisible();
+});
