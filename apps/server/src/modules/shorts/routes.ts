@@ -15,7 +15,6 @@ import {
   deleteCommentResponse,
   earnRequest,
   earnResult,
-  watchToday,
   feedQuery,
   feedResponse,
   idParams,
@@ -29,6 +28,7 @@ import {
   targetQuery,
   uploadResponse,
   viewResponse,
+  watchToday,
 } from '@ohgood/contract/shorts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app';

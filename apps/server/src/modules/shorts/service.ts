@@ -24,7 +24,7 @@ import {
   shortViews,
   shortWatchDaily,
 } from '../../db/schema';
-import { withTx } from '../../db/tx';
+import { type Tx, withTx } from '../../db/tx';
 import { type Clock, kstDate } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
@@ -228,12 +228,7 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
 
     async addComment(shortId: number, author: number, body: CreateCommentRequest): Promise<CommentItem> {
       return withTx(db, async (tx) => {
-        const [short] = await tx
-          .select({ id: shorts.id })
-          .from(shorts)
-          .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
-          .for('update');
-        if (!short) throw shortNotFound();
+        await lockReadyShort(tx, shortId);
         if (body.gno !== 0) {
           const [parent] = await tx
             .select({
@@ -301,12 +296,7 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
      */
     async react(shortId: number, customerId: number, type: ReactionType): Promise<ReactionResult> {
       return withTx(db, async (tx) => {
-        const [short] = await tx
-          .select({ id: shorts.id })
-          .from(shorts)
-          .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
-          .for('update');
-        if (!short) throw shortNotFound();
+        await lockReadyShort(tx, shortId);
         const [existing] = await tx
           .select({ type: shortReactions.type })
           .from(shortReactions)
@@ -464,6 +454,16 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
       });
     },
   };
+
+  /** Locks a playable short's row: comments and reactions on one short then run one at a time. */
+  async function lockReadyShort(tx: Tx, shortId: number): Promise<void> {
+    const [short] = await tx
+      .select({ id: shorts.id })
+      .from(shorts)
+      .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
+      .for('update');
+    if (!short) throw shortNotFound();
+  }
 
   async function subscriberCount(target: number): Promise<number> {
     const [row] = await db
