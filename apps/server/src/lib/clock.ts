@@ -1,7 +1,4 @@
-/**
- * The one source of time. The business calendar is Asia/Seoul (domain §1) whatever the server's TZ;
- * KST has no daylight saving, so a fixed +9 h offset is exact.
- */
+/** The one source of time; the business calendar is Asia/Seoul (domain §1), see @ohgood/contract/kst. */
 export interface Clock {
   now(): Date;
 }
@@ -34,56 +31,15 @@ export class ManualClock implements Clock {
   }
 }
 
-const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
-
-/** Calendar parts of an instant as seen in Seoul. */
-function kstParts(at: Date): { year: number; month: number; day: number } {
-  const shifted = new Date(at.getTime() + KST_OFFSET_MS);
-  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** 'YYYY-MM-DD' in KST. */
-export function kstDate(at: Date): string {
-  const { year, month, day } = kstParts(at);
-  return `${year}-${pad(month)}-${pad(day)}`;
-}
-
-/** 'YYYY-MM' in KST. */
-export function kstMonth(at: Date): string {
-  return kstDate(at).slice(0, 7);
-}
-
-/** Month arithmetic on 'YYYY-MM' strings. */
-export function addMonths(month: string, delta: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const index = y * 12 + (m - 1) + delta;
-  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
-}
-
-export function daysInMonth(month: string): number {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
-
-/** The instant a KST calendar day starts, e.g. kstStartOfDay('2026-11-22'). */
-export function kstStartOfDay(date: string): Date {
-  return new Date(new Date(`${date}T00:00:00Z`).getTime() - KST_OFFSET_MS);
-}
-
-/** The first instant after the KST day `date` ends. */
-export function kstEndOfDay(date: string): Date {
-  return new Date(kstStartOfDay(date).getTime() + 24 * 60 * 60 * 1000);
-}
-
-/** Whole KST calendar days from `from` to `to` (both 'YYYY-MM-DD'). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
-/** An instant as ISO 8601 in Seoul time, e.g. '2026-11-22T12:00:00+09:00' (what the API returns). */
-export function kstIso(at: Date): string {
-  const shifted = new Date(at.getTime() + KST_OFFSET_MS);
-  return `${shifted.toISOString().slice(0, 19)}+09:00`;
-}
+// The KST calendar helpers live in the contract so the web app uses the very same ones; the clock module
+// stays the server's one door to time.
+export {
+  addMonths,
+  daysBetween,
+  daysInMonth,
+  kstDate,
+  kstEndOfDay,
+  kstIso,
+  kstMonth,
+  kstStartOfDay,
+} from '@ohgood/contract/kst';

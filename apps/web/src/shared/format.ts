@@ -1,3 +1,6 @@
+// Seoul calendar dates, the same functions the server uses.
+export { kstDate, kstMonth, kstTime } from '@ohgood/contract/kst';
+
 const wonFormat = new Intl.NumberFormat('ko-KR');
 const relative = new Intl.RelativeTimeFormat('ko', { numeric: 'auto' });
 
@@ -13,16 +16,6 @@ export function points(amount: number): string {
 
 export function number(value: number): string {
   return wonFormat.format(value);
-}
-
-/** 'YYYY-MM-DD' or 'YYYY-MM' of an instant in Seoul, whatever the device's zone. */
-export function kstDate(at: Date | string): string {
-  const shifted = new Date(new Date(at).getTime() + 9 * 3600_000);
-  return shifted.toISOString().slice(0, 10);
-}
-
-export function kstMonth(at: Date | string): string {
-  return kstDate(at).slice(0, 7);
 }
 
 /** Korean relative time: '방금 전', '3분 전', '어제', '2주 전'. */
@@ -41,10 +34,4 @@ export function relativeTime(at: Date | string, now: Date = new Date()): string 
   let chosen: [Intl.RelativeTimeFormatUnit, number] = units[0] as [Intl.RelativeTimeFormatUnit, number];
   for (const unit of units) if (abs >= unit[1]) chosen = unit;
   return relative.format(Math.trunc(seconds / chosen[1]), chosen[0]);
-}
-
-/** '14:05': the time of day in Seoul, e.g. of the API's '2026-11-22T14:05:00+09:00'. */
-export function kstTime(at: Date | string): string {
-  const shifted = new Date(new Date(at).getTime() + 9 * 3600_000);
-  return shifted.toISOString().slice(11, 16);
 }

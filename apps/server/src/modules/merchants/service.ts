@@ -77,47 +77,53 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
       .where(and(eq(paymentRequests.status, 'ACTIVE'), lte(paymentRequests.expiresAt, now)));
   }
 
+  async function create(
+    merchantId: number,
+    body: CreatePaymentRequestBody,
+    origin: string,
+  ): Promise<PaymentRequestView> {
+    const [existing] = await db
+      .select()
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, body.orderId)));
+    if (existing) {
+      if (existing.requestName !== body.requestName || existing.totalPrice !== body.totalPrice) {
+        throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
+      }
+      return view(existing, origin);
+    }
+    const now = clock.now();
+    await sweepExpired(now);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      try {
+        const [row] = await db
+          .insert(paymentRequests)
+          .values({
+            merchantId,
+            orderId: body.orderId,
+            requestName: body.requestName,
+            totalPrice: body.totalPrice,
+            pinCode: newPin(),
+            qrToken: newQrToken(),
+            expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+            createdAt: now,
+          })
+          .returning();
+        if (row) return view(row, origin);
+      } catch (error) {
+        if (isUniqueViolation(error, 'payment_requests_order_key')) {
+          // A concurrent create with the same orderId won: answer as the idempotent repeat would.
+          return create(merchantId, body, origin);
+        }
+        // Another ACTIVE request holds this PIN: draw again.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new Error('could not allocate a unique PIN');
+  }
+
   return {
-    async create(merchantId, body, origin) {
-      const [existing] = await db
-        .select()
-        .from(paymentRequests)
-        .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, body.orderId)));
-      if (existing) {
-        if (existing.requestName !== body.requestName || existing.totalPrice !== body.totalPrice) {
-          throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
-        }
-        return view(existing, origin);
-      }
-      const now = clock.now();
-      await sweepExpired(now);
-      for (let attempt = 0; attempt < 8; attempt++) {
-        try {
-          const [row] = await db
-            .insert(paymentRequests)
-            .values({
-              merchantId,
-              orderId: body.orderId,
-              requestName: body.requestName,
-              totalPrice: body.totalPrice,
-              pinCode: newPin(),
-              qrToken: newQrToken(),
-              expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
-              createdAt: now,
-            })
-            .returning();
-          if (row) return view(row, origin);
-        } catch (error) {
-          if (isUniqueViolation(error, 'payment_requests_order_key')) {
-            // A concurrent create with the same orderId won: answer as the idempotent repeat would.
-            return this.create(merchantId, body, origin);
-          }
-          // Another ACTIVE request holds this PIN: draw again.
-          if (!isUniqueViolation(error)) throw error;
-        }
-      }
-      throw new Error('could not allocate a unique PIN');
-    },
+    create,
 
     async get(merchantId, requestId, origin) {
       return view(await load(merchantId, requestId), origin);

@@ -39,6 +39,12 @@ export function qrTokenFrom(value: string): string {
   }
 }
 
+/** The request a code points at: a 6-digit PIN or a QR token (or its deep link); undefined if malformed. */
+function codeCondition(body: ValidateBody): SQL | undefined {
+  if (body.codeType === 'qrcode') return eq(paymentRequests.qrToken, qrTokenFrom(body.value));
+  return /^\d{6}$/.test(body.value) ? eq(paymentRequests.pinCode, body.value) : undefined;
+}
+
 export interface PaymentService {
   validate(customerId: number, body: ValidateBody, ip: string): Promise<ValidateResult>;
   final(customerId: number, requestId: string, point: number, idempotencyKey?: string): Promise<FinalResult>;
@@ -81,12 +87,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
 
-      const match =
-        body.codeType === 'pincode'
-          ? /^\d{6}$/.test(body.value)
-            ? eq(paymentRequests.pinCode, body.value)
-            : undefined
-          : eq(paymentRequests.qrToken, qrTokenFrom(body.value));
+      const match = codeCondition(body);
       // Reserve in one conditional update: only an ACTIVE, unexpired request that is free or already mine.
       const [reserved] = match
         ? await db

@@ -1,11 +1,10 @@
 import { GRADES, gradeByName, nextGrade, pointsToNextGrade, TOP_GRADE_MESSAGE } from '@ohgood/contract/grades';
-import type { Mypage } from '@ohgood/contract/payments';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
 import { Link } from 'react-router';
-import { api } from '../../shared/api-client';
 import { points } from '../../shared/format';
 import { ErrorText, LoadingText, Page } from '../../shared/ui/page';
+import { fetchMypage } from './api/mypage-api';
 import { BankMark } from './bank-mark';
 import { FAQ } from './faq';
 import styles from './mypage-page.module.css';
@@ -24,7 +23,7 @@ export function maskAccount(account: string): string {
 }
 
 export default function MypagePage() {
-  const me = useQuery({ queryKey: ['mypage'], queryFn: () => api.get<Mypage>('/api/mypage') });
+  const me = useQuery({ queryKey: ['mypage'], queryFn: fetchMypage });
   if (me.isPending) return <LoadingText />;
   if (me.isError) return <ErrorText error={me.error} />;
   const data = me.data;

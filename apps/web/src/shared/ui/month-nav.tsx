@@ -1,12 +1,6 @@
+import { addMonths } from '@ohgood/contract/kst';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import styles from './month-nav.module.css';
-
-/** 'YYYY-MM' shifted by whole months. */
-export function shiftMonth(month: string, delta: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const index = y * 12 + (m - 1) + delta;
-  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-}
 
 export function monthLabel(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -17,11 +11,11 @@ export function monthLabel(month: string): string {
 export function MonthNav({ month, max, onChange }: { month: string; max: string; onChange: (month: string) => void }) {
   return (
     <div className={styles.nav}>
-      <button type="button" onClick={() => onChange(shiftMonth(month, -1))} aria-label="이전 달">
+      <button type="button" onClick={() => onChange(addMonths(month, -1))} aria-label="이전 달">
         <ChevronLeft size={22} aria-hidden />
       </button>
       <p aria-live="polite">{monthLabel(month)}</p>
-      <button type="button" onClick={() => onChange(shiftMonth(month, 1))} aria-label="다음 달" disabled={month >= max}>
+      <button type="button" onClick={() => onChange(addMonths(month, 1))} aria-label="다음 달" disabled={month >= max}>
         <ChevronRight size={22} aria-hidden />
       </button>
     </div>

@@ -1,10 +1,4 @@
-import type {
-  FinalResult,
-  Mypage,
-  PaymentHistoryItem,
-  PointHistoryItem,
-  ValidateResult,
-} from '@ohgood/contract/payments';
+import type { FinalResult, PaymentHistoryItem, PointHistoryItem, ValidateResult } from '@ohgood/contract/payments';
 import { api } from '../../../shared/api-client';
 
 export type CodeType = 'pincode' | 'qrcode';
@@ -23,5 +17,3 @@ export const fetchPaymentHistory = (month?: string) =>
 
 export const fetchPointHistory = (month?: string) =>
   api.get<PointHistoryItem[]>('/api/point/history', { query: { month } });
-
-export const fetchMypage = () => api.get<Mypage>('/api/mypage');

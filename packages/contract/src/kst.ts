@@ -1,0 +1,60 @@
+/**
+ * The business calendar is Asia/Seoul (domain §1), whatever the device's or server's zone. KST has no
+ * daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
+ */
+const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The instant shifted so that its UTC fields read as Seoul wall-clock time. */
+function seoulWallClock(at: Date | string): Date {
+  return new Date(new Date(at).getTime() + KST_OFFSET_MS);
+}
+
+/** 'YYYY-MM-DD' in KST. */
+export function kstDate(at: Date | string): string {
+  return seoulWallClock(at).toISOString().slice(0, 10);
+}
+
+/** 'YYYY-MM' in KST. */
+export function kstMonth(at: Date | string): string {
+  return kstDate(at).slice(0, 7);
+}
+
+/** 'HH:mm' in KST. */
+export function kstTime(at: Date | string): string {
+  return seoulWallClock(at).toISOString().slice(11, 16);
+}
+
+/** An instant as ISO 8601 in Seoul time, e.g. '2026-11-22T12:00:00+09:00' (what the API returns). */
+export function kstIso(at: Date | string): string {
+  return `${seoulWallClock(at).toISOString().slice(0, 19)}+09:00`;
+}
+
+/** Month arithmetic on 'YYYY-MM' strings. */
+export function addMonths(month: string, delta: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const index = y * 12 + (m - 1) + delta;
+  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
+}
+
+export function daysInMonth(month: string): number {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** The instant a KST calendar day starts, e.g. kstStartOfDay('2026-11-22'). */
+export function kstStartOfDay(date: string): Date {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - KST_OFFSET_MS);
+}
+
+/** The first instant after the KST day `date` ends. */
+export function kstEndOfDay(date: string): Date {
+  return new Date(kstStartOfDay(date).getTime() + DAY_MS);
+}
+
+/** Whole KST calendar days from `from` to `to` (both 'YYYY-MM-DD'). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
