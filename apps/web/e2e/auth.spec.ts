@@ -17,6 +17,8 @@ test('register → login → header shows logout → logout', async ({ page }) =
   expect(alerts).toContain('회원가입 성공');
 
   await expect(page.getByTestId('login-link')).toBeVisible();
+  // The URL changes before the lazily loaded login page replaces the register form (a transition).
+  await expect(page.getByRole('heading', { level: 1, name: '로그인' })).toBeVisible();
   await page.getByLabel('이메일').fill(email);
   await page.getByLabel('비밀번호').fill('goodpass1!');
   await page.getByRole('button', { name: '로그인', exact: true }).click();
