@@ -98,7 +98,7 @@ describe('feed', () => {
     const byKeyword = async (keyword: string) =>
       (await get(`/api/public/shorts/feeds?keyword=${encodeURIComponent(keyword)}`))
         .json()
-        .data.data.map((s: { shortsId: number }) => s.shortsId);
+        .data.map((s: { shortsId: number }) => s.shortsId);
     expect(await byKeyword('100%')).toEqual([percent]);
     expect(await byKeyword('%')).toEqual([percent]);
     expect(await byKeyword('#커피')).toEqual([tagged]);
