@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { envelope } from './envelope';
+import { ADVICE_LEVELS, ANALYSIS_WINDOW, SCORE_BANDS, SCORE_FACTOR_KEYS, SPENDING_CATEGORIES } from './report-rules';
+
+/* POST /api/dash/saymyname (domain §8.1). No request body: the customer comes from the token. */
+
+export const scoreFactor = z.object({
+  key: z.enum(SCORE_FACTOR_KEYS),
+  label: z.string(),
+  /** Score points this factor costs (700 × wᵢ × rᵢ, one decimal); the list is sorted by it, largest first. */
+  contribution: z.number(),
+  /** The customer's own figure behind it, e.g. '등급 점수 48 / 150'. */
+  detail: z.string(),
+  /** What would raise the score on this factor. */
+  tip: z.string(),
+});
+export type ScoreFactor = z.infer<typeof scoreFactor>;
+
+export const scoreReport = z.object({
+  ohgoodScore: z.number().int().min(300).max(1000),
+  message: z.string(),
+  band: z.enum(SCORE_BANDS),
+  factors: z.array(scoreFactor),
+});
+export type ScoreReport = z.infer<typeof scoreReport>;
+export const scoreResponse = envelope(scoreReport);
+
+/* POST /api/dash/analyze {windowMonths} (domain §8.2) */
+
+/**
+ * Extra fields (a customerId, say) are dropped, never used: the customer comes from the token. No body at
+ * all (Fastify hands over null) means the default window.
+ */
+export const analyzeRequest = z.preprocess(
+  (body) => body ?? {},
+  z.object({
+    windowMonths: z.coerce
+      .number()
+      .int()
+      .min(ANALYSIS_WINDOW.min)
+      .max(ANALYSIS_WINDOW.max)
+      .default(ANALYSIS_WINDOW.default),
+  }),
+);
+export type AnalyzeRequest = z.input<typeof analyzeRequest>;
+
+export const categorySpend = z.object({
+  name: z.enum(SPENDING_CATEGORIES),
+  amount: z.number().int(),
+  /** Share of the month's total, one decimal. */
+  percentage: z.number(),
+  /** Competition rank: equal amounts share a rank (1, 2, 2, 4). */
+  rank: z.number().int().min(1),
+});
+export type CategorySpend = z.infer<typeof categorySpend>;
+
+export const monthSpend = z.object({
+  totalSpend: z.number().int(),
+  /** Categories with spending, amount descending. Empty for a month without purchases. */
+  categories: z.array(categorySpend),
+});
+export type MonthSpend = z.infer<typeof monthSpend>;
+
+export const spendingAnalysis = z.object({
+  /** e.g. '9월 ~ 11월'. */
+  period: z.string(),
+  /** 'YYYY-MM', oldest first, ending with the current KST month. */
+  months: z.array(z.string()),
+  monthly: z.record(z.string(), monthSpend),
+  selectedMonth: z.string(),
+});
+export type SpendingAnalysis = z.infer<typeof spendingAnalysis>;
+export const analyzeResponse = envelope(spendingAnalysis);
+
+/* POST /api/dash/advice (domain §8.3) */
+
+/** An in-app link the web shows as a button. */
+export const adviceRef = z.object({ label: z.string(), path: z.string().startsWith('/') });
+export type AdviceRef = z.infer<typeof adviceRef>;
+
+export const advice = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  level: z.enum(ADVICE_LEVELS).default('LOW'),
+  tags: z.array(z.string()),
+  refs: z.array(adviceRef),
+});
+export type Advice = z.infer<typeof advice>;
+
+export const adviceReport = z.object({
+  advices: z.array(advice),
+  meta: z.object({
+    /** ISO instant in KST. */
+    generatedAt: z.string(),
+    month: z.string(),
+    /** 'rules': the deterministic engine wrote every text. */
+    source: z.literal('rules'),
+    count: z.number().int(),
+  }),
+});
+export type AdviceReport = z.infer<typeof adviceReport>;
+export const adviceResponse = envelope(adviceReport);
