@@ -1,4 +1,4 @@
-import { SCORE_FACTOR_KEYS } from '@ohgood/contract/report-rules';
+import { SCORE_FACTOR_KEYS, type ScoreFactorKey } from '@ohgood/contract/report-rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amountRisk, bandOf, computeScore, limitUseRisk, type ScoreInputs } from './score';
@@ -110,40 +110,40 @@ const inputs: fc.Arbitrary<ScoreInputs> = fc.record({
  * month's spend is positive: at 0 the score reads limit use from the 12-month amount instead (domain §8.1),
  * so "no spend yet" is not a point on the spend scale.
  */
+const flag =
+  (key: 'autoExtendedNow' | 'extendedNow' | 'suspended') =>
+  (base: ScoreInputs): [ScoreInputs, ScoreInputs] => [
+    { ...base, [key]: false },
+    { ...base, [key]: true },
+  ];
+
+const WORSEN: Record<ScoreFactorKey, (base: ScoreInputs, n: number) => [ScoreInputs, ScoreInputs]> = {
+  autoExtendedNow: flag('autoExtendedNow'),
+  extendedNow: flag('extendedNow'),
+  suspended: flag('suspended'),
+  autoExtensions12m: (base, n) => [base, { ...base, autoExtensions12m: base.autoExtensions12m + (n % 5) }],
+  gradePoint: (base, n) => [base, { ...base, gradePoint: Math.max(0, base.gradePoint - (n % 151)) }],
+  purchases12m: (base, n) => [base, { ...base, purchases12m: Math.max(0, base.purchases12m - (n % 30)) }],
+  limitUse: (base, n) => {
+    const spend = Math.max(1, base.spendThisMonth);
+    return [
+      { ...base, spendThisMonth: spend },
+      { ...base, spendThisMonth: spend + (n % 500_000) },
+    ];
+  },
+  amount12m: (base, n) => {
+    const spend = Math.max(1, base.spendThisMonth);
+    const [better = 0, worse = 0] = [base.amount12m, n].sort((a, b) => amountRisk(a) - amountRisk(b));
+    return [
+      { ...base, spendThisMonth: spend, amount12m: better },
+      { ...base, spendThisMonth: spend, amount12m: worse },
+    ];
+  },
+};
+
 const worsened: fc.Arbitrary<[ScoreInputs, ScoreInputs]> = fc
   .tuple(inputs, fc.constantFrom(...SCORE_FACTOR_KEYS), fc.integer({ min: 0, max: 60_000_000 }))
-  .map(([base, key, n]): [ScoreInputs, ScoreInputs] => {
-    switch (key) {
-      case 'autoExtendedNow':
-      case 'extendedNow':
-      case 'suspended':
-        return [
-          { ...base, [key]: false },
-          { ...base, [key]: true },
-        ];
-      case 'autoExtensions12m':
-        return [base, { ...base, autoExtensions12m: base.autoExtensions12m + (n % 5) }];
-      case 'gradePoint':
-        return [base, { ...base, gradePoint: Math.max(0, base.gradePoint - (n % 151)) }];
-      case 'purchases12m':
-        return [base, { ...base, purchases12m: Math.max(0, base.purchases12m - (n % 30)) }];
-      case 'limitUse': {
-        const spend = Math.max(1, base.spendThisMonth);
-        return [
-          { ...base, spendThisMonth: spend },
-          { ...base, spendThisMonth: spend + (n % 500_000) },
-        ];
-      }
-      case 'amount12m': {
-        const spend = Math.max(1, base.spendThisMonth);
-        const [better, worse] = [base.amount12m, n].sort((a, b) => amountRisk(a) - amountRisk(b));
-        return [
-          { ...base, spendThisMonth: spend, amount12m: better ?? 0 },
-          { ...base, spendThisMonth: spend, amount12m: worse ?? 0 },
-        ];
-      }
-    }
-  });
+  .map(([base, key, n]) => WORSEN[key](base, n));
 
 describe('OhGood score: properties', () => {
   it('stays an integer within 300–1000, and its band matches it', () => {
