@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { logInAsDemo } from './helpers';
 
 interface Score {
   ohgoodScore: number;
@@ -16,14 +17,6 @@ interface AdviceReport {
 }
 
 const won = (n: number) => `${n.toLocaleString('ko-KR')}원`;
-
-async function logInAsDemo(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('이메일').fill('demo@ohgood.kr');
-  await page.getByLabel('비밀번호').fill('ohgood123!');
-  await page.getByRole('button', { name: '로그인', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
 
 /** The same calls the page makes, straight to the API with the page's token. */
 async function postData<T>(page: Page, request: APIRequestContext, url: string, data?: unknown): Promise<T> {

@@ -15,6 +15,15 @@ import { computeScore } from './score';
 /** "12 months" in the score = the current KST month and the 11 before (domain §8.1). */
 const SCORE_MONTHS = 12;
 
+/** Purchases the report counts: the customer's own, not refunded, of the statement months from..to. */
+const counted = (customerId: number, from: string, to: string) =>
+  and(
+    eq(purchases.customerId, customerId),
+    ne(purchases.status, 'REFUNDED'),
+    gte(purchases.statementMonth, from),
+    lte(purchases.statementMonth, to),
+  );
+
 export interface ReportService {
   score(customerId: number): Promise<ScoreReport>;
   analyze(customerId: number, windowMonths: number): Promise<SpendingAnalysis>;
@@ -53,14 +62,7 @@ export function createReportService(db: Db, clock: Clock, bills: BillsService): 
       })
       .from(purchases)
       .innerJoin(merchants, eq(merchants.id, purchases.merchantId))
-      .where(
-        and(
-          eq(purchases.customerId, customerId),
-          ne(purchases.status, 'REFUNDED'),
-          gte(purchases.statementMonth, from),
-          lte(purchases.statementMonth, to),
-        ),
-      );
+      .where(counted(customerId, from, to));
     return rows.map((row) => ({ month: row.month, amount: row.amount, category: categoryOf(row) }));
   }
 
@@ -72,14 +74,7 @@ export function createReportService(db: Db, clock: Clock, bills: BillsService): 
         amount: sql<string>`coalesce(sum(${purchases.price}), 0)`,
       })
       .from(purchases)
-      .where(
-        and(
-          eq(purchases.customerId, customerId),
-          ne(purchases.status, 'REFUNDED'),
-          gte(purchases.statementMonth, from),
-          lte(purchases.statementMonth, to),
-        ),
-      );
+      .where(counted(customerId, from, to));
     return { count: Number(row?.count ?? 0), amount: Number(row?.amount ?? 0) };
   }
 
