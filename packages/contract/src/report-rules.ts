@@ -1,10 +1,10 @@
 /**
- * Rule constants of the report (domain §8): the OhGood score's weights and bands, the spending categories
+ * Rule constants of the report (docs/rules/report.md): the OhGood score's weights and bands, the spending categories
  * with their keyword rules, and the advice thresholds. The server computes with them; the web reads the
  * category order, the window limits and the texts, so both always say the same.
  */
 
-/* ---- OhGood score (domain §8.1) ---- */
+/* ---- OhGood score (report.md#D1) ---- */
 
 export const SCORE_MIN = 300;
 export const SCORE_MAX = 1000;
@@ -78,7 +78,7 @@ export const SCORE_MESSAGES: Record<ScoreBand, (name: string) => string> = {
   E: (name) => `${name}님, 지금은 회복이 먼저예요. 밀린 청구서를 납부하면 점수가 올라가요.`,
 };
 
-/* ---- Spending analysis (domain §8.2) ---- */
+/* ---- Spending analysis (report.md#D3) ---- */
 
 export const SPENDING_CATEGORIES = [
   '식비',
@@ -175,7 +175,7 @@ export const CATEGORY_KEYWORDS: Record<Exclude<SpendingCategory, '기타'>, Arra
   ],
 };
 
-/* ---- Advice (domain §8.3) ---- */
+/* ---- Advice (report.md#D4) ---- */
 
 export const ADVICE_LEVELS = ['HIGH', 'MEDIUM', 'LOW'] as const;
 export type AdviceLevel = (typeof ADVICE_LEVELS)[number];

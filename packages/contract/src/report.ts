@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope';
 import { ADVICE_LEVELS, ANALYSIS_WINDOW, SCORE_BANDS, SCORE_FACTOR_KEYS, SPENDING_CATEGORIES } from './report-rules';
 
-/* POST /api/dash/saymyname (domain §8.1). No request body: the customer comes from the token. */
+/* POST /api/dash/saymyname (report.md#D1). No request body: the customer comes from the token. */
 
 export const scoreFactor = z.object({
   key: z.enum(SCORE_FACTOR_KEYS),
@@ -25,7 +25,7 @@ export const scoreReport = z.object({
 export type ScoreReport = z.infer<typeof scoreReport>;
 export const scoreResponse = envelope(scoreReport);
 
-/* POST /api/dash/analyze {windowMonths} (domain §8.2) */
+/* POST /api/dash/analyze {windowMonths} (report.md#D3) */
 
 /**
  * Extra fields (a customerId, say) are dropped, never used: the customer comes from the token. No body at
@@ -72,7 +72,7 @@ export const spendingAnalysis = z.object({
 export type SpendingAnalysis = z.infer<typeof spendingAnalysis>;
 export const analyzeResponse = envelope(spendingAnalysis);
 
-/* POST /api/dash/advice (domain §8.3) */
+/* POST /api/dash/advice (report.md#D4) */
 
 /** An in-app link the web shows as a button. */
 export const adviceRef = z.object({ label: z.string(), path: z.string().startsWith('/') });

@@ -31,7 +31,7 @@ const statement = (s: Partial<StatementSummary>): StatementSummary => ({
   ...s,
 });
 
-describe('advice rules (domain §8.3)', () => {
+describe('advice rules (report.md#D4)', () => {
   it('a calm month triggers no rule but the positive note, with the customer’s numbers', () => {
     const advices = buildAdvice(CALM);
     expect(advices).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { Advice, AdviceRef, CategorySpend } from '@ohgood/contract/report';
 import { ADVICE_LEVELS, ADVICE_RULES, type AdviceLevel } from '@ohgood/contract/report-rules';
 import { josa } from 'es-hangul';
 
-/** Everything the advice rules look at (domain §8.3), gathered by the service from the customer's records. */
+/** Everything the advice rules look at (report.md#D4), gathered by the service from the customer's records. */
 export interface AdviceInputs {
   name: string;
   /** KST 'YYYY-MM-DD'. */
@@ -40,7 +40,7 @@ const REF = {
 
 type Rule = (input: AdviceInputs) => Advice[];
 
-/** Overdue statements suspend payments until repaid (domain §6.4). */
+/** Overdue statements suspend payments until repaid (bills-and-grades.md#B10). */
 const overdue: Rule = (input) => {
   const months = input.statements.filter((s) => s.status === 'OVERDUE').map((s) => monthName(s.month));
   if (!input.suspended && months.length === 0) return [];
@@ -184,7 +184,7 @@ function allGood(input: AdviceInputs): Advice {
 const LEVEL_ORDER = new Map<AdviceLevel, number>(ADVICE_LEVELS.map((level, index) => [level, index]));
 
 /**
- * The deterministic advice engine (domain §8.3): every rule over the customer's own numbers, HIGH first
+ * The deterministic advice engine (report.md#D4): every rule over the customer's own numbers, HIGH first
  * (rule order within a level). A customer with no purchases gets a welcome; one with nothing to warn about
  * gets the positive note.
  */

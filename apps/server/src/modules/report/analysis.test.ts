@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeSpending, periodLabel, rankCategories, windowMonths } from './analysis';
 import { categoryOf, classifyByKeywords } from './categorize';
 
-describe('categories (domain §8.2)', () => {
+describe('categories (report.md#D3)', () => {
   it('takes the merchant’s category first, whatever the item is called', () => {
     expect(categoryOf({ merchantCategory: '생활', requestName: '스타벅스 카드 충전', merchantName: 'GS25' })).toBe(
       '생활',
@@ -54,7 +54,7 @@ describe('categories (domain §8.2)', () => {
   });
 });
 
-describe('spending analysis (domain §8.2)', () => {
+describe('spending analysis (report.md#D3)', () => {
   it('covers consecutive months ending with the current one, zero-filled, across a year end', () => {
     const result = analyzeSpending([{ month: '2026-12', category: '식비', amount: 5_000 }], '2027-02', 4);
     expect(result.months).toEqual(['2026-11', '2026-12', '2027-01', '2027-02']);

@@ -44,7 +44,7 @@ export function rankCategories(totals: Map<SpendingCategory, number>): CategoryS
 }
 
 /**
- * Spending analysis (domain §8.2): the window's months ending with `currentMonth`, each zero-filled, with
+ * Spending analysis (report.md#D3): the window's months ending with `currentMonth`, each zero-filled, with
  * totals and ranked categories. Lines outside the window are ignored.
  */
 export function analyzeSpending(lines: SpendLine[], currentMonth: string, count: number): SpendingAnalysis {

@@ -45,7 +45,7 @@ const isCategory = (value: string | null): value is SpendingCategory =>
   value !== null && (SPENDING_CATEGORIES as readonly string[]).includes(value);
 
 /**
- * A purchase's category (domain §8.2): its merchant's, when the merchant has one of ours. Otherwise the
+ * A purchase's category (report.md#D3): its merchant's, when the merchant has one of ours. Otherwise the
  * keyword rules on the request name, then on the merchant's name (the item often names nothing, e.g.
  * '아메리카노 외 1건' at '스타벅스 강남점'), else 기타.
  */

@@ -14,7 +14,7 @@ const ZERO: ScoreInputs = {
   amount12m: 0,
 };
 
-describe('OhGood score: the test vectors of domain §8.1', () => {
+describe('OhGood score: the test vectors of report.md#D1', () => {
   it('all-zero inputs → 838', () => {
     expect(computeScore(ZERO).score).toBe(838);
   });
@@ -107,7 +107,7 @@ const inputs: fc.Arbitrary<ScoreInputs> = fc.record({
 
 /**
  * One risk input made worse (or left as bad as it was). Spend and amount are compared only while this
- * month's spend is positive: at 0 the score reads limit use from the 12-month amount instead (domain §8.1),
+ * month's spend is positive: at 0 the score reads limit use from the 12-month amount instead (report.md#D1),
  * so "no spend yet" is not a point on the spend scale.
  */
 const flag =

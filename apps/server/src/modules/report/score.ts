@@ -14,7 +14,7 @@ import {
   type ScoreFactorKey,
 } from '@ohgood/contract/report-rules';
 
-/** What the score is computed from (domain §8.1); the service gathers it from the customer's records. */
+/** What the score is computed from (report.md#D1); the service gathers it from the customer's records. */
 export interface ScoreInputs {
   /** The statement due this month (last month's) was extended automatically. */
   autoExtendedNow: boolean;
@@ -99,7 +99,7 @@ function details(inputs: ScoreInputs): Record<ScoreFactorKey, string> {
 }
 
 /**
- * The OhGood score (domain §8.1): round(300 + 700 × (1 − risk)), risk = clamp(Σ wᵢ·rᵢ, 0, 1). Each factor
+ * The OhGood score (report.md#D1): round(300 + 700 × (1 − risk)), risk = clamp(Σ wᵢ·rᵢ, 0, 1). Each factor
  * reports the score points it costs (700·wᵢ·rᵢ), largest first, so the report can say why.
  */
 export function computeScore(inputs: ScoreInputs): ScoreResult {

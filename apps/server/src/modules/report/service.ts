@@ -12,7 +12,7 @@ import { analyzeSpending, type SpendLine, windowMonths } from './analysis';
 import { categoryOf } from './categorize';
 import { computeScore } from './score';
 
-/** "12 months" in the score = the current KST month and the 11 before (domain §8.1). */
+/** "12 months" in the score = the current KST month and the 11 before (report.md#D1). */
 const SCORE_MONTHS = 12;
 
 /** Purchases the report counts: the customer's own, not refunded, of the statement months from..to. */
@@ -31,7 +31,7 @@ export interface ReportService {
 }
 
 /**
- * The report (domain §8) from the customer's own records: purchases (non-refunded, by statement month,
+ * The report (docs/rules/report.md) from the customer's own records: purchases (non-refunded, by statement month,
  * at their billed amount, the same figure as the this-month card), statements and grade. The rules live
  * in the pure modules score.ts, analysis.ts and advice.ts; this file only gathers their inputs.
  */

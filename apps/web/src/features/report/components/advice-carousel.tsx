@@ -96,7 +96,7 @@ function Carousel({ advices }: { advices: Advice[] }) {
   );
 }
 
-/** 'AI 조언': the rule engine's advice on the customer's own numbers (domain §8.3). */
+/** 'AI 조언': the rule engine's advice on the customer's own numbers (report.md#D4). */
 export function AdviceCarousel() {
   const advice = useAdvice();
   return (

@@ -35,7 +35,7 @@ function Reasons({ report }: { report: ScoreReport }) {
   );
 }
 
-/** The OhGood score: gauge, band, our one-liner and the reasons behind it (domain §8.1). */
+/** The OhGood score: gauge, band, our one-liner and the reasons behind it (report.md#D1). */
 export function ScoreCard() {
   const score = useScore();
   return (

@@ -11,7 +11,7 @@ import { MonthlyBars } from './monthly-bars';
 /** Window choices offered on the card; the first load uses the spec's default (3). */
 const WINDOWS = [3, 6, 12] as const;
 
-/** '소비 패턴 분석': monthly bars, and the chosen month's categories and total (domain §8.2). */
+/** '소비 패턴 분석': monthly bars, and the chosen month's categories and total (report.md#D3). */
 export function SpendingCard() {
   const [windowMonths, setWindowMonths] = useState<number>(ANALYSIS_WINDOW.default);
   const [picked, setPicked] = useState<string | null>(null);
