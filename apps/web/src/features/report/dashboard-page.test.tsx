@@ -101,8 +101,8 @@ describe('/dashboard', () => {
     // Only factors that cost points are reasons.
     const reasons = within(screen.getByTestId('score-factors')).getAllByRole('listitem');
     expect(reasons.map((li) => li.textContent)).toEqual([
-      expect.stringContaining('등급 점수−98'),
-      expect.stringContaining('최근 12개월 이용 금액−22.4'),
+      expect.stringContaining('등급 점수−98점'),
+      expect.stringContaining('최근 12개월 이용 금액−22.4점'),
     ]);
     expect(await screen.findByRole('button', { name: '2026년 11월 소비 30,000원' })).toHaveAttribute(
       'aria-pressed',

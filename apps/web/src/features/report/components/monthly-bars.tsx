@@ -1,4 +1,5 @@
 import type { SpendingAnalysis } from '@ohgood/contract/report';
+import { useEffect, useRef } from 'react';
 import { won } from '../../../shared/format';
 import styles from '../report.module.css';
 import { barHeights, chartAmount, monthLong, monthShort } from '../report-format';
@@ -16,10 +17,24 @@ export function MonthlyBars({
   selected: string;
   onSelect: (month: string) => void;
 }) {
+  const container = useRef<HTMLFieldSetElement>(null);
+  // A long window scrolls sideways: keep the selected month (at first the current one, last) in view.
+  useEffect(() => {
+    const el = container.current;
+    const bar = analysis.months.includes(selected)
+      ? el?.querySelector<HTMLElement>(`[data-month="${selected}"]`)
+      : null;
+    if (!el || !bar) return;
+    if (bar.offsetLeft + bar.offsetWidth > el.scrollLeft + el.clientWidth) {
+      el.scrollLeft = bar.offsetLeft + bar.offsetWidth - el.clientWidth;
+    } else if (bar.offsetLeft < el.scrollLeft) {
+      el.scrollLeft = bar.offsetLeft;
+    }
+  }, [selected, analysis.months]);
   const totals = analysis.months.map((month) => analysis.monthly[month]?.totalSpend ?? 0);
   const heights = barHeights(totals);
   return (
-    <fieldset className={styles.bars}>
+    <fieldset className={styles.bars} ref={container}>
       <legend className="visually-hidden">월별 소비: 막대를 누르면 그 달의 소비를 봅니다</legend>
       {analysis.months.map((month, index) => {
         const active = month === selected;
@@ -32,6 +47,7 @@ export function MonthlyBars({
             aria-pressed={active}
             aria-label={`${monthLong(month)} 소비 ${won(totals[index] ?? 0)}`}
             onClick={() => onSelect(month)}
+            data-month={month}
             data-testid={`bar-${month}`}
           >
             <span className={styles.barAmount} aria-hidden>

@@ -17,10 +17,7 @@ function Reasons({ report }: { report: ScoreReport }) {
         {costly.map((factor) => (
           <li key={factor.key}>
             <span className={styles.factorLabel}>{factor.label}</span>
-            <span className={styles.factorPoints}>
-              −{factor.contribution}
-              <span className="visually-hidden">점</span>
-            </span>
+            <span className={styles.factorPoints}>−{factor.contribution}점</span>
             <span className={styles.factorDetail}>{factor.detail}</span>
           </li>
         ))}
