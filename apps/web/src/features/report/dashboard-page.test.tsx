@@ -154,6 +154,18 @@ describe('/dashboard', () => {
     expect(within(card('AI 조언')).getByRole('alert')).toBeInTheDocument();
   });
 
+  it('moves through the advice with the arrow keys and the dots', async () => {
+    renderPage();
+    const carousel = await screen.findByRole('region', { name: '맞춤 조언 목록' });
+    fireEvent.keyDown(carousel, { key: 'ArrowRight' });
+    expect(screen.getByRole('button', { name: '2번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+    fireEvent.keyDown(carousel, { key: 'ArrowRight' }); // already the last one
+    expect(screen.getByRole('button', { name: '2번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+    fireEvent.click(screen.getByRole('button', { name: '1번째 조언 보기' }));
+    expect(screen.getByRole('button', { name: '1번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('button', { name: '2번째 조언 보기' })).not.toHaveAttribute('aria-current');
+  });
+
   it('loads another window when asked, keeping the card', async () => {
     renderPage();
     await screen.findByTestId('spending-total');
