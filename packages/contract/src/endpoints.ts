@@ -1,5 +1,6 @@
 import type { Endpoint } from './endpoint';
 import { paymentEndpoints } from './payments';
+import { reportEndpoints } from './report';
 
 /**
  * Every declared endpoint, by domain: the one list. The server's contract test walks it, so an endpoint
@@ -8,6 +9,7 @@ import { paymentEndpoints } from './payments';
  */
 export const endpointGroups = {
   payments: paymentEndpoints,
+  report: reportEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

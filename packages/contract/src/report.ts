@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped } from './endpoint';
 import { ADVICE_LEVELS, ANALYSIS_WINDOW, SCORE_BANDS, SCORE_FACTOR_KEYS, SPENDING_CATEGORIES } from './report-rules';
 
 /* POST /api/dash/saymyname (report.md#D1). No request body: the customer comes from the token. */
@@ -23,25 +23,18 @@ export const scoreReport = z.object({
   factors: z.array(scoreFactor),
 });
 export type ScoreReport = z.infer<typeof scoreReport>;
-export const scoreResponse = envelope(scoreReport);
 
 /* POST /api/dash/analyze {windowMonths} (report.md#D3) */
 
 /**
  * Extra fields (a customerId, say) are dropped, never used: the customer comes from the token. No body at
- * all (Fastify hands over null) means the default window.
+ * all means the default window.
  */
-export const analyzeRequest = z.preprocess(
-  (body) => body ?? {},
-  z.object({
-    windowMonths: z.coerce
-      .number()
-      .int()
-      .min(ANALYSIS_WINDOW.min)
-      .max(ANALYSIS_WINDOW.max)
-      .default(ANALYSIS_WINDOW.default),
-  }),
-);
+export const analyzeRequest = z
+  .object({
+    windowMonths: z.number().int().min(ANALYSIS_WINDOW.min).max(ANALYSIS_WINDOW.max).default(ANALYSIS_WINDOW.default),
+  })
+  .nullish();
 export type AnalyzeRequest = z.input<typeof analyzeRequest>;
 
 export const categorySpend = z.object({
@@ -70,7 +63,6 @@ export const spendingAnalysis = z.object({
   selectedMonth: z.string(),
 });
 export type SpendingAnalysis = z.infer<typeof spendingAnalysis>;
-export const analyzeResponse = envelope(spendingAnalysis);
 
 /* POST /api/dash/advice (report.md#D4) */
 
@@ -100,4 +92,32 @@ export const adviceReport = z.object({
   }),
 });
 export type AdviceReport = z.infer<typeof adviceReport>;
-export const adviceResponse = envelope(adviceReport);
+
+/** The report's calls (spec §7 "Check-in and dashboard"); the customer always comes from the token. */
+export const reportEndpoints = {
+  score: defineEndpoint({
+    method: 'POST',
+    path: '/api/dash/saymyname',
+    response: enveloped(scoreReport),
+    access: 'customer',
+    summary: '오굿 점수와 그 이유',
+    tags: ['report'],
+  }),
+  analyze: defineEndpoint({
+    method: 'POST',
+    path: '/api/dash/analyze',
+    body: analyzeRequest,
+    response: enveloped(spendingAnalysis),
+    access: 'customer',
+    summary: '월별·카테고리별 소비 분석',
+    tags: ['report'],
+  }),
+  advice: defineEndpoint({
+    method: 'POST',
+    path: '/api/dash/advice',
+    response: enveloped(adviceReport),
+    access: 'customer',
+    summary: '내 데이터로 만든 맞춤 조언',
+    tags: ['report'],
+  }),
+};

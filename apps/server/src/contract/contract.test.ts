@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { createMerchant, grantPoints } from '../test/merchant-fixture';
 import { createRequest, validatePin } from '../test/payment-helpers';
+import { insertPurchase } from '../test/purchase-fixture';
 import { type EndpointSample, injectEndpoint } from './inject-endpoint';
 
 /**
@@ -45,6 +46,15 @@ const samples: Samples = {
     paymentHistory: async (f) => ({ headers: (await f.customer()).auth }),
     pointHistory: async (f) => ({ headers: (await f.customer()).auth, query: { month: '2026-11' } }),
     mypage: async (f) => ({ headers: (await f.customer()).auth }),
+  },
+  report: {
+    score: async (f) => ({ headers: (await f.customer()).auth }),
+    analyze: async (f) => {
+      const { auth, customerId } = await f.customer();
+      await insertPurchase(f.h.database.db, { customerId, totalPrice: 12_000, at: f.h.clock.now() });
+      return { headers: auth, body: { windowMonths: 6 } };
+    },
+    advice: async (f) => ({ headers: (await f.customer()).auth }),
   },
 };
 

@@ -1,36 +1,21 @@
-import { errorBody } from '@ohgood/contract/envelope';
-import { adviceResponse, analyzeRequest, analyzeResponse, scoreResponse } from '@ohgood/contract/report';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { reportEndpoints as api } from '@ohgood/contract/report';
+import { ANALYSIS_WINDOW } from '@ohgood/contract/report-rules';
+import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
+import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import type { ReportService } from './service';
 
-/** The report (spec §7 "Check-in and dashboard"). Any customerId in a body is ignored: the token decides. */
-export function reportRoutes(report: ReportService): FastifyPluginAsyncZod {
+/** The report. Any customerId in a body or query is ignored: the token decides whose report it is. */
+export function reportRoutes(report: ReportService): FastifyPluginAsync {
   return async (app) => {
-    app.post(
-      '/api/dash/saymyname',
-      { schema: { tags: ['report'], summary: '오굿 점수와 그 이유', response: { 200: scoreResponse } } },
-      async (request) => ok(await report.score(requireCustomer(request))),
-    );
+    registerEndpoint(app, api.score, async (request) => ok(await report.score(requireCustomer(request))));
 
-    app.post(
-      '/api/dash/analyze',
-      {
-        schema: {
-          tags: ['report'],
-          summary: '월별·카테고리별 소비 분석',
-          body: analyzeRequest,
-          response: { 200: analyzeResponse, 400: errorBody },
-        },
-      },
-      async (request) => ok(await report.analyze(requireCustomer(request), request.body.windowMonths)),
-    );
+    registerEndpoint(app, api.analyze, async (request) => {
+      const windowMonths = request.body?.windowMonths ?? ANALYSIS_WINDOW.default;
+      return ok(await report.analyze(requireCustomer(request), windowMonths));
+    });
 
-    app.post(
-      '/api/dash/advice',
-      { schema: { tags: ['report'], summary: '내 데이터로 만든 맞춤 조언', response: { 200: adviceResponse } } },
-      async (request) => ok(await report.advice(requireCustomer(request))),
-    );
+    registerEndpoint(app, api.advice, async (request) => ok(await report.advice(requireCustomer(request))));
   };
 }
