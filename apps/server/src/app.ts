@@ -28,6 +28,8 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { reportRoutes } from './modules/report/routes';
+import { createReportService } from './modules/report/service';
 import { shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
@@ -84,7 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
-  await app.register(billsRoutes(createBillsService(database.db, clock)));
+  const bills = createBillsService(database.db, clock);
+  await app.register(billsRoutes(bills));
+  await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
 
   await registerWebApp(app, config.WEB_DIST);

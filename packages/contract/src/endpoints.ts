@@ -3,6 +3,7 @@ import { billEndpoints } from './bills';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
 import { merchantEndpoints, paymentEndpoints } from './payments';
+import { reportEndpoints } from './report';
 import { shortsEndpoints } from './shorts';
 
 /**
@@ -17,6 +18,7 @@ export const endpointGroups = {
   bills: billEndpoints,
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
+  report: reportEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>
