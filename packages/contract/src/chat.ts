@@ -14,7 +14,7 @@ export const chatFlow = z.enum(CHAT_FLOWS);
 export const chatRequest = z
   .object({
     sessionId: chatSessionId.nullish(),
-    inputMessage: z.string().max(CHAT_INPUT_MAX),
+    inputMessage: z.string().trim().min(1).max(CHAT_INPUT_MAX),
     flow: chatFlow.default('init'),
   })
   .strip();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { isApiPath } from './paths';
+import { isApiPath, isSpaPage } from './paths';
 
 /**
  * Serves the built web app: hashed assets with long cache, index.html for every other GET (SPA fallback),
@@ -28,7 +28,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
   app.setNotFoundHandler((request, reply) => {
     // A missing hashed asset is a 404, never index.html (which a browser would refuse as a script).
     const isAsset = request.url.startsWith('/assets/');
-    if (!isApiPath(request.url) && !isAsset && hasDist && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (
+      (!isApiPath(request.url) || isSpaPage(request.url)) &&
+      !isAsset &&
+      hasDist &&
+      (request.method === 'GET' || request.method === 'HEAD')
+    ) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '요청한 경로를 찾을 수 없습니다.' });

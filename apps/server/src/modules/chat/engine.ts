@@ -163,7 +163,7 @@ function quickMenuTurn(state: ChatState, menu: QuickMenuEntry): Turn {
 const reportMenu = QUICK_MENUS.find((m) => m.menu === 'dashboard') as QuickMenuEntry;
 
 /** Begins (or continues) the recommendation with whatever mood and hobby the input already names. */
-function beginRecommendation(state: ChatState, text: PreparedText | null): Turn {
+function beginRecommendation(text: PreparedText | null): Turn {
   const mood = (text && moodOf(text)) ?? null;
   const hobby = (text && hobbyOf(text)) ?? null;
   const patch = { mood, hobby, shownIds: [] as number[], pending: null };
@@ -213,7 +213,7 @@ async function recommend(state: ChatState, catalog: CatalogPort, more: boolean):
 /** The registry: one small step per flow, used when the input stays in that flow (analysis step 7). */
 export const FLOWS: Readonly<Record<ChatFlow, FlowStep>> = {
   init: async () => greeting(),
-  start: async (state, input) => beginRecommendation(state, input.text),
+  start: async (_state, input) => beginRecommendation(input.text),
   question: async (state, input) => {
     const item = faqOf(input.text);
     return item ? faqAnswer(item) : unknown(state, 'question');
@@ -252,7 +252,7 @@ async function more(state: ChatState, input: StepInput, catalog: CatalogPort): P
 async function pressOption(label: string, state: ChatState, input: StepInput, catalog: CatalogPort): Promise<Turn> {
   switch (label) {
     case OPTION.moodRecommend:
-      return beginRecommendation(state, null);
+      return beginRecommendation(null);
     case OPTION.faq:
       return questionGuide();
     case OPTION.backToStart:
@@ -309,7 +309,7 @@ async function decide(route: Route, state: ChatState, input: StepInput, catalog:
     case 'question_guide':
       return questionGuide();
     case 'start':
-      return beginRecommendation(state, input.text);
+      return beginRecommendation(input.text);
     case 'stay':
       return FLOWS[state.flow](state, input, catalog);
   }
