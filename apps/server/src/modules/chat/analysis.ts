@@ -72,8 +72,8 @@ const RECOMMEND_FLOWS: ReadonlySet<ChatFlow> = new Set([
  * 4 FAQ keyword, 5 question words, 6 mood/recommend words in init, 7 stay in the current flow, 8 '?',
  * 9 short input, 10 question guide. `options` are the buttons the user currently sees.
  */
-export function analyse(input: string, flow: ChatFlow, options: readonly string[]): Route {
-  const text = prepare(input);
+export function analyse(input: string | PreparedText, flow: ChatFlow, options: readonly string[]): Route {
+  const text = typeof input === 'string' ? prepare(input) : input;
   const label = options.find((option) => option.toLowerCase() === text.trimmed);
   if (label) return { step: 1, kind: 'option', label };
 

@@ -318,7 +318,7 @@ async function decide(route: Route, state: ChatState, input: StepInput, catalog:
 /** One turn: analyse the input against the current state, run the chosen step, return the new state. */
 export async function runTurn(state: ChatState, raw: string, catalog: CatalogPort): Promise<TurnResult> {
   const input = { raw, text: prepare(raw) };
-  const route = analyse(raw, state.flow, [...state.options, ...ALWAYS_AVAILABLE]);
+  const route = analyse(input.text, state.flow, [...state.options, ...ALWAYS_AVAILABLE]);
   const turn = await decide(route, state, input, catalog);
   const options = [...(turn.options ?? FLOW_OPTIONS[turn.flow])];
   const next: ChatState = {

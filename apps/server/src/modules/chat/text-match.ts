@@ -71,9 +71,16 @@ function compoundParts(): string[] {
   return vocabulary;
 }
 
-/** A keyword in the same shape as `compact`. */
+const compacted = new Map<string, string>();
+
+/** A keyword in the same shape as `compact` (memoised: the tables are fixed, turns are many). */
 export function compactKeyword(keyword: string): string {
-  return (keyword.normalize('NFC').toLowerCase().match(WORD) ?? []).join('');
+  let kw = compacted.get(keyword);
+  if (kw === undefined) {
+    kw = (keyword.normalize('NFC').toLowerCase().match(WORD) ?? []).join('');
+    compacted.set(keyword, kw);
+  }
+  return kw;
 }
 
 /** The end of the word that contains offset `at` (exclusive). */
