@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAT_FLOWS, CHAT_INPUT_MAX, QUICK_MENUS } from './chat-rules';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped } from './endpoint';
 
 /** A session id the client makes (spec §4: kept in local storage), e.g. a UUID. */
 export const chatSessionId = z
@@ -54,8 +54,29 @@ export const chatReply = z.object({
   quickMenu: chatQuickMenu.nullable(),
 });
 export type ChatReply = z.infer<typeof chatReply>;
-export const chatResponse = envelope(chatReply);
+export const chatResponse = enveloped(chatReply);
 
 /** POST /chat/clear-session (spec §7). */
 export const clearSessionRequest = z.object({ sessionId: chatSessionId }).strip();
-export const clearSessionResponse = envelope(z.object({ sessionId: z.string(), cleared: z.boolean() }));
+export const clearSessionResponse = enveloped(z.object({ sessionId: z.string(), cleared: z.boolean() }));
+
+export const chatEndpoints = {
+  turn: defineEndpoint({
+    method: 'POST',
+    path: '/chat',
+    body: chatRequest,
+    response: chatResponse,
+    access: 'customer',
+    summary: '오굿이 챗봇: 한 턴 대화 (세션은 토큰의 고객에게 묶임)',
+    tags: ['chat'],
+  }),
+  clearSession: defineEndpoint({
+    method: 'POST',
+    path: '/chat/clear-session',
+    body: clearSessionRequest,
+    response: clearSessionResponse,
+    access: 'customer',
+    summary: '오굿이 챗봇: 세션 초기화',
+    tags: ['chat'],
+  }),
+};

@@ -1,3 +1,4 @@
+import { chatEndpoints } from './chat';
 import type { Endpoint } from './endpoint';
 import { paymentEndpoints } from './payments';
 
@@ -8,6 +9,7 @@ import { paymentEndpoints } from './payments';
  */
 export const endpointGroups = {
   payments: paymentEndpoints,
+  chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

@@ -46,6 +46,13 @@ const samples: Samples = {
     pointHistory: async (f) => ({ headers: (await f.customer()).auth, query: { month: '2026-11' } }),
     mypage: async (f) => ({ headers: (await f.customer()).auth }),
   },
+  chat: {
+    turn: async (f) => ({
+      headers: (await f.customer()).auth,
+      body: { sessionId: 'contract-chat-1', inputMessage: '포인트 내역 보여줘', flow: 'init' },
+    }),
+    clearSession: async (f) => ({ headers: (await f.customer()).auth, body: { sessionId: 'contract-chat-1' } }),
+  },
 };
 
 let h: Harness;

@@ -1,12 +1,12 @@
-import type { ChatReply, ChatRequest } from '@ohgood/contract/chat';
-import { apiLong } from '../../../shared/api-client';
+import { chatEndpoints as api, type ChatReply, type ChatRequest } from '@ohgood/contract/chat';
+import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
 
-/** POST /chat (spec §7): one turn of the conversation. The 30 s client, like the other slow calls. */
-export function sendChat(request: ChatRequest & { sessionId: string }): Promise<ChatReply> {
-  return apiLong.post<ChatReply>('/chat', request);
+/** POST /chat (spec §7): one turn of the conversation, on the 30 s timeout like the other slow calls. */
+export async function sendChat(body: ChatRequest & { sessionId: string }): Promise<ChatReply> {
+  return (await callEndpoint(api.turn, { body, timeout: LONG_TIMEOUT })).data;
 }
 
 /** POST /chat/clear-session (spec §7). */
-export function clearChatSession(sessionId: string): Promise<unknown> {
-  return apiLong.post('/chat/clear-session', { sessionId });
+export async function clearChatSession(sessionId: string): Promise<void> {
+  await callEndpoint(api.clearSession, { body: { sessionId }, timeout: LONG_TIMEOUT });
 }
