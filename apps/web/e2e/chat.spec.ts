@@ -8,6 +8,12 @@ const option = (page: Page, name: string) =>
 const input = (page: Page) => page.getByLabel('메시지');
 const lastBot = (page: Page) => page.getByTestId('chat-bot-message').last();
 
+/** Waits until the bot has answered `count` messages in all and finished typing the last one. */
+async function answered(page: Page, count: number) {
+  await expect(page.getByTestId('chat-bot-message')).toHaveCount(count);
+  await expect(lastBot(page)).toHaveAttribute('data-typing', 'false', { timeout: 20_000 });
+}
+
 async function openChat(page: Page) {
   await page.goto('/chat');
   await expect(page.getByRole('heading', { name: '오굿이와 대화하기' })).toBeVisible();
@@ -57,7 +63,7 @@ test('home leads to the chat; mood → hobby → 상품추천 → three cards �
 test('a typed FAQ question gets its answer, with line breaks kept', async ({ page }) => {
   await openChat(page);
   await type(page, '포인트는 어떻게 모아?');
-  await expect(lastBot(page)).toHaveAttribute('data-typing', 'false', { timeout: 20_000 });
+  await answered(page, 2);
   await expect(lastBot(page)).toContainText('출석 체크 룰렛');
   await expect(lastBot(page)).toContainText('하루 최대 100P');
   // innerText follows CSS white-space, so the answer's line breaks must survive rendering.
@@ -115,7 +121,7 @@ test('a reload on /chat shows the app and a fresh conversation; works with the k
   await page.setViewportSize({ width: 390, height: 510 });
   await input(page).focus();
   await type(page, '스코어 기준 알려줘');
-  await expect(lastBot(page)).toHaveAttribute('data-typing', 'false', { timeout: 20_000 });
+  await answered(page, 2);
   await expect(input(page)).toBeInViewport();
   await expect(option(page, '오굿 스코어 기준')).toBeInViewport();
   await page.screenshot({ path: 'e2e/.tmp/chat-keyboard.png' });
