@@ -113,9 +113,9 @@ const PROMPT: Readonly<Record<ChatFlow, string>> = {
 };
 
 const MOOD_REPLY: Readonly<Record<Mood, string>> = {
-  좋아: '기분 좋은 날이구나! 나도 덩달아 신나 🎉',
+  좋아: '기분 좋은 날이구나! 나도 덩달아 신나!',
   그저그래: '그저 그런 날도 있지. 작은 선물로 기분 전환해 보자!',
-  안좋아: '많이 힘들었구나. 오굿이가 토닥토닥 해줄게 🫂',
+  안좋아: '많이 힘들었구나. 오굿이가 토닥토닥 해줄게.',
 };
 
 const RECOMMEND_INTRO: Readonly<Record<Mood, string>> = {
