@@ -2,7 +2,7 @@
  * Chat-turn micro-benchmark (issue 10: "a chat turn answers in ≤ 20 ms p99 on the server"), run by
  * `npm run bench`, never as a timed test. Scripted conversations go through the whole server in process
  * (routing, validation, auth, the session row lock and upsert, the catalogue query, serialisation) on the
- * embedded database, or on BENCH_DATABASE_URL when set. Prints one JSON line.
+ * embedded PostgreSQL (a throw-away data directory), or on BENCH_DATABASE_URL when set. Prints one JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +48,8 @@ const summary = (samples: number[]) => {
 
 async function main() {
   const mediaDir = mkdtempSync(join(tmpdir(), 'ohgood-chat-bench-'));
-  const database = await openDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined });
+  const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-chat-bench-db-'));
+  const database = await openDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL || undefined, dataDir });
   const config = testConfig({ MEDIA_DIR: mediaDir });
   const app = await buildApp({
     config,
@@ -117,6 +118,7 @@ async function main() {
     await app.close();
     await database.close();
     rmSync(mediaDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
