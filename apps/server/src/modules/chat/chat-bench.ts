@@ -5,7 +5,7 @@
  * embedded PostgreSQL (a throw-away data directory), or on BENCH_DATABASE_URL when set. Prints one JSON line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
@@ -112,7 +112,15 @@ async function main() {
     }
     const server = summary(http);
     console.log(
-      JSON.stringify({ database: database.kind, server, engine: summary(engine), budgetMs: 20, ok: server.p99 <= 20 }),
+      JSON.stringify({
+        database: database.kind,
+        server,
+        engine: summary(engine),
+        budgetMs: 20,
+        ok: server.p99 <= 20,
+        // p99 on a shared machine says more with the load it ran under.
+        loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
+      }),
     );
   } finally {
     await app.close();

@@ -182,6 +182,19 @@ describe('POST /chat', () => {
     expect(mine.body.data.products).toHaveLength(3);
   });
 
+  it('serialises concurrent turns of one session: parallel 다른 상품 never show a product twice', async () => {
+    const { token } = await h.signUp();
+    const sid = newSession();
+    await toChoose(token, sid, '게임');
+    await chat(token, sid, '상품추천');
+    const replies = await Promise.all([1, 2, 3].map(() => chat(token, sid, '다른 상품')));
+    const names = replies.flatMap((r) => r.body.data.products.map((p) => p.name));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
+    const [row] = await h.database.db.select().from(chatSessions).where(eq(chatSessions.id, sid));
+    expect(new Set(row?.shownProductIds).size).toBe(row?.shownProductIds.length);
+  });
+
   it('forgets a session after an hour idle, not before', async () => {
     const { token } = await h.signUp();
     const sid = newSession();

@@ -119,7 +119,13 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
         await tx
           .insert(chatSessions)
           .values({ id: sessionId, customerId, createdAt: now, ...values })
-          .onConflictDoUpdate({ target: chatSessions.id, set: values });
+          // A row another customer created in the same instant is never overwritten (ownership is decided by
+          // whoever inserted first; the next turn then gets the 403).
+          .onConflictDoUpdate({
+            target: chatSessions.id,
+            set: values,
+            setWhere: eq(chatSessions.customerId, customerId),
+          });
         return result;
       });
       const rephrased = options.llm ? await options.llm.rephrase(reply.message) : null;
