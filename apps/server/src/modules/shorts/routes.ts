@@ -57,7 +57,7 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody,
 export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const { config, database, clock } = deps;
-    const storage = createStorage(config);
+    const storage = deps.storage ?? createStorage(config);
     const limits = {
       maxVideoBytes: config.UPLOAD_MAX_VIDEO_MB * MB,
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
