@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
+import { gracefulShutdown } from './http/graceful-shutdown';
 import { startScheduler } from './jobs/scheduler';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
@@ -23,14 +24,16 @@ async function main(): Promise<void> {
   });
   // Scheduled bill jobs (domain §6.4), caught up first; never in buildApp, so tests drive jobs themselves.
   const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
-  const shutdown = async () => {
-    stopJobs();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  const shutdown = gracefulShutdown({
+    app,
+    stopJobs,
+    closeDatabase: () => database.close(),
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info({ database: database.kind }, `OhGood Pay listening on http://localhost:${config.PORT}`);
 }

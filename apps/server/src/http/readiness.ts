@@ -34,6 +34,10 @@ async function outcome(check: () => Promise<void>): Promise<'ok' | 'error'> {
  */
 export function registerReadiness(app: FastifyInstance, deps: { db: Db; storage: MediaStorage }): void {
   app.decorate('draining', false);
+  // Responses written while draining close their connection, so no keep-alive socket outlives the server.
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining) reply.header('connection', 'close');
+  });
   app.get(
     '/health/ready',
     {

@@ -28,3 +28,30 @@ export async function openTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/**
+ * A fresh, migrated database that another process (a real server started by a test) can reach: its URL
+ * and how to drop it.
+ */
+export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('this test needs a PostgreSQL server: set TEST_DATABASE_URL');
+  const name = `ohgood_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const migrated = await openDatabase({ databaseUrl: url.toString() });
+  await migrated.close();
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
