@@ -32,10 +32,16 @@ async function main(): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     exit: (code) => process.exit(code),
   });
+  // Ctrl-C reaches this process twice (terminal and `npm start`'s wrapper): the shutdown runs once.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // Started by `npm start`'s wrapper with an IPC channel: if the wrapper dies (even by kill -9), stop too.
+  process.on('disconnect', () => shutdown('disconnect'));
   await app.listen({ host: config.HOST, port: config.PORT });
-  app.log.info({ database: database.kind }, `OhGood Pay listening on http://localhost:${config.PORT}`);
+  app.log.info(
+    { database: database.kind, readyMs: Math.round(performance.now()) },
+    `OhGood Pay listening on http://localhost:${config.PORT}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../db/client';
+import { connectDatabase, type Database } from '../db/client';
 import { paymentRequests, purchases } from '../db/schema';
 import { createHarness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
@@ -19,13 +19,13 @@ import { createTestDatabaseUrl } from '../test/test-database';
 const BURST = 40;
 const serverRoot = resolve(import.meta.dirname, '../..');
 
-let target: { url: string; drop(): Promise<void> };
+let target: Awaited<ReturnType<typeof createTestDatabaseUrl>>;
 let database: Database;
 let dataDir: string;
 
 beforeAll(async () => {
   target = await createTestDatabaseUrl();
-  database = await openDatabase({ databaseUrl: target.url });
+  database = await connectDatabase(target.url, { kind: target.kind, migrate: false });
   dataDir = mkdtempSync(join(tmpdir(), 'ohgood-shutdown-'));
 });
 afterAll(async () => {
