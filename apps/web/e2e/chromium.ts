@@ -113,15 +113,16 @@ const baseArgs = [
 ];
 
 /**
- * The npm build's own recommended flags (its software GL, single process, …), minus the ones that would
- * make tests pass where a real browser fails (no web security, mixed content) and its headless mode, which
- * Playwright sets itself.
+ * The npm build's own recommended flags (software GL, no zygote, …), minus: the ones that would make tests
+ * pass where a real browser fails (no web security, mixed content); `--single-process`, which serverless
+ * sandboxes need but which breaks the second browser context of a browser (Playwright opens one per test);
+ * and its headless mode, which Playwright sets itself.
  */
 async function npmArgs(): Promise<string[]> {
   if (browser.source !== 'npm') return [];
   const { default: Chromium } = await import('@sparticuz/chromium');
-  const unsafe = ['--disable-web-security', '--allow-running-insecure-content', '--headless'];
-  return Chromium.args.filter((arg) => !unsafe.some((flag) => arg.startsWith(flag)));
+  const dropped = ['--disable-web-security', '--allow-running-insecure-content', '--single-process', '--headless'];
+  return Chromium.args.filter((arg) => !dropped.some((flag) => arg.startsWith(flag)));
 }
 
 const args = [...(await npmArgs()), ...baseArgs];
