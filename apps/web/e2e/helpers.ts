@@ -1,13 +1,27 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 let counter = 0;
 
-/** Collects every window.alert text and accepts the dialog, so tests can assert on the spec's alerts. */
+/**
+ * Collects the text of every toast the app shows (the spec's alerts, issue #14), in order. A native
+ * alert()/confirm() is a bug now: it is dismissed and recorded as 'native: <text>', so assertions fail.
+ */
 export function recordAlerts(page: Page): string[] {
   const alerts: string[] = [];
   page.on('dialog', async (dialog) => {
-    alerts.push(dialog.message());
-    await dialog.accept();
+    alerts.push(`native: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  void page.exposeFunction('__e2eToast', (text: string) => alerts.push(text));
+  void page.addInitScript(() => {
+    const seen = new WeakSet<Element>();
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="toast"]')) {
+        if (seen.has(el)) continue;
+        seen.add(el);
+        (window as unknown as { __e2eToast(text: string): void }).__e2eToast(el.textContent ?? '');
+      }
+    }).observe(document, { childList: true, subtree: true });
   });
   return alerts;
 }
@@ -29,4 +43,32 @@ export async function signUpAndLogIn(page: Page, emailId = uniqueEmail(), pwd = 
   await page.getByRole('button', { name: '로그인', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   return emailId;
+}
+
+export const MERCHANT = { 'x-merchant-key': 'demo-merchant-key' };
+
+/** A shop's payment request through the merchant API. */
+export async function merchantRequest(request: APIRequestContext, requestName: string, totalPrice: number) {
+  const res = await request.post('/api/merchant/payment-requests', {
+    headers: MERCHANT,
+    data: { orderId: `e2e-${Date.now()}-${Math.random()}`, requestName, totalPrice },
+  });
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as { requestId: string; pinCode: string; qrCode: string };
+}
+
+/** Opens /qrpin, switches to the PIN tab and types the code on the pad. */
+export async function enterPin(page: Page, pin: string) {
+  await page.goto('/qrpin');
+  await page.getByRole('tab', { name: 'PIN 입력' }).click();
+  const pad = page.getByRole('group', { name: 'PIN 입력' });
+  for (const digit of pin) await pad.getByRole('button', { name: digit, exact: true }).click();
+}
+
+/** After paying: the receipt, then '확인' to the history (issue #14). */
+export async function confirmReceipt(page: Page) {
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toBeVisible();
+  await receipt.getByRole('button', { name: '확인' }).click();
+  await expect(page).toHaveURL(/\/payment\/details$/);
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, isPublicPath } from './api-client';
 import { getToken, setToken } from './auth-token';
 import { registerNavigator } from './navigation';
+import { currentToast } from './toast';
 
 const navigate = vi.fn();
 const alertSpy = vi.fn();
@@ -69,7 +70,9 @@ describe('api client', () => {
     const fetchMock = respond(200, {});
     vi.stubGlobal('fetch', fetchMock);
     await expect(api.get('/api/mypage')).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
-    expect(alertSpy).toHaveBeenCalledWith('로그인 후 이용 가능합니다.');
+    // The app's toast, never a native alert (issue #14).
+    expect(currentToast()?.message).toBe('로그인 후 이용 가능합니다.');
+    expect(alertSpy).not.toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -3,6 +3,7 @@ import { MSG } from '@ohgood/contract/messages';
 import { clearToken, getToken } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
+import { currentPath, loginPath } from './return-to';
 
 /** A failed call: the HTTP status (0 for network/timeout), the server's code and its Korean message. */
 export class ApiError extends Error {
@@ -46,7 +47,7 @@ function buildUrl(path: string, query?: RequestOptions['query']): string {
 }
 
 function sendToLogin(): void {
-  if (window.location.pathname !== '/login') navigateTo('/login', { replace: true });
+  if (window.location.pathname !== '/login') navigateTo(loginPath(currentPath()), { replace: true });
 }
 
 /** Unwraps `{success, message, data}`; raw arrays, booleans and objects without `success` pass through. */

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
+import { loginPath } from '../../shared/return-to';
 import { Footer, isFooterHidden } from './footer';
 import styles from './shorts-layout.module.css';
 
@@ -31,7 +32,7 @@ export function ShortsLayout() {
       return;
     }
     notify(MSG.loginRequired);
-    navigate('/login');
+    navigate(loginPath('/shorts/mypage'));
   };
 
   return (
