@@ -72,3 +72,40 @@ export async function confirmReceipt(page: Page) {
   await receipt.getByRole('button', { name: '확인' }).click();
   await expect(page).toHaveURL(/\/payment\/details$/);
 }
+
+/** A new customer made through the API only (fast): returns the access token. */
+export async function apiCustomer(request: APIRequestContext, emailId = uniqueEmail('api')): Promise<string> {
+  const pwd = 'password1!';
+  const reg = await request.post('/api/public/register', {
+    data: { name: '김오굿', emailId, pwd, birth: '1990-01-01', account: '1002345678901', accountName: '토스' },
+  });
+  expect(reg.ok()).toBe(true);
+  const res = await request.post('/auth', { data: { emailId, pwd } });
+  expect(res.ok()).toBe(true);
+  const body = await res.json();
+  return (body.accessToken ?? body.data?.accessToken) as string;
+}
+
+/** A purchase through the API: the shop's request, then the customer validates and pays it. */
+export async function apiPay(request: APIRequestContext, token: string, requestName: string, totalPrice: number) {
+  const r = await merchantRequest(request, requestName, totalPrice);
+  const headers = { authorization: `Bearer ${token}` };
+  const valid = await request.post('/api/payment/validate', {
+    headers,
+    data: { codeType: 'pincode', value: r.pinCode },
+  });
+  expect(valid.ok()).toBe(true);
+  const paid = await request.post(`/api/payment/final?point=0&requestId=${r.requestId}`, { headers });
+  expect(paid.ok()).toBe(true);
+}
+
+/** Opens pages of this test as the given customer (session storage is per tab, so set before load). */
+export async function useSession(page: Page, token: string): Promise<void> {
+  await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
+}
+
+/** Waits until the route's chunk and its data have loaded: no '…불러오는 중' text left. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector('#root')?.childElementCount ?? 0) > 0);
+  await expect(page.getByText(/불러오는 중/)).toHaveCount(0);
+}

@@ -14,6 +14,12 @@ export function searchPath(text: string): string {
   return q ? `/shorts/search?q=${encodeURIComponent(q)}` : '/shorts/search';
 }
 
+/** React Router numbers its history entries; index 0 is the page the app was opened on. */
+export function hasInAppHistory(state: unknown = window.history.state): boolean {
+  const idx = (state as { idx?: unknown } | null)?.idx;
+  return typeof idx === 'number' && idx > 0;
+}
+
 export function ShortsLayout() {
   const navigate = useNavigate();
   const loggedIn = useIsLoggedIn();
@@ -24,6 +30,13 @@ export function ShortsLayout() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     navigate(searchPath(text));
+  };
+
+  // History back (spec §2), but never out of the app: a feed opened from a shared link has no in-app
+  // entry behind it (the router's history index is 0), so back goes Home (issue #14).
+  const goBack = () => {
+    if (hasInAppHistory()) navigate(-1);
+    else navigate('/', { replace: true });
   };
 
   const openMyShorts = () => {
@@ -38,7 +51,7 @@ export function ShortsLayout() {
   return (
     <div className={styles.shell} data-layout="shorts">
       <header className={styles.header}>
-        <button type="button" className={styles.iconButton} onClick={() => navigate(-1)} aria-label="뒤로 가기">
+        <button type="button" className={styles.iconButton} onClick={goBack} aria-label="뒤로 가기">
           <ChevronLeft size={24} aria-hidden />
         </button>
         <search className={styles.search}>

@@ -36,7 +36,12 @@ export default function MypagePage() {
         <span className={styles.email}>{data.emailId}</span>
       </p>
 
-      <section className={`${styles.card} ${styles.grade}`} aria-labelledby="grade-title" data-grade={grade.name}>
+      <section
+        className={`${styles.card} ${styles.grade}`}
+        aria-labelledby="grade-title"
+        data-grade={grade.name}
+        data-testid="grade-card"
+      >
         <h2 id="grade-title" className={styles.cardTitle}>
           나의 등급
         </h2>

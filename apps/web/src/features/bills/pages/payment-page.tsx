@@ -137,10 +137,20 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
           선택 {selected.size}건 <strong>{won(total)}</strong>
         </p>
         <div className={styles.actionButtons}>
-          <button type="button" className={buttons.secondary} onClick={askExtension}>
+          <button
+            type="button"
+            className={buttons.secondary}
+            onClick={askExtension}
+            data-inactive={checkExtension(groups, info.extension) !== 'ok' || undefined}
+          >
             연장 신청
           </button>
-          <button type="button" className={buttons.primary} onClick={askRepay}>
+          <button
+            type="button"
+            className={buttons.primary}
+            onClick={askRepay}
+            data-inactive={selected.size === 0 || undefined}
+          >
             즉시 납부
           </button>
         </div>

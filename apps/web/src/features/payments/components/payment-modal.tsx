@@ -90,6 +90,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
           전액사용
         </button>
       </div>
+      {maxPoints === 0 ? <p className={styles.noPoints}>사용할 수 있는 포인트가 없어요.</p> : null}
       <NumberPad
         label="사용할 포인트 입력"
         onDigit={(digit) => setUsePoints((current) => typePointDigit(current, digit, price, request.point))}
