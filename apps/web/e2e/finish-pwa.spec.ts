@@ -49,7 +49,7 @@ test('item 14: the service worker controls the app and serves the offline page w
   await context.setOffline(true);
   await page.goto('/payment/details');
   await expect(page.getByRole('heading', { name: '인터넷에 연결되어 있지 않아요' })).toBeVisible();
-  await expect(page.getByRole('link', { name: '다시 시도' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '다시 시도' })).toBeVisible();
   // The start URL answers offline too (Lighthouse's "works offline" check).
   await page.goto('/');
   await expect(page.getByRole('heading', { name: '인터넷에 연결되어 있지 않아요' })).toBeVisible();

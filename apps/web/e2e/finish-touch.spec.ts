@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiCustomer, apiPay, recordAlerts, settled, useSession } from './helpers';
+import { apiCustomer, apiPay, recordAlerts, settled, openAsCustomer } from './helpers';
 import { SCREENS } from './routes';
 
 /** Interactive elements smaller than 44×44 CSS px (a checkbox counts by the label that wraps it). */
@@ -36,7 +36,7 @@ test.beforeAll(async ({ request }) => {
 for (const screen of SCREENS) {
   test(`item 11: every control on ${screen.name} (${screen.path}) is at least 44×44 CSS px`, async ({ page }) => {
     recordAlerts(page);
-    if (screen.auth) await useSession(page, token);
+    if (screen.auth) await openAsCustomer(page, token);
     await page.goto(screen.path);
     await settled(page);
     expect(await smallTargets(page)).toEqual([]);

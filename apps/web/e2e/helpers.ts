@@ -100,7 +100,7 @@ export async function apiPay(request: APIRequestContext, token: string, requestN
 }
 
 /** Opens pages of this test as the given customer (session storage is per tab, so set before load). */
-export async function useSession(page: Page, token: string): Promise<void> {
+export async function openAsCustomer(page: Page, token: string): Promise<void> {
   await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { apiCustomer, recordAlerts, settled, useSession } from './helpers';
+import { apiCustomer, recordAlerts, settled, openAsCustomer } from './helpers';
 import { SCREENS } from './routes';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,7 +23,7 @@ test('screenshots of every route at 390×844', async ({ page, request }) => {
   const fresh = await apiCustomer(request);
   for (const screen of SCREENS) {
     const tab = await page.context().newPage();
-    if (screen.auth) await useSession(tab, screen.name === 'qrpin' ? fresh : demo);
+    if (screen.auth) await openAsCustomer(tab, screen.name === 'qrpin' ? fresh : demo);
     await tab.goto(screen.path);
     await settled(tab);
     // Let the shorts video show a frame and the ticker settle.
