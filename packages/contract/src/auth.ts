@@ -31,5 +31,5 @@ export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const healthResponse = z.object({
   status: z.literal('ok'),
-  database: z.enum(['pglite', 'postgres']),
+  database: z.enum(['embedded', 'postgres']),
 });
