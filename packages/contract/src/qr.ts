@@ -4,9 +4,10 @@
  */
 export function qrTokenFrom(value: string): string {
   const trimmed = value.trim();
-  if (!trimmed.includes('code=')) return trimmed;
+  const match = /[?&]code=([^&#]*)/.exec(trimmed);
+  if (!match) return trimmed;
   try {
-    return new URL(trimmed, 'https://ohgood.invalid').searchParams.get('code') ?? trimmed;
+    return decodeURIComponent((match[1] ?? '').replace(/\+/g, ' ')) || trimmed;
   } catch {
     return trimmed;
   }
