@@ -72,7 +72,7 @@ test('item 13: unsubscribing asks in the confirm sheet; focus returns to the but
   await subscribed.click();
   const sheet = page.getByRole('dialog', { name: /구독을 취소할까요\?$/ });
   await expect(sheet).toBeVisible();
-  await sheet.getByRole('button', { name: '닫기', exact: true }).click();
+  await sheet.getByRole('button', { name: '계속 구독' }).click();
   await expect(sheet).toBeHidden();
   await expect(subscribed).toBeVisible();
   await expect(subscribed).toBeFocused();

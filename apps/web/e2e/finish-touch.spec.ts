@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiCustomer, apiPay, recordAlerts, settled, openAsCustomer } from './helpers';
+import { apiCustomer, apiPay, openAsCustomer, recordAlerts, settled } from './helpers';
 import { SCREENS } from './routes';
 
 /** Interactive elements smaller than 44×44 CSS px (a checkbox counts by the label that wraps it). */

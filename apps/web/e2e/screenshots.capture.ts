@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { apiCustomer, recordAlerts, settled, openAsCustomer } from './helpers';
+import { apiCustomer, openAsCustomer, recordAlerts, settled } from './helpers';
 import { SCREENS } from './routes';
 
 const here = dirname(fileURLToPath(import.meta.url));

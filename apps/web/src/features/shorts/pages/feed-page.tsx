@@ -206,7 +206,7 @@ export default function FeedPage() {
         const sure = await confirmSheet({
           title: `${item.nickname}님 구독을 취소할까요?`,
           confirmLabel: '구독 취소',
-          cancelLabel: '닫기',
+          cancelLabel: '계속 구독',
           danger: true,
         });
         if (!sure) return;
