@@ -1,15 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
-import QRCode from 'qrcode';
 import config from '../playwright.config';
 import { fakeCameraLaunchOptions } from './chromium';
 import { MERCHANT, recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
+import { cameraFile, writeQrCameraVideo } from './qr-camera';
 
-const tmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
-const y4m = join(tmp, 'qr-once-camera.y4m');
+const y4m = cameraFile('qr-once-camera');
 
 // The fake camera shows one real request's QR the whole time, as a code left in view would be.
 test.use({ permissions: ['camera'], launchOptions: fakeCameraLaunchOptions(y4m) });
@@ -25,25 +20,7 @@ test.beforeAll(async () => {
   const body = await res.json();
   requestId = body.requestId;
   await api.dispose();
-  mkdirSync(tmp, { recursive: true });
-  const png = join(tmp, 'qr-once.png');
-  await QRCode.toFile(png, `http://127.0.0.1/qrpin?code=${body.qrCode}`, { width: 360, margin: 4 });
-  execFileSync('ffmpeg', [
-    '-y',
-    '-loglevel',
-    'error',
-    '-loop',
-    '1',
-    '-i',
-    png,
-    '-t',
-    '2',
-    '-r',
-    '10',
-    '-vf',
-    'scale=360:360,pad=640:480:140:60:white,format=yuv420p',
-    y4m,
-  ]);
+  await writeQrCameraVideo(y4m, body.qrCode);
 });
 
 test('item 2: a code in view is handled once per visit; ✕ does not reopen; paying never resends it', async ({
