@@ -106,6 +106,8 @@ export async function openAsCustomer(page: Page, token: string): Promise<void> {
 
 /** Waits until the route's chunk and its data have loaded: no '…불러오는 중' text left. */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => (document.querySelector('#root')?.childElementCount ?? 0) > 0);
+  await page.waitForFunction(() => (document.querySelector('#root')?.childElementCount ?? 0) > 0, undefined, {
+    timeout: 15_000,
+  });
   await expect(page.getByText(/불러오는 중/)).toHaveCount(0);
 }

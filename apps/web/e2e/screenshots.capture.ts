@@ -25,7 +25,8 @@ test('screenshots of every route at 390×844', async ({ page, request }) => {
     const tab = await page.context().newPage();
     if (screen.auth) await openAsCustomer(tab, screen.name === 'qrpin' ? fresh : demo);
     await tab.goto(screen.path);
-    await settled(tab);
+    // A tool, not a check: a screen that does not settle is still captured as it is, and named here.
+    await settled(tab).catch(() => console.warn(`${screen.name}: did not settle; captured as it is`));
     // Let the shorts video show a frame and the ticker settle.
     if (screen.name === 'shorts-feeds') {
       await expect
