@@ -50,9 +50,7 @@ test('item 6: every text on the grade card is at least 4.5:1 on every grade colo
   expect(weak).toEqual([]);
 });
 
-test('item 12: empty bills look inactive but explain; nothing shows between the bar and the footer', async ({
-  page,
-}) => {
+test('item 12: on an empty list 연장 신청 and 즉시 납부 look inactive and still say why', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('emptybills'));
   await page.goto('/payment');

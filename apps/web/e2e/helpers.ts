@@ -12,17 +12,21 @@ export function recordAlerts(page: Page): string[] {
     alerts.push(`native: ${dialog.message()}`);
     await dialog.dismiss();
   });
-  void page.exposeFunction('__e2eToast', (text: string) => alerts.push(text));
-  void page.addInitScript(() => {
-    const seen = new WeakSet<Element>();
-    new MutationObserver(() => {
-      for (const el of document.querySelectorAll('[data-testid="toast"]')) {
-        if (seen.has(el)) continue;
-        seen.add(el);
-        (window as unknown as { __e2eToast(text: string): void }).__e2eToast(el.textContent ?? '');
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  // Not awaited, so callers stay synchronous; a test that ends before its page loads must not fail on it.
+  const ignoreClosed = () => undefined;
+  page.exposeFunction('__e2eToast', (text: string) => alerts.push(text)).catch(ignoreClosed);
+  page
+    .addInitScript(() => {
+      const seen = new WeakSet<Element>();
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="toast"]')) {
+          if (seen.has(el)) continue;
+          seen.add(el);
+          (window as unknown as { __e2eToast(text: string): void }).__e2eToast(el.textContent ?? '');
+        }
+      }).observe(document, { childList: true, subtree: true });
+    })
+    .catch(ignoreClosed);
   return alerts;
 }
 
