@@ -3,7 +3,7 @@ import { recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
 async function demoShortId(page: Page): Promise<number> {
   const res = await page.request.get('/api/public/shorts/feeds?page=1&size=10');
-  const first = (await res.json()).data.data[0] as { shortsId: number } | undefined;
+  const first = (await res.json()).data[0] as { shortsId: number } | undefined;
   if (!first) throw new Error('no demo short');
   return first.shortsId;
 }
