@@ -2,6 +2,23 @@ import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 let counter = 0;
 
+/** In the page: reports each new toast element's text to the test once. */
+function watchToasts() {
+  const w = window as unknown as { __e2eToast?(text: string): void; __e2eWatching?: boolean };
+  if (w.__e2eWatching) return;
+  w.__e2eWatching = true;
+  const seen = new WeakSet<Element>();
+  const report = () => {
+    for (const el of document.querySelectorAll('[data-testid="toast"]')) {
+      if (seen.has(el) || !w.__e2eToast) continue;
+      seen.add(el);
+      w.__e2eToast(el.textContent ?? '');
+    }
+  };
+  new MutationObserver(report).observe(document, { childList: true, subtree: true });
+  report();
+}
+
 /**
  * Collects the text of every toast the app shows (the spec's alerts, issue #14), in order. A native
  * alert()/confirm() is a bug now: it is dismissed and recorded as 'native: <text>', so assertions fail.
@@ -15,18 +32,10 @@ export function recordAlerts(page: Page): string[] {
   // Not awaited, so callers stay synchronous; a test that ends before its page loads must not fail on it.
   const ignoreClosed = () => undefined;
   page.exposeFunction('__e2eToast', (text: string) => alerts.push(text)).catch(ignoreClosed);
-  page
-    .addInitScript(() => {
-      const seen = new WeakSet<Element>();
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll('[data-testid="toast"]')) {
-          if (seen.has(el)) continue;
-          seen.add(el);
-          (window as unknown as { __e2eToast(text: string): void }).__e2eToast(el.textContent ?? '');
-        }
-      }).observe(document, { childList: true, subtree: true });
-    })
-    .catch(ignoreClosed);
+  // Installed by an init script and again on every load, in case the first navigation began before the
+  // init script was registered; a flag keeps it to one observer per document.
+  page.addInitScript(watchToasts).catch(ignoreClosed);
+  page.on('domcontentloaded', () => void page.evaluate(watchToasts).catch(ignoreClosed));
   return alerts;
 }
 
