@@ -123,4 +123,12 @@ export async function settled(page: Page): Promise<void> {
     timeout: 15_000,
   });
   await expect(page.getByText(/불러오는 중/)).toHaveCount(0);
+
+/** Logs in as the seeded demo customer (README) through the UI. */
+export async function logInAsDemo(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('이메일').fill('demo@ohgood.kr');
+  await page.getByLabel('비밀번호').fill('ohgood123!');
+  await page.getByRole('button', { name: '로그인', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
 }
