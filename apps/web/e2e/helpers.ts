@@ -123,6 +123,7 @@ export async function settled(page: Page): Promise<void> {
     timeout: 15_000,
   });
   await expect(page.getByText(/불러오는 중/)).toHaveCount(0);
+}
 
 /** Logs in as the seeded demo customer (README) through the UI. */
 export async function logInAsDemo(page: Page): Promise<void> {
