@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { healthResponse } from '@ohgood/contract/auth';
+import { authEndpoints } from '@ohgood/contract/auth';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Database, ping } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
+import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
@@ -73,14 +74,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokenService(deps.jwtSecret, clock);
   registerAuthGuard(app, tokens);
 
-  app.get(
-    '/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
-    async () => {
-      await ping(database.db);
-      return { status: 'ok' as const, database: database.kind };
-    },
-  );
+  registerEndpoint(app, authEndpoints.health, async () => {
+    await ping(database.db);
+    return { status: 'ok' as const, database: database.kind };
+  });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
