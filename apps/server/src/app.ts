@@ -22,6 +22,9 @@ import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
+import { chatLlmFromConfig } from './modules/chat/llm';
+import { chatRoutes } from './modules/chat/routes';
+import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
 import { merchantRoutes } from './modules/merchants/routes';
@@ -90,6 +93,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(billsRoutes(bills));
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
+  const chat = createChatService(database.db, clock, {
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+    llm: chatLlmFromConfig(config),
+  });
+  await app.register(chatRoutes(chat));
 
   await registerWebApp(app, config.WEB_DIST);
   return app;
