@@ -5,10 +5,3 @@ export function isApiPath(url: string): boolean {
   const path = url.split('?')[0] ?? '/';
   return API_PREFIXES.some((prefix) => path === prefix.replace(/\/$/, '') || path.startsWith(prefix));
 }
-
-/** Pages of the web app whose path is also an API path (POST /chat): a GET of them is the SPA. */
-const SPA_PAGES = new Set(['/chat']);
-
-export function isSpaPage(url: string): boolean {
-  return SPA_PAGES.has((url.split('?')[0] ?? '/').replace(/\/$/, ''));
-}

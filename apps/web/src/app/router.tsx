@@ -38,6 +38,7 @@ const pointHistory = lazyPage(() => import('../features/payments/pages/point-his
 const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
 const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
 const chat = lazyPage(() => import('./pages/chat-route'));
+const dashboard = lazyPage(() => import('./pages/dashboard-route'));
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
 function NavigatorBridge() {
@@ -64,7 +65,7 @@ export function AppRoutes() {
             <Route path="/mypage" element={mypage} />
             <Route path="/point/history" element={pointHistory} />
             <Route path="/chat" element={chat} />
-            <Route path="/dashboard" element={placeholder('오굿 리포트')} />
+            <Route path="/dashboard" element={dashboard} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>
