@@ -257,11 +257,7 @@ describe('GET /chat', () => {
       jwtSecret: 'test-secret-test-secret-test-secret-1234',
     });
     try {
-      const res = await app.inject({
-        method: 'GET',
-        url: '/chat',
-        headers: { accept: 'text/html,application/xhtml+xml' },
-      });
+      const res = await app.inject({ method: 'GET', url: '/chat', headers: { accept: 'text/html' } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
     } finally {
