@@ -23,11 +23,18 @@ import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { createStorage } from './modules/media/storage';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { profileRoutes } from './modules/profiles/routes';
+import { createProfileService } from './modules/profiles/service';
 import { shortsRoutes } from './modules/shorts/routes';
+import { createSearchService } from './modules/shorts/search';
+import { searchRoutes } from './modules/shorts/search-routes';
+import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
+import { createShortsMypageService } from './modules/shorts-mypage/service';
 
 export interface AppDeps {
   config: Config;
@@ -83,6 +90,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
   await app.register(shortsRoutes(deps));
+  await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
+  await app.register(
+    profileRoutes(createProfileService(database.db, createStorage(config), config.MEDIA_BASE_URL, app.log)),
+  );
+  await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -1,0 +1,49 @@
+-- Shorts discovery (issue 9): search by text, hashtag, nickname and Korean initial consonants; my-page lists.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+--> statement-breakpoint
+-- Initial consonants of Hangul syllables (U+AC00..U+D7A3: 21 vowels × 28 finals = 588 per initial);
+-- every other character is kept (lower-cased), so 'ㅋㅍ' matches only consecutive syllables. The database
+-- derives it, so every writer (upload, seed, fixtures, profile edit) stores the same value; a test checks
+-- it against es-hangul's getChoseong.
+CREATE OR REPLACE FUNCTION ohgood_choseong(input text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  initials constant text := 'ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ';
+  result text := '';
+  ch text;
+  code integer;
+BEGIN
+  FOREACH ch IN ARRAY regexp_split_to_array(lower(input), '') LOOP
+    code := ascii(ch);
+    IF code BETWEEN 44032 AND 55203 THEN
+      result := result || substr(initials, (code - 44032) / 588 + 1, 1);
+    ELSE
+      result := result || ch;
+    END IF;
+  END LOOP;
+  RETURN result;
+END
+$$;
+--> statement-breakpoint
+ALTER TABLE "shorts" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower("title" || ' ' || "content")) STORED;
+--> statement-breakpoint
+ALTER TABLE "shorts" ADD COLUMN "search_choseong" text GENERATED ALWAYS AS (ohgood_choseong("title" || ' ' || "content")) STORED;
+--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "nickname_search" text GENERATED ALWAYS AS (lower("nickname")) STORED;
+--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "nickname_choseong" text GENERATED ALWAYS AS (ohgood_choseong("nickname")) STORED;
+--> statement-breakpoint
+CREATE INDEX "shorts_search_text_trgm" ON "shorts" USING gin ("search_text" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "shorts_search_choseong_trgm" ON "shorts" USING gin ("search_choseong" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "customers_nickname_search_trgm" ON "customers" USING gin ("nickname_search" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "customers_nickname_choseong_trgm" ON "customers" USING gin ("nickname_choseong" gin_trgm_ops);
+--> statement-breakpoint
+-- My page lists: newest first by keyset.
+CREATE INDEX "short_reactions_customer_type_created_idx" ON "short_reactions" USING btree ("customer_id", "type", "created_at", "short_id");
+--> statement-breakpoint
+CREATE INDEX "short_subscriptions_subscriber_created_idx" ON "short_subscriptions" USING btree ("subscriber_id", "created_at", "target_id");
+--> statement-breakpoint
+CREATE INDEX "short_comments_customer_short_idx" ON "short_comments" USING btree ("customer_id", "short_id", "id");
