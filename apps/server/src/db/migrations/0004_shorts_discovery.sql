@@ -25,6 +25,18 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- Every character and every pair of adjacent characters, for a GIN index that also serves the one- and
+-- two-character queries Korean search is full of (pg_trgm needs three characters to narrow anything).
+CREATE OR REPLACE FUNCTION ohgood_grams(input text) RETURNS text[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT coalesce(array_agg(DISTINCT g), '{}')
+    FROM (
+      SELECT substr(input, i, 1) AS g FROM generate_series(1, char_length(input)) AS i
+      UNION ALL
+      SELECT substr(input, i, 2) FROM generate_series(1, char_length(input) - 1) AS i
+    ) AS grams
+$$;
+--> statement-breakpoint
 ALTER TABLE "shorts" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower("title" || ' ' || "content")) STORED;
 --> statement-breakpoint
 ALTER TABLE "shorts" ADD COLUMN "search_choseong" text GENERATED ALWAYS AS (ohgood_choseong("title" || ' ' || "content")) STORED;
@@ -36,6 +48,10 @@ ALTER TABLE "customers" ADD COLUMN "nickname_choseong" text GENERATED ALWAYS AS 
 CREATE INDEX "shorts_search_text_trgm" ON "shorts" USING gin ("search_text" gin_trgm_ops);
 --> statement-breakpoint
 CREATE INDEX "shorts_search_choseong_trgm" ON "shorts" USING gin ("search_choseong" gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "shorts_search_text_grams" ON "shorts" USING gin (ohgood_grams("search_text"));
+--> statement-breakpoint
+CREATE INDEX "shorts_search_choseong_grams" ON "shorts" USING gin (ohgood_grams("search_choseong"));
 --> statement-breakpoint
 CREATE INDEX "customers_nickname_search_trgm" ON "customers" USING gin ("nickname_search" gin_trgm_ops);
 --> statement-breakpoint

@@ -22,6 +22,7 @@ export function searchTerms(raw: string) {
   return {
     q,
     choseong,
+    grams: queryGrams(q),
     contains: `%${escapeLike(q)}%`,
     prefix: `${escapeLike(q)}%`,
     hashtag: `%#${escapeLike(tag)}%`,
@@ -30,12 +31,22 @@ export function searchTerms(raw: string) {
 
 type Terms = ReturnType<typeof searchTerms>;
 
+/**
+ * The grams a matching text must contain, as a PostgreSQL array literal: the character itself for a
+ * one-character query, else every adjacent pair (what `ohgood_grams` indexes; see migration 0004).
+ */
+function queryGrams(q: string): string {
+  const chars = [...q];
+  const grams = chars.length === 1 ? chars : chars.slice(1).map((c, i) => `${chars[i]}${c}`);
+  return `{${[...new Set(grams)].map((g) => `"${g.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
 /** The feed's `keyword` filter: the same match as search (issue 9), on a query joining shorts and customers. */
 export function keywordFilter(keyword: string): SQL {
   const t = searchTerms(keyword);
   return t.choseong
-    ? sql`(${shorts.searchChoseong} like ${t.contains} escape '\\' or ${customers.nicknameChoseong} like ${t.contains} escape '\\')`
-    : sql`(${shorts.searchText} like ${t.contains} escape '\\' or ${customers.nicknameSearch} like ${t.contains} escape '\\')`;
+    ? sql`((ohgood_grams(${shorts.searchChoseong}) @> ${t.grams}::text[] and ${shorts.searchChoseong} like ${t.contains} escape '\\') or ${customers.nicknameChoseong} like ${t.contains} escape '\\')`
+    : sql`((ohgood_grams(${shorts.searchText}) @> ${t.grams}::text[] and ${shorts.searchText} like ${t.contains} escape '\\') or ${customers.nicknameSearch} like ${t.contains} escape '\\')`;
 }
 
 /**
@@ -91,13 +102,9 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
         if (Number.isNaN(lastDate.getTime())) throw badRequest('INVALID_CURSOR', '잘못된 커서입니다.');
         after = sql`(x.score, x.sort_date, x.id) < (${query.lastScore}::int, ${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
       }
+      // Two index-served branches, disjoint so no dedup is needed: text matches (gram GIN index, then the
+      // exact LIKE), and other shorts of creators whose nickname matches (creator index).
       const result = await db.execute(sql`
-        with candidates as (
-          select id from shorts where status = 'READY' and ${textColumn} like ${t.contains} escape '\\'
-          union
-          select s.id from customers c join shorts s on s.customer_id = c.id
-           where s.status = 'READY' and c.${nickColumn} like ${t.contains} escape '\\'
-        )
         select x.id, x.title, x.content, x.video_key, x.thumbnail_key, x.like_count, x.comment_count,
                x.customer_id, x.nickname, x.profile_img, x.score,
                (extract(epoch from x.sort_date) * 1000)::float8 as date_ms
@@ -106,8 +113,16 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
                    s.customer_id, c.nickname, c.profile_img,
                    date_trunc('milliseconds', s.created_at) as sort_date,
                    ${scoreSql(t)}::int as score
-              from candidates m
-              join shorts s on s.id = m.id
+              from (
+                select * from shorts
+                 where status = 'READY' and ohgood_grams(${textColumn}) @> ${t.grams}::text[]
+                   and ${textColumn} like ${t.contains} escape '\\'
+                union all
+                select * from shorts
+                 where status = 'READY'
+                   and customer_id = any(array(select id from customers where ${nickColumn} like ${t.contains} escape '\\'))
+                   and not (${textColumn} like ${t.contains} escape '\\')
+              ) s
               join customers c on c.id = s.customer_id
           ) x
          where ${after}
