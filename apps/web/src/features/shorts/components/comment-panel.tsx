@@ -4,9 +4,10 @@ import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { relativeTime } from '../../../shared/format';
+import { mediaUrl } from '../../../shared/media-url';
 import { notify } from '../../../shared/notify';
 import { shortsApi } from '../api/shorts-api';
-import { buildCommentTree, mediaUrl } from '../feed-logic';
+import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
 
 interface Props {
