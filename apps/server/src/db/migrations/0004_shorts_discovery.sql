@@ -27,8 +27,9 @@ $$;
 --> statement-breakpoint
 -- Every character and every pair of adjacent characters, for a GIN index that also serves the one- and
 -- two-character queries Korean search is full of (pg_trgm needs three characters to narrow anything).
+-- Costly per row on purpose (COST): the planner should reach it through its index, not as a filter.
 CREATE OR REPLACE FUNCTION ohgood_grams(input text) RETURNS text[]
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
   SELECT coalesce(array_agg(DISTINCT g), '{}')
     FROM (
       SELECT substr(input, i, 1) AS g FROM generate_series(1, char_length(input)) AS i
@@ -63,3 +64,22 @@ CREATE INDEX "short_reactions_customer_type_created_idx" ON "short_reactions" US
 CREATE INDEX "short_subscriptions_subscriber_created_idx" ON "short_subscriptions" USING btree ("subscriber_id", "created_at", "target_id");
 --> statement-breakpoint
 CREATE INDEX "short_comments_customer_short_idx" ON "short_comments" USING btree ("customer_id", "short_id", "id");
+--> statement-breakpoint
+-- Search pages by (tier, created_at, id) with the date in the cursor at millisecond precision (ISO), so
+-- stored instants carry exactly that precision; every writer gets this, whatever clock it uses.
+CREATE OR REPLACE FUNCTION ohgood_created_at_ms() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.created_at := date_trunc('milliseconds', NEW.created_at);
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "shorts_created_at_ms" BEFORE INSERT OR UPDATE OF "created_at" ON "shorts"
+  FOR EACH ROW EXECUTE FUNCTION ohgood_created_at_ms();
+--> statement-breakpoint
+UPDATE "shorts" SET "created_at" = date_trunc('milliseconds', "created_at")
+ WHERE "created_at" <> date_trunc('milliseconds', "created_at");
+--> statement-breakpoint
+-- Newest-first reads of playable shorts (each search tier, channel lists).
+CREATE INDEX "shorts_ready_created_id_idx" ON "shorts" USING btree ("created_at" DESC, "id" DESC) WHERE "status" = 'READY';

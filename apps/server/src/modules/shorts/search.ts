@@ -24,7 +24,6 @@ export function searchTerms(raw: string) {
     choseong,
     grams: queryGrams(q),
     contains: `%${escapeLike(q)}%`,
-    prefix: `${escapeLike(q)}%`,
     hashtag: `%#${escapeLike(tag)}%`,
   };
 }
@@ -50,27 +49,48 @@ export function keywordFilter(keyword: string): SQL {
 }
 
 /**
- * Relevance from text only: title 5 (+2 when it starts with the query), hashtag 3, nickname 2, description 1.
- * No time and no live counters: a like or a new upload never moves an item across a page boundary, so
- * the (score, date, id) keyset is stable (ADR 0020).
+ * Relevance tiers from text only (ADR 0020): 3 = the title matches, 2 = a hashtag or the creator's nickname
+ * matches, 1 = anything else in the description. No time and no live counters, so a like or a new upload
+ * never moves an item across a page boundary and the (tier, date, id) keyset is stable. Each tier is read
+ * newest first by its own query, so a broad query stops after a page's worth of rows (date index) and a
+ * narrow one is served by the gram index: neither scores every match.
  */
-function scoreSql(t: Terms): SQL {
-  if (t.choseong) {
-    // search_choseong = choseong(title || ' ' || content), so the title is its first char_length(title) chars.
-    const title = sql`left(s.search_choseong, char_length(s.title))`;
-    const content = sql`substr(s.search_choseong, char_length(s.title) + 2)`;
-    return sql`(case when ${title} like ${t.contains} escape '\\' then 5 else 0 end
-      + case when ${title} like ${t.prefix} escape '\\' then 2 else 0 end
-      + case when ${content} like ${t.hashtag} escape '\\' then 3 else 0 end
-      + case when c.nickname_choseong like ${t.contains} escape '\\' then 2 else 0 end
-      + case when ${content} like ${t.contains} escape '\\' then 1 else 0 end)`;
-  }
-  return sql`(case when lower(s.title) like ${t.contains} escape '\\' then 5 else 0 end
-    + case when lower(s.title) like ${t.prefix} escape '\\' then 2 else 0 end
-    + case when lower(s.content) like ${t.hashtag} escape '\\' then 3 else 0 end
-    + case when c.nickname_search like ${t.contains} escape '\\' then 2 else 0 end
-    + case when lower(s.content) like ${t.contains} escape '\\' then 1 else 0 end)`;
+function tierConditions(t: Terms, creators: number[]) {
+  const column = t.choseong ? sql.raw('s.search_choseong') : sql.raw('s.search_text');
+  // The title is the first char_length(title) characters of the derived column (title || ' ' || content).
+  const title = sql`left(${column}, char_length(s.title))`;
+  const content = sql`substr(${column}, char_length(s.title) + 2)`;
+  const inTitle = sql`(${title} like ${t.contains} escape '\\')`;
+  const byTag = sql`(${content} like ${t.hashtag} escape '\\')`;
+  // Creators whose nickname matches, looked up first: with literal ids the planner sees how few they are.
+  const byNick = creators.length > 0 ? sql`s.customer_id = any(${`{${creators.join(',')}}`}::int[])` : sql`false`;
+  const anywhere = sql`(${column} like ${t.contains} escape '\\')`;
+  // The gram condition narrows through its GIN index only. It never appears under OR or NOT, where the
+  // planner would evaluate it row by row.
+  const grams = sql`ohgood_grams(${column}) @> ${t.grams}::text[]`;
+  return {
+    /** One condition per tier, for a scan of the newest rows. */
+    plain: {
+      3: inTitle,
+      2: sql`(${byTag} or ${byNick}) and not ${inTitle}`,
+      1: sql`${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`,
+    } as Record<Tier, SQL>,
+    /** Disjoint, index-served branches per tier. */
+    indexed: {
+      3: [sql`${grams} and ${inTitle}`],
+      2: [
+        sql`${grams} and ${byTag} and not ${inTitle}`,
+        ...(creators.length > 0 ? [sql`${byNick} and not ${byTag} and not ${inTitle}`] : []),
+      ],
+      1: [sql`${grams} and ${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`],
+    } as Record<Tier, SQL[]>,
+  };
 }
+
+type Tier = 1 | 2 | 3;
+
+/** How many of the newest shorts a tier looks at first, before asking the gram index. */
+const WINDOW = 2000;
 
 type Row = {
   id: number;
@@ -84,53 +104,76 @@ type Row = {
   nickname: string;
   profile_img: string | null;
   date_ms: number | string;
-  score: number;
 };
 
 export function createSearchService(db: Db, mediaBaseUrl: string) {
+  const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
+    s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
+
+  async function rows<R = Row>(query: SQL): Promise<R[]> {
+    return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+  }
+
+  /**
+   * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
+   * WINDOW shorts (date index, cheap filter, early stop); otherwise the gram index finds every match of the
+   * tier and only those are sorted. Both give the same rows: the first is exact whenever it fills the page.
+   */
+  async function tierRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
+    const conditions = tierConditions(t, creators);
+    const recent = await rows(sql`
+      select ${columns}
+        from (select s.* from shorts s where s.status = 'READY' and ${after}
+               order by s.created_at desc, s.id desc limit ${WINDOW}) s
+        join customers c on c.id = s.customer_id
+       where ${conditions.plain[level]}
+       order by s.created_at desc, s.id desc
+       limit ${limit}`);
+    if (recent.length >= limit) return recent;
+    const branches = conditions.indexed[level].map(
+      (condition) => sql`(select ${columns} from shorts s join customers c on c.id = s.customer_id
+        where s.status = 'READY' and ${condition} and ${after}
+        order by s.created_at desc, s.id desc limit ${limit})`,
+    );
+    return rows(sql`select * from (${sql.join(branches, sql` union all `)}) hits
+      order by date_ms desc, id desc limit ${limit}`);
+  }
+
   return {
-    /** GET /api/public/shorts/search: keyset pages ordered by score, then date, then id (all descending). */
+    /** GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending). */
     async search(query: SearchQuery): Promise<SearchPage> {
       const empty: SearchPage = { items: [], nextCursor: null, hasNext: false, mediaBaseUrl };
       const t = searchTerms(query.q ?? '');
       if (!t.q) return empty;
-      const textColumn = t.choseong ? sql.raw('search_choseong') : sql.raw('search_text');
-      const nickColumn = t.choseong ? sql.raw('nickname_choseong') : sql.raw('nickname_search');
+      let tier: Tier = 3;
       let after = sql`true`;
       if (query.lastId !== undefined && query.lastDate !== undefined && query.lastScore !== undefined) {
         const lastDate = new Date(query.lastDate);
-        if (Number.isNaN(lastDate.getTime())) throw badRequest('INVALID_CURSOR', '잘못된 커서입니다.');
-        after = sql`(x.score, x.sort_date, x.id) < (${query.lastScore}::int, ${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
+        if (Number.isNaN(lastDate.getTime()) || query.lastScore < 1 || query.lastScore > 3) {
+          throw badRequest('INVALID_CURSOR', '잘못된 커서입니다.');
+        }
+        tier = query.lastScore as Tier;
+        after = sql`(s.created_at, s.id) < (${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
       }
-      // Two index-served branches, disjoint so no dedup is needed: text matches (gram GIN index, then the
-      // exact LIKE), and other shorts of creators whose nickname matches (creator index).
-      const result = await db.execute(sql`
-        select x.id, x.title, x.content, x.video_key, x.thumbnail_key, x.like_count, x.comment_count,
-               x.customer_id, x.nickname, x.profile_img, x.score,
-               (extract(epoch from x.sort_date) * 1000)::float8 as date_ms
-          from (
-            select s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
-                   s.customer_id, c.nickname, c.profile_img,
-                   date_trunc('milliseconds', s.created_at) as sort_date,
-                   ${scoreSql(t)}::int as score
-              from (
-                select * from shorts
-                 where status = 'READY' and ohgood_grams(${textColumn}) @> ${t.grams}::text[]
-                   and ${textColumn} like ${t.contains} escape '\\'
-                union all
-                select * from shorts
-                 where status = 'READY'
-                   and customer_id = any(array(select id from customers where ${nickColumn} like ${t.contains} escape '\\'))
-                   and not (${textColumn} like ${t.contains} escape '\\')
-              ) s
-              join customers c on c.id = s.customer_id
-          ) x
-         where ${after}
-         order by x.score desc, x.sort_date desc, x.id desc
-         limit ${query.limit + 1}`);
-      const rows = (result as unknown as { rows: Row[] }).rows;
-      const page = rows.slice(0, query.limit).map(toItem);
-      const hasNext = rows.length > query.limit;
+      const nick = t.choseong ? sql.raw('nickname_choseong') : sql.raw('nickname_search');
+      const creators = (
+        await rows<{ id: number }>(
+          sql`select id from customers where ${nick} like ${t.contains} escape '\\' limit 1000`,
+        )
+      ).map((r) => r.id);
+      const found: SearchItem[] = [];
+      for (let level = tier; level >= 1 && found.length <= query.limit; level--) {
+        const more = await tierRows(
+          t,
+          creators,
+          level as Tier,
+          level === tier ? after : sql`true`,
+          query.limit + 1 - found.length,
+        );
+        found.push(...more.map((row) => toItem(row, level)));
+      }
+      const page = found.slice(0, query.limit);
+      const hasNext = found.length > query.limit;
       const last = page.at(-1);
       return {
         items: page,
@@ -142,7 +185,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
   };
 }
 
-function toItem(row: Row): SearchItem {
+function toItem(row: Row, score: number): SearchItem {
   return {
     shortsId: row.id,
     videoName: row.video_key,
@@ -158,7 +201,7 @@ function toItem(row: Row): SearchItem {
     profileImg: row.profile_img,
     commentCount: row.comment_count,
     likeCount: row.like_count,
-    score: row.score,
+    score,
   };
 }
 
