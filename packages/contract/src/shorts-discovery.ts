@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped as envelope } from './endpoint';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
 
@@ -163,3 +163,73 @@ export const videoPage = pageOf(videoItem);
 export type VideoPage = z.infer<typeof videoPage>;
 export const channelPageResponse = envelope(channelPage);
 export const videoPageResponse = envelope(videoPage);
+
+/* ---- Endpoints (spec §7) ---- */
+
+const tags = ['shorts-discovery'];
+
+export const discoveryEndpoints = {
+  search: defineEndpoint({
+    method: 'GET',
+    path: '/api/public/shorts/search',
+    query: searchQuery,
+    response: searchResponse,
+    access: 'public',
+    summary: '쇼츠 검색 (제목, 설명, 해시태그, 닉네임, 초성)',
+    tags,
+  }),
+  profile: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/profile',
+    query: profileQuery,
+    response: profileResponse,
+    access: 'customer',
+    summary: '채널 프로필 (targetId 없으면 내 프로필; page 0부터, 12개씩)',
+    tags,
+  }),
+  editProfile: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/profile/edit',
+    body: 'multipart',
+    response: profileEditResponse,
+    access: 'customer',
+    summary: '내 프로필 수정 (multipart: nickname, introduce, profileImg?)',
+    tags,
+  }),
+  overview: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/mypage/overview',
+    query: overviewQuery,
+    response: overviewResponse,
+    access: 'customer',
+    summary: '쇼츠 마이페이지 요약',
+    tags,
+  }),
+  subscriptions: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/mypage/subscribe',
+    query: listQuery,
+    response: channelPageResponse,
+    access: 'customer',
+    summary: '구독한 채널',
+    tags,
+  }),
+  liked: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/mypage/all',
+    query: listQuery,
+    response: videoPageResponse,
+    access: 'customer',
+    summary: '좋아요 표시한 동영상',
+    tags,
+  }),
+  commented: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/mypage/comments',
+    query: listQuery,
+    response: videoPageResponse,
+    access: 'customer',
+    summary: '댓글 단 동영상',
+    tags,
+  }),
+} as const;

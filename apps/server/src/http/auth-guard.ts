@@ -1,16 +1,12 @@
+import type { EndpointAccess } from '@ohgood/contract/endpoint';
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
 
-/**
- * Who may call a route. Default-deny: every API route needs a customer token unless it says otherwise.
- * - customer: a valid bearer token is required;
- * - optional: a valid token personalises the answer, none is fine (public feeds);
- * - merchant: the merchant module checks its own key header;
- * - public: nobody is identified.
- */
-export type RouteAccess = 'customer' | 'optional' | 'merchant' | 'public';
+/** Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing
+ * needs a customer token. */
+export type RouteAccess = EndpointAccess;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

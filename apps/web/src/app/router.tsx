@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
-import { LoadingText, ScreenPlaceholder } from '../shared/ui/page';
+import { LoadingText } from '../shared/ui/page';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
@@ -20,9 +20,6 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
     </Suspense>
   );
 }
-
-/** A route whose screen ships with a later issue: an honest empty page with the screen's title. */
-const placeholder = (title: string) => <ScreenPlaceholder title={title} />;
 
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.
 const home = <HomeRoute />;
@@ -45,6 +42,8 @@ const paymentDetails = lazyPage(() => import('../features/payments/pages/payment
 const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
 const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
 const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
+const chat = lazyPage(() => import('./pages/chat-route'));
+const dashboard = lazyPage(() => import('./pages/dashboard-route'));
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
 function NavigatorBridge() {
@@ -70,8 +69,8 @@ export function AppRoutes() {
             <Route path="/payment/details" element={paymentDetails} />
             <Route path="/mypage" element={mypage} />
             <Route path="/point/history" element={pointHistory} />
-            <Route path="/chat" element={placeholder('오굿이와 대화하기')} />
-            <Route path="/dashboard" element={placeholder('오굿 리포트')} />
+            <Route path="/chat" element={chat} />
+            <Route path="/dashboard" element={dashboard} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

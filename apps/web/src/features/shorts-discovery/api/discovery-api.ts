@@ -1,29 +1,23 @@
-import type {
-  ChannelPage,
-  Overview,
-  Profile,
-  ProfileEditResult,
-  ProfileSort,
-  SearchCursor,
-  SearchPage,
-  VideoPage,
-} from '@ohgood/contract/shorts-discovery';
-import { api } from '../../../shared/api-client';
+import { shortsEndpoints } from '@ohgood/contract/shorts';
+import type { ProfileSort, SearchCursor } from '@ohgood/contract/shorts-discovery';
+import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
+import { callEndpoint } from '../../../shared/api-client';
 
-export type MypageList = 'subscribe' | 'all' | 'comments';
-
-/** Spec §7 calls of search, profiles and the shorts my page. */
+/** Spec §7 calls of search, profiles and the shorts my page; each body is the envelope, `.data` taken here. */
 export const discoveryApi = {
   search: (q: string, cursor: SearchCursor | null) =>
-    api.get<SearchPage>('/api/public/shorts/search', { query: { q, limit: 8, ...(cursor ?? {}) } }),
+    callEndpoint(api.search, { query: { q, limit: 8, ...(cursor ?? {}) } }).then((body) => body.data),
   profile: (targetId: number | null, page: number, sortBy: ProfileSort) =>
-    api.get<Profile>('/api/shorts/profile', { query: { targetId, page, sortBy } }),
-  editProfile: (form: FormData) => api.post<ProfileEditResult>('/api/shorts/profile/edit', form),
-  subscribe: (targetId: number) => api.post<unknown>(`/api/shorts/subscribe/${targetId}`),
-  unsubscribe: (targetId: number) => api.delete<unknown>('/api/shorts/mypage/subscription', { query: { targetId } }),
-  overview: () => api.get<Overview>('/api/shorts/mypage/overview', { query: { limit: 8 } }),
+    callEndpoint(api.profile, { query: { targetId: targetId ?? undefined, page, sortBy } }).then((body) => body.data),
+  editProfile: (form: FormData) =>
+    callEndpoint(api.editProfile, { body: form, timeout: 10_000 }).then((body) => body.data),
+  subscribe: (targetId: number) => callEndpoint(shortsEndpoints.subscribe, { params: { targetId } }),
+  unsubscribe: (targetId: number) => callEndpoint(shortsEndpoints.unsubscribe, { query: { targetId } }),
+  overview: () => callEndpoint(api.overview, { query: { limit: 8 } }).then((body) => body.data),
   channels: (cursor: string | null) =>
-    api.get<ChannelPage>('/api/shorts/mypage/subscribe', { query: { limit: 8, cursor } }),
+    callEndpoint(api.subscriptions, { query: { limit: 8, cursor: cursor ?? undefined } }).then((body) => body.data),
   videos: (list: 'all' | 'comments', cursor: string | null) =>
-    api.get<VideoPage>(`/api/shorts/mypage/${list}`, { query: { limit: 8, cursor } }),
+    callEndpoint(list === 'all' ? api.liked : api.commented, {
+      query: { limit: 8, cursor: cursor ?? undefined },
+    }).then((body) => body.data),
 };
