@@ -96,10 +96,11 @@ describe('search matching (domain §9)', () => {
       url: `/api/shorts/feeds?keyword=${encodeURIComponent('ㅋㅍ')}&size=50`,
       headers: bearer(other.token),
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
+    // Spec §7: `data` is the list itself.
     const got = res
       .json()
-      .data.data.map((s: { title: string }) => s.title)
+      .data.map((s: { title: string }) => s.title)
       .sort();
     expect(got).toEqual(['라떼 만들기', '아침 커피 한 잔']);
   });
