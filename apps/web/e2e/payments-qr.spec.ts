@@ -7,11 +7,14 @@ import QRCode from 'qrcode';
 import config from '../playwright.config';
 import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
+import { ffmpeg } from './media-tools';
 
 const tmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
 const y4m = join(tmp, 'qr-camera.y4m');
 
 // Chromium's fake camera plays this file: a QR of a real payment request, made below before launch.
+// Both e2e browsers honour --use-file-for-fake-video-capture (Debian's Chromium and the npm one from
+// @sparticuz/chromium, checked with each), so this test has one path for both.
 test.use({
   permissions: ['camera'],
   launchOptions: fakeCameraLaunchOptions(y4m),
@@ -31,7 +34,7 @@ test.beforeAll(async () => {
   mkdirSync(tmp, { recursive: true });
   const png = join(tmp, 'qr.png');
   await QRCode.toFile(png, `http://127.0.0.1/qrpin?code=${qrCode}`, { width: 360, margin: 4 });
-  execFileSync('ffmpeg', [
+  execFileSync(ffmpeg, [
     '-y',
     '-loglevel',
     'error',
