@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { printSearchBench, searchBench } from './bench-search.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'apps/web');
@@ -295,6 +296,10 @@ if (process.env.BENCH_SKIP_API !== '1') {
   report.api = await api();
   console.log(`\n== API (${CONNECTIONS} connections, ${DURATION} s each)`);
   console.table(report.api);
+}
+if (process.env.BENCH_SKIP_SEARCH !== '1') {
+  report.search = await searchBench();
+  printSearchBench(report.search);
 }
 if (process.env.BENCH_SKIP_CHAT !== '1') {
   report.chat = chatBench();

@@ -33,9 +33,15 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { profileRoutes } from './modules/profiles/routes';
+import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
 import { shortsRoutes } from './modules/shorts/routes';
+import { createSearchService } from './modules/shorts/search';
+import { searchRoutes } from './modules/shorts/search-routes';
+import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
+import { createShortsMypageService } from './modules/shorts-mypage/service';
 
 export interface AppDeps {
   config: Config;
@@ -90,6 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
   await app.register(shortsRoutes({ ...deps, storage }));
+  await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
+  await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
+  await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -6,6 +6,7 @@ import type { Endpoint } from './endpoint';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { shortsEndpoints } from './shorts';
+import { discoveryEndpoints } from './shorts-discovery';
 
 /**
  * Every declared endpoint, by domain: the one list. The server's contract test walks it, so an endpoint
@@ -19,6 +20,7 @@ export const endpointGroups = {
   bills: billEndpoints,
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
+  shortsDiscovery: discoveryEndpoints,
   report: reportEndpoints,
   chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;

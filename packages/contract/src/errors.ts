@@ -74,6 +74,11 @@ export const ERROR_CODES = [
   'VIDEO_UNREADABLE',
   'UPLOAD_FIELDS_REQUIRED',
   'UPLOAD_TOO_MANY_PARTS',
+  // search, profiles, shorts my page
+  'INVALID_CURSOR',
+  'NICKNAME_REQUIRED',
+  'PROFILE_INVALID',
+  'MULTIPART_REQUIRED',
   // chat
   'CHAT_SESSION_FORBIDDEN',
 ] as const;

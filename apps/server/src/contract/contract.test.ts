@@ -209,6 +209,36 @@ const samples: Samples = {
       };
     },
   },
+  shortsDiscovery: {
+    search: async (f) => {
+      await f.short();
+      return { query: { q: '테스트', limit: 8 } };
+    },
+    profile: async (f) => {
+      const { creator } = await f.short();
+      return { headers: (await f.customer()).auth, query: { targetId: creator.customerId, sortBy: 'like' } };
+    },
+    editProfile: async (f) => {
+      const body = await multipart({ nickname: '계약닉네임', introduce: '소개' }, {});
+      return {
+        headers: (await f.fresh()).auth,
+        multipart: { payload: body.payload, contentType: body.headers['content-type'] as string },
+      };
+    },
+    overview: async (f) => ({ headers: (await f.customer()).auth, query: { limit: 8 } }),
+    subscriptions: async (f) => ({ headers: (await f.customer()).auth, query: { limit: 8 } }),
+    liked: async (f) => ({ headers: (await f.customer()).auth, query: { limit: 8 } }),
+    commented: async (f) => {
+      const { shortsId } = await f.short();
+      const { auth } = await f.customer();
+      await injectEndpoint(f.h.app, endpointGroups.shorts.addComment, {
+        headers: auth,
+        params: { id: shortsId },
+        body: { content: '마이페이지 댓글', gno: 0 },
+      });
+      return { headers: auth, query: { limit: 8 } };
+    },
+  },
   report: {
     score: async (f) => ({ headers: (await f.customer()).auth }),
     analyze: async (f) => {

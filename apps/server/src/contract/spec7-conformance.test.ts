@@ -131,7 +131,8 @@ describe('spec §7 with a plain client', () => {
     expect(res.data.emailId).toBe(emailId);
     expect(res.data.gradeName).toBe('bronze');
     expect(res.data.accountName).toBe('신한');
-    expect(res.data.account).toBe('110123456789');
+    // The account is at its place, masked (only the last four digits leave the server).
+    expect(res.data.account).toBe('****6789');
     expect(typeof res.data.pointPercent).toBe('number');
     expect(typeof res.data.gradePoint).toBe('number');
     expect(typeof res.data.point).toBe('number');

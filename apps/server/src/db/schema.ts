@@ -36,6 +36,9 @@ export const customers = pgTable(
     introduce: text('introduce').notNull().default(''),
     profileImg: text('profile_img'),
     createdAt: createdAt(),
+    /** Derived by the database for search (issue 9, migration 0004): lower-cased and initial consonants. */
+    nicknameSearch: text('nickname_search').generatedAlwaysAs(sql`lower(nickname)`),
+    nicknameChoseong: text('nickname_choseong').generatedAlwaysAs(sql`ohgood_choseong(nickname)`),
   },
   (t) => [
     uniqueIndex('customers_email_key').on(t.email),
@@ -284,6 +287,9 @@ export const shorts = pgTable(
     dislikeCount: integer('dislike_count').notNull().default(0),
     commentCount: integer('comment_count').notNull().default(0),
     createdAt: createdAt(),
+    /** Derived by the database for search (issue 9, migration 0004; pg_trgm GIN indexes). */
+    searchText: text('search_text').generatedAlwaysAs(sql`lower(title || ' ' || content)`),
+    searchChoseong: text('search_choseong').generatedAlwaysAs(sql`ohgood_choseong(title || ' ' || content)`),
   },
   (t) => [
     index('shorts_status_created_idx').on(t.status, t.createdAt),

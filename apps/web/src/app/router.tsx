@@ -23,9 +23,6 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
   );
 }
 
-/** A route whose screen ships with a later issue: an honest empty page with the screen's title. */
-const placeholder = (title: string) => <ScreenPlaceholder title={title} />;
-
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.
 const home = <HomeRoute />;
 const login = lazyPage(() => import('../features/auth/pages/login-page'));
@@ -33,6 +30,14 @@ const register = lazyPage(() => import('../features/auth/pages/register-page'));
 const shortsFeed = lazyPage(() => import('../features/shorts/pages/feed-page'));
 const shortsUpload = lazyPage(() => import('../features/shorts/pages/upload-page'));
 const shortsRecord = lazyPage(() => import('../features/shorts/pages/record-page'));
+const shortsSearch = lazyPage(() => import('../features/shorts-discovery/pages/search-page'));
+const shortsProfile = lazyPage(() => import('../features/shorts-discovery/pages/profile-page'));
+const shortsProfileEdit = lazyPage(() => import('../features/shorts-discovery/pages/profile-edit-page'));
+const shortsProfileAll = lazyPage(() => import('../features/shorts-discovery/pages/profile-all-page'));
+const shortsMypage = lazyPage(() => import('../features/shorts-discovery/pages/shorts-mypage-page'));
+const shortsSubscriptions = lazyPage(() => import('../features/shorts-discovery/pages/subscribe-list-page'));
+const shortsLiked = lazyPage(() => import('../features/shorts-discovery/pages/liked-list-page'));
+const shortsCommented = lazyPage(() => import('../features/shorts-discovery/pages/commented-list-page'));
 const qrpin = lazyPage(() => import('../features/payments/pages/qrpin-page'));
 const payment = lazyPage(() => import('../features/bills/pages/payment-page'));
 const paymentDetails = lazyPage(() => import('../features/payments/pages/payment-details-page'));
@@ -77,16 +82,16 @@ export function AppRoutes() {
           <Route index element={<Navigate to="/shorts/feeds" replace />} />
           <Route path="feeds" element={shortsFeed} />
           <Route path="feeds/test" element={shortsRecord} />
-          <Route path="search" element={placeholder('쇼츠 검색')} />
-          <Route path="profile/all" element={placeholder('전체 영상')} />
+          <Route path="search" element={shortsSearch} />
           <Route element={<RequireAuth />}>
             <Route path="upload" element={shortsUpload} />
-            <Route path="mypage" element={placeholder('내 쇼츠')} />
-            <Route path="mypage/subscribe" element={placeholder('구독한 사용자')} />
-            <Route path="mypage/all" element={placeholder('좋아요 표시한 영상')} />
-            <Route path="mypage/comments" element={placeholder('댓글 단 영상')} />
-            <Route path="profile" element={placeholder('프로필')} />
-            <Route path="profile/edit" element={placeholder('프로필 수정')} />
+            <Route path="mypage" element={shortsMypage} />
+            <Route path="mypage/subscribe" element={shortsSubscriptions} />
+            <Route path="mypage/all" element={shortsLiked} />
+            <Route path="mypage/comments" element={shortsCommented} />
+            <Route path="profile" element={shortsProfile} />
+            <Route path="profile/edit" element={shortsProfileEdit} />
+            <Route path="profile/all" element={shortsProfileAll} />
           </Route>
         </Route>
       </Routes>

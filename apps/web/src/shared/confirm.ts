@@ -50,3 +50,13 @@ export function subscribeConfirm(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/** The one question before cancelling a subscription (feed, channel profile and my subscriptions ask it). */
+export function confirmUnsubscribe(nickname: string): Promise<boolean> {
+  return confirmSheet({
+    title: `${nickname}님 구독을 취소할까요?`,
+    confirmLabel: '구독 취소',
+    cancelLabel: '계속 구독',
+    danger: true,
+  });
+}

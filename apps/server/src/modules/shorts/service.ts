@@ -28,13 +28,9 @@ import { type Tx, withTx } from '../../db/tx';
 import { type Clock, kstDate } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
+import { keywordFilter } from './search';
 
 const shortNotFound = () => notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
-
-/** Escapes LIKE wildcards so a search for '100%' means the text '100%'. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 type ShortRow = {
   id: number;
@@ -143,12 +139,7 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
         + case when ${shorts.content} ~ '#[^[:space:]#]+' then 1.2 else 0 end
         + 5.0 * exp(-greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - ${shorts.createdAt}))) / 3600.0 / 72.0))`;
       const keyword = query.keyword?.trim();
-      const where = keyword
-        ? and(
-            eq(shorts.status, 'READY'),
-            sql`(${shorts.title} ilike ${likePattern(keyword)} or ${shorts.content} ilike ${likePattern(keyword)} or ${customers.nickname} ilike ${likePattern(keyword)})`,
-          )
-        : eq(shorts.status, 'READY');
+      const where = keyword ? and(eq(shorts.status, 'READY'), keywordFilter(keyword)) : eq(shorts.status, 'READY');
       const rows = await db
         .select(shortColumns)
         .from(shorts)

@@ -1,11 +1,11 @@
 import type { ShortItem } from '@ohgood/contract/shorts';
 import { requiredWatchSeconds, watchPoints } from '@ohgood/contract/shorts-rules';
 import { describe, expect, it } from 'vitest';
+import { mediaUrl } from '../../shared/media-url';
 import {
   appendUnique,
   applyReaction,
   buildCommentTree,
-  mediaUrl,
   orderAroundTarget,
   pickRecorderType,
   shareLink,

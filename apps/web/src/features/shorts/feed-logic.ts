@@ -59,13 +59,6 @@ export function buildCommentTree(comments: CommentItem[]): CommentNode[] {
   return [...roots.values()];
 }
 
-/** Joins a relative media path to the media base URL (default '/media/', or a CDN). */
-export function mediaUrl(base: string, path: string | null | undefined): string | undefined {
-  if (!path) return undefined;
-  if (/^(https?:|blob:|data:)/.test(path) || path.startsWith('/')) return path;
-  return `${base.endsWith('/') ? base : `${base}/`}${path}`;
-}
-
 /** The share link of spec §2: opens the feed with this video first. */
 export function shareLink(origin: string, shortsId: number): string {
   return `${origin}/shorts/feeds?shortsId=${shortsId}`;

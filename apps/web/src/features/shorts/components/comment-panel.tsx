@@ -5,11 +5,12 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
 import { relativeTime } from '../../../shared/format';
+import { mediaUrl } from '../../../shared/media-url';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
 import { useReturnFocus } from '../../../shared/use-return-focus';
 import { shortsApi } from '../api/shorts-api';
-import { buildCommentTree, mediaUrl } from '../feed-logic';
+import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
 
 interface Props {

@@ -13,7 +13,7 @@ import {
 import { memo, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { number, relativeTime } from '../../../shared/format';
-import { mediaUrl } from '../feed-logic';
+import { mediaUrl } from '../../../shared/media-url';
 import { useWatchGauge } from '../hooks/use-watch-gauge';
 import styles from './feed.module.css';
 import { UploadMenu } from './upload-menu';
@@ -183,7 +183,9 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
               <CircleUserRound className={styles.avatar} aria-hidden />
             )}
           </button>
-          <span className={styles.nickname}>{item.nickname}</span>
+          <button type="button" className={styles.nickname} onClick={openProfile}>
+            {item.nickname}
+          </button>
           {subscription !== 'SELF' && (
             <button
               type="button"

@@ -3,7 +3,7 @@ import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
-import { confirmSheet } from '../../../shared/confirm';
+import { confirmUnsubscribe } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
 import { shortsApi } from '../api/shorts-api';
@@ -203,13 +203,7 @@ export default function FeedPage() {
     const current = subs[item.customerId] ?? item.subscriptionStatus;
     try {
       if (current === 'SUBSCRIBED') {
-        const sure = await confirmSheet({
-          title: `${item.nickname}님 구독을 취소할까요?`,
-          confirmLabel: '구독 취소',
-          cancelLabel: '계속 구독',
-          danger: true,
-        });
-        if (!sure) return;
+        if (!(await confirmUnsubscribe(item.nickname))) return;
         await shortsApi.unsubscribe(item.customerId);
         setSubs((s) => ({ ...s, [item.customerId]: 'NOT_SUBSCRIBED' }));
       } else {

@@ -1,0 +1,177 @@
+import { eq, sql } from 'drizzle-orm';
+import { getChoseong } from 'es-hangul';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customers, shorts } from '../../db/schema';
+import { bearer, createHarness, type Harness } from '../../test/harness';
+import { insertShorts } from '../../test/shorts-fixture';
+
+let h: Harness;
+let creator: { token: string; customerId: number };
+let other: { token: string; customerId: number };
+const base = Date.parse('2026-11-01T00:00:00Z');
+const at = (minutes: number) => new Date(base + minutes * 60_000);
+
+type Hit = { shortsId: number; title: string; score: number; date: string };
+type Page = {
+  items: Hit[];
+  hasNext: boolean;
+  nextCursor: { lastId: number; lastDate: string; lastScore: number } | null;
+};
+
+async function search(q: string, extra = ''): Promise<Page> {
+  const res = await h.app.inject({
+    method: 'GET',
+    url: `/api/public/shorts/search?q=${encodeURIComponent(q)}${extra}`,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as Page;
+}
+const titles = async (q: string) => (await search(q, '&limit=50')).items.map((i) => i.title).sort();
+const next = (c: NonNullable<Page['nextCursor']>) =>
+  `&limit=8&lastId=${c.lastId}&lastDate=${encodeURIComponent(c.lastDate)}&lastScore=${c.lastScore}`;
+
+beforeAll(async () => {
+  h = await createHarness();
+  [creator, other] = await Promise.all([h.signUp(), h.signUp()]);
+  await h.database.db.update(customers).set({ nickname: '라떼장인' }).where(eq(customers.id, other.customerId));
+  await insertShorts(h.database.db, creator.customerId, [
+    { title: '아침 커피 한 잔', content: '오늘도 출근', createdAt: at(1) },
+    { title: '라떼 만들기', content: '우유 거품 #커피', createdAt: at(2) },
+    { title: 'Latte Art', content: 'milk foam', createdAt: at(3) },
+    { title: '할인 100% 이벤트', content: '', createdAt: at(4) },
+    { title: '10000원의 행복', content: '', createdAt: at(5) },
+    { title: 'snake_case 이야기', content: '', createdAt: at(6) },
+    { title: 'snakeXcase 이야기', content: '', createdAt: at(7) },
+    { title: '역슬래시 a\\b', content: '', createdAt: at(8) },
+    { title: 'ㅋㅋㅋ 웃긴 영상', content: '', createdAt: at(9) },
+  ]);
+  await insertShorts(h.database.db, other.customerId, [{ title: '주말 브이로그', content: '산책', createdAt: at(10) }]);
+});
+afterAll(() => h.close());
+
+describe('search matching (domain §9)', () => {
+  it('finds title, description, hashtag and nickname, case-insensitively', async () => {
+    expect(await titles('커피')).toEqual(['라떼 만들기', '아침 커피 한 잔']);
+    expect(await titles('#커피')).toEqual(['라떼 만들기']);
+    expect(await titles('latte')).toEqual(['Latte Art']);
+    expect(await titles('MILK')).toEqual(['Latte Art']);
+    expect(await titles('라떼장')).toEqual(['주말 브이로그']);
+    expect(await titles('없는말')).toEqual([]);
+  });
+
+  it('matches Korean initial consonants: ㅋㅍ finds 커피, in titles, hashtags and nicknames', async () => {
+    expect(await titles('ㅋㅍ')).toEqual(['라떼 만들기', '아침 커피 한 잔']);
+    expect(await titles('ㅇㅊ ㅋㅍ')).toEqual(['아침 커피 한 잔']);
+    expect(await titles('ㄹㄸㅈㅇ')).toEqual(['주말 브이로그']);
+    // Jamo typed as text are kept in the consonant column, so 'ㅋㅋ' finds them literally too.
+    expect(await titles('ㅋㅋ')).toEqual(['ㅋㅋㅋ 웃긴 영상']);
+  });
+
+  it('treats LIKE wildcards and the escape character as plain text', async () => {
+    expect(await titles('100%')).toEqual(['할인 100% 이벤트']);
+    expect(await titles('%')).toEqual(['할인 100% 이벤트']);
+    expect(await titles('snake_case')).toEqual(['snake_case 이야기']);
+    expect(await titles('_')).toEqual(['snake_case 이야기']);
+    expect(await titles('a\\b')).toEqual(['역슬래시 a\\b']);
+    expect(await titles('\\')).toEqual(['역슬래시 a\\b']);
+  });
+
+  it('ranks title over hashtag over description, then newest; an empty query finds nothing', async () => {
+    const page = await search('커피');
+    expect(page.items.map((i) => i.title)).toEqual(['아침 커피 한 잔', '라떼 만들기']);
+    expect(page.items[0]?.score).toBeGreaterThan(page.items[1]?.score ?? 0);
+    expect(await search('   ')).toEqual({ items: [], nextCursor: null, hasNext: false, mediaBaseUrl: '/media/' });
+  });
+
+  it('rejects a partial cursor', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/public/shorts/search?q=a&lastId=3' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().success).toBe(false);
+  });
+
+  it('filters the logged-in feed by keyword the same way', async () => {
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/shorts/feeds?keyword=${encodeURIComponent('ㅋㅍ')}&size=50`,
+      headers: bearer(other.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Spec §7: `data` is the list itself.
+    const got = res
+      .json()
+      .data.map((s: { title: string }) => s.title)
+      .sort();
+    expect(got).toEqual(['라떼 만들기', '아침 커피 한 잔']);
+  });
+
+  it('stores the same initial consonants as es-hangul computes', async () => {
+    const hangul = fc
+      .array(
+        fc.oneof(
+          fc.integer({ min: 0xac00, max: 0xd7a3 }).map((c) => String.fromCharCode(c)),
+          fc.constantFrom(' ', 'a', 'B', '1', '#', 'ㅋ', '!'),
+        ),
+        { maxLength: 12 },
+      )
+      .map((chars) => chars.join(''));
+    const samples = fc.sample(hangul, { numRuns: 60, seed: 9 });
+    const result = await h.database.db.execute(
+      sql`select ohgood_choseong(t) as c from unnest(${`{${samples.map((s) => JSON.stringify(s)).join(',')}}`}::text[]) with ordinality as u(t, n) order by n`,
+    );
+    const stored = (result as unknown as { rows: { c: string }[] }).rows.map((r) => r.c);
+    expect(stored).toEqual(samples.map((s) => getChoseong(s.toLowerCase(), { keepNonHangul: true })));
+  });
+});
+
+describe('search cursor stability', () => {
+  it('never repeats or skips an item while shorts are inserted, liked and deleted between pages', async () => {
+    const db = h.database.db;
+    const author = await h.signUp();
+    await db.update(customers).set({ nickname: '평범한사람' }).where(eq(customers.id, author.customerId));
+    // 30 matches over three score tiers; several share a creation instant so the id decides.
+    const spec = Array.from({ length: 30 }, (_, i) => {
+      const tier = i % 3;
+      const title = tier === 0 ? `여행 기록 ${i}` : tier === 1 ? `기록 ${i}` : `일상 ${i}`;
+      const content = tier === 2 ? '오늘의 #여행' : tier === 1 ? '여행 가고 싶다' : '그냥';
+      return { title, content, createdAt: at(100 + Math.floor(i / 4)) };
+    });
+    const ids = await insertShorts(db, author.customerId, spec);
+    const fans = await Promise.all([h.signUp(), h.signUp()]);
+
+    const seen: number[] = [];
+    const deleted = new Set<number>();
+    let page = await search('여행', '&limit=8');
+    seen.push(...page.items.map((i) => i.shortsId));
+    let round = 0;
+    while (page.hasNext && page.nextCursor) {
+      round += 1;
+      const unseen = ids.filter((id) => !seen.includes(id) && !deleted.has(id));
+      // Between page loads: a new matching upload (newest, best title match), likes on a seen and an unseen
+      // item, and an unseen item deleted.
+      await insertShorts(db, author.customerId, [{ title: `여행 새 영상 ${round}`, createdAt: at(10_000 + round) }]);
+      for (const fan of fans) {
+        for (const target of [seen[0], unseen[0]]) {
+          const res = await h.app.inject({
+            method: 'POST',
+            url: `/api/shorts/feeds/${target}/reactions`,
+            headers: bearer(fan.token),
+            payload: { shortsId: target, type: 'like' },
+          });
+          expect(res.statusCode).toBe(200);
+        }
+      }
+      const victim = unseen.at(-1);
+      if (victim !== undefined) {
+        await db.delete(shorts).where(eq(shorts.id, victim));
+        deleted.add(victim);
+      }
+      page = await search('여행', next(page.nextCursor));
+      seen.push(...page.items.map((i) => i.shortsId));
+    }
+    expect(round).toBeGreaterThanOrEqual(3);
+    const original = seen.filter((id) => ids.includes(id));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(original.sort((a, b) => a - b)).toEqual(ids.filter((id) => !deleted.has(id)).sort((a, b) => a - b));
+  });
+});

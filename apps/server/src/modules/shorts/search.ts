@@ -1,0 +1,208 @@
+import type { SearchItem, SearchPage, SearchQuery } from '@ohgood/contract/shorts-discovery';
+import { isChoseongQuery } from '@ohgood/contract/shorts-discovery';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { customers, shorts } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+
+/** Escapes LIKE wildcards and the escape character itself, so '100%' and 'a_b' mean those texts. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * How a query is matched (domain §9): lower-cased substring of title + description (hashtags live in the
+ * description) or the creator's nickname; a query of initial consonants only ('ㅋㅍ') is matched against
+ * the stored initial-consonant columns instead. Both sides are served by pg_trgm GIN indexes.
+ */
+export function searchTerms(raw: string) {
+  const q = raw.trim().toLowerCase();
+  const choseong = isChoseongQuery(q);
+  const tag = q.replace(/^#+/, '');
+  return {
+    q,
+    choseong,
+    grams: queryGrams(q),
+    contains: `%${escapeLike(q)}%`,
+    hashtag: `%#${escapeLike(tag)}%`,
+  };
+}
+
+type Terms = ReturnType<typeof searchTerms>;
+
+/**
+ * The grams a matching text must contain, as a PostgreSQL array literal: the character itself for a
+ * one-character query, else every adjacent pair (what `ohgood_grams` indexes; see migration 0004).
+ */
+function queryGrams(q: string): string {
+  const chars = [...q];
+  const grams = chars.length === 1 ? chars : chars.slice(1).map((c, i) => `${chars[i]}${c}`);
+  return `{${[...new Set(grams)].map((g) => `"${g.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
+
+/** The feed's `keyword` filter: the same match as search (issue 9), on a query joining shorts and customers. */
+export function keywordFilter(keyword: string): SQL {
+  const t = searchTerms(keyword);
+  return t.choseong
+    ? sql`((ohgood_grams(${shorts.searchChoseong}) @> ${t.grams}::text[] and ${shorts.searchChoseong} like ${t.contains} escape '\\') or ${customers.nicknameChoseong} like ${t.contains} escape '\\')`
+    : sql`((ohgood_grams(${shorts.searchText}) @> ${t.grams}::text[] and ${shorts.searchText} like ${t.contains} escape '\\') or ${customers.nicknameSearch} like ${t.contains} escape '\\')`;
+}
+
+/**
+ * Relevance tiers from text only (ADR 0020): 3 = the title matches, 2 = a hashtag or the creator's nickname
+ * matches, 1 = anything else in the description. No time and no live counters, so a like or a new upload
+ * never moves an item across a page boundary and the (tier, date, id) keyset is stable. Each tier is read
+ * newest first by its own query, so a broad query stops after a page's worth of rows (date index) and a
+ * narrow one is served by the gram index: neither scores every match.
+ */
+function tierConditions(t: Terms, creators: number[]) {
+  const column = t.choseong ? sql.raw('s.search_choseong') : sql.raw('s.search_text');
+  // The title is the first char_length(title) characters of the derived column (title || ' ' || content).
+  const title = sql`left(${column}, char_length(s.title))`;
+  const content = sql`substr(${column}, char_length(s.title) + 2)`;
+  const inTitle = sql`(${title} like ${t.contains} escape '\\')`;
+  const byTag = sql`(${content} like ${t.hashtag} escape '\\')`;
+  // Creators whose nickname matches, looked up first: with literal ids the planner sees how few they are.
+  const byNick = creators.length > 0 ? sql`s.customer_id = any(${`{${creators.join(',')}}`}::int[])` : sql`false`;
+  const anywhere = sql`(${column} like ${t.contains} escape '\\')`;
+  // The gram condition narrows through its GIN index only. It never appears under OR or NOT, where the
+  // planner would evaluate it row by row.
+  const grams = sql`ohgood_grams(${column}) @> ${t.grams}::text[]`;
+  return {
+    /** One condition per tier, for a scan of the newest rows. */
+    plain: {
+      3: inTitle,
+      2: sql`(${byTag} or ${byNick}) and not ${inTitle}`,
+      1: sql`${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`,
+    } as Record<Tier, SQL>,
+    /** Disjoint, index-served branches per tier. */
+    indexed: {
+      3: [sql`${grams} and ${inTitle}`],
+      2: [
+        sql`${grams} and ${byTag} and not ${inTitle}`,
+        ...(creators.length > 0 ? [sql`${byNick} and not ${byTag} and not ${inTitle}`] : []),
+      ],
+      1: [sql`${grams} and ${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`],
+    } as Record<Tier, SQL[]>,
+  };
+}
+
+type Tier = 1 | 2 | 3;
+
+/** How many of the newest shorts a tier looks at first, before asking the gram index. */
+const WINDOW = 2000;
+
+type Row = {
+  id: number;
+  title: string;
+  content: string;
+  video_key: string;
+  thumbnail_key: string | null;
+  like_count: number;
+  comment_count: number;
+  customer_id: number;
+  nickname: string;
+  profile_img: string | null;
+  date_ms: number | string;
+};
+
+export function createSearchService(db: Db, mediaBaseUrl: string) {
+  const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
+    s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
+
+  async function rows<R = Row>(query: SQL): Promise<R[]> {
+    return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
+  }
+
+  /**
+   * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
+   * WINDOW shorts (date index, cheap filter, early stop); otherwise the gram index finds every match of the
+   * tier and only those are sorted. Both give the same rows: the first is exact whenever it fills the page.
+   */
+  async function tierRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
+    const conditions = tierConditions(t, creators);
+    const recent = await rows(sql`
+      select ${columns}
+        from (select s.* from shorts s where s.status = 'READY' and ${after}
+               order by s.created_at desc, s.id desc limit ${WINDOW}) s
+        join customers c on c.id = s.customer_id
+       where ${conditions.plain[level]}
+       order by s.created_at desc, s.id desc
+       limit ${limit}`);
+    if (recent.length >= limit) return recent;
+    const branches = conditions.indexed[level].map(
+      (condition) => sql`(select ${columns} from shorts s join customers c on c.id = s.customer_id
+        where s.status = 'READY' and ${condition} and ${after}
+        order by s.created_at desc, s.id desc limit ${limit})`,
+    );
+    return rows(sql`select * from (${sql.join(branches, sql` union all `)}) hits
+      order by date_ms desc, id desc limit ${limit}`);
+  }
+
+  return {
+    /** GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending). */
+    async search(query: SearchQuery): Promise<SearchPage> {
+      const empty: SearchPage = { items: [], nextCursor: null, hasNext: false, mediaBaseUrl };
+      const t = searchTerms(query.q ?? '');
+      if (!t.q) return empty;
+      let tier: Tier = 3;
+      let after = sql`true`;
+      if (query.lastId !== undefined && query.lastDate !== undefined && query.lastScore !== undefined) {
+        const lastDate = new Date(query.lastDate);
+        if (Number.isNaN(lastDate.getTime()) || query.lastScore < 1 || query.lastScore > 3) {
+          throw badRequest('INVALID_CURSOR', '잘못된 커서입니다.');
+        }
+        tier = query.lastScore as Tier;
+        after = sql`(s.created_at, s.id) < (${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
+      }
+      const nick = t.choseong ? sql.raw('nickname_choseong') : sql.raw('nickname_search');
+      const creators = (
+        await rows<{ id: number }>(
+          sql`select id from customers where ${nick} like ${t.contains} escape '\\' limit 1000`,
+        )
+      ).map((r) => r.id);
+      const found: SearchItem[] = [];
+      for (let level = tier; level >= 1 && found.length <= query.limit; level--) {
+        const more = await tierRows(
+          t,
+          creators,
+          level as Tier,
+          level === tier ? after : sql`true`,
+          query.limit + 1 - found.length,
+        );
+        found.push(...more.map((row) => toItem(row, level)));
+      }
+      const page = found.slice(0, query.limit);
+      const hasNext = found.length > query.limit;
+      const last = page.at(-1);
+      return {
+        items: page,
+        hasNext,
+        nextCursor: hasNext && last ? { lastId: last.shortsId, lastDate: last.date, lastScore: last.score } : null,
+        mediaBaseUrl,
+      };
+    },
+  };
+}
+
+function toItem(row: Row, score: number): SearchItem {
+  return {
+    shortsId: row.id,
+    videoName: row.video_key,
+    thumbnail: row.thumbnail_key,
+    shortsName: row.title,
+    title: row.title,
+    shortsExplain: row.content,
+    content: row.content,
+    date: new Date(Number(row.date_ms)).toISOString(),
+    customerId: row.customer_id,
+    customerNickname: row.nickname,
+    nickname: row.nickname,
+    profileImg: row.profile_img,
+    commentCount: row.comment_count,
+    likeCount: row.like_count,
+    score,
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

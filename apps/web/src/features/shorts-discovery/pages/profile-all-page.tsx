@@ -1,0 +1,45 @@
+import type { ProfileSort } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { LoadingText, Page } from '../../../shared/ui/page';
+import styles from '../components/discovery.module.css';
+import { ListFooter } from '../components/list-footer';
+import { RetryError } from '../components/retry-error';
+import { SORTS, targetIdOf, useProfilePages } from '../components/use-profile-pages';
+import { VideoGrid } from '../components/video-grid';
+
+/** /shorts/profile/all?targetId=…: every short of a channel, with a sort select. */
+export default function ProfileAllPage() {
+  const [params] = useSearchParams();
+  const [sortBy, setSortBy] = useState<ProfileSort>('latest');
+  const { query, profile, items, base } = useProfilePages(targetIdOf(params), sortBy);
+  return (
+    <Page title={profile ? `${profile.customerNickname}의 전체 영상` : '전체 영상'}>
+      <label className={styles.selectLabel}>
+        <span className="visually-hidden">정렬</span>
+        <select value={sortBy} onChange={(e) => setSortBy(e.target.value as ProfileSort)} className={styles.select}>
+          {SORTS.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {query.isPending && <LoadingText />}
+      {query.isError && !profile && <RetryError error={query.error} onRetry={() => void query.refetch()} />}
+      {profile && (
+        <>
+          <VideoGrid base={base} items={items} />
+          <ListFooter
+            count={items.length}
+            hasNext={query.hasNextPage}
+            loadingMore={query.isFetchingNextPage}
+            onMore={() => void query.fetchNextPage()}
+            emptyText={DISCOVERY_MSG.profileEmpty}
+          />
+        </>
+      )}
+    </Page>
+  );
+}

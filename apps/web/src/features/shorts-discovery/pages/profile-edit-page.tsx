@@ -1,0 +1,148 @@
+import { LIMITS } from '@ohgood/contract/limits';
+import type { Profile } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Camera } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../../shared/api-client';
+import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
+import { LoadingText, Page } from '../../../shared/ui/page';
+import { discoveryApi } from '../api/discovery-api';
+import { Avatar } from '../components/avatar';
+import styles from '../components/discovery.module.css';
+import { RetryError } from '../components/retry-error';
+
+/** Spec §8 texts for a failed save: server status, network, anything else. */
+export function editErrorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return DISCOVERY_MSG.editNetworkError;
+    if (error.status >= 400) return DISCOVERY_MSG.editServerError(error.status);
+  }
+  return DISCOVERY_MSG.editOtherError;
+}
+
+/** /shorts/profile/edit: receives the profile in navigation state; loads it when opened directly. */
+export default function ProfileEditPage() {
+  const location = useLocation();
+  const given = (location.state as { profile?: Profile } | null)?.profile ?? null;
+  const own = useQuery({
+    queryKey: ['shorts-profile', null, 'latest', 'edit'],
+    queryFn: () => discoveryApi.profile(null, 0, 'latest'),
+    enabled: given === null,
+  });
+  const profile = given ?? own.data ?? null;
+  if (!profile) {
+    if (own.isError) return <RetryError error={own.error} onRetry={() => void own.refetch()} />;
+    return <LoadingText />;
+  }
+  return <EditForm profile={profile} />;
+}
+
+function EditForm({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [nickname, setNickname] = useState(profile.customerNickname);
+  const [introduce, setIntroduce] = useState(profile.introduce);
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const pick = (picked: File | undefined) => {
+    if (!picked) return;
+    if (!picked.type.startsWith('image/')) {
+      notify(DISCOVERY_MSG.imageOnly);
+      return;
+    }
+    if (picked.size > DISCOVERY_LIMITS.profileImageMaxBytes) {
+      notify(DISCOVERY_MSG.imageTooLarge);
+      return;
+    }
+    setFile(picked);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    if (!nickname.trim()) {
+      notify(DISCOVERY_MSG.nicknameRequired);
+      return;
+    }
+    const form = new FormData();
+    form.append('nickname', nickname.trim());
+    form.append('introduce', introduce.trim());
+    if (file) form.append('profileImg', file);
+    setSaving(true);
+    try {
+      await discoveryApi.editProfile(form);
+      await queryClient.invalidateQueries();
+      notify(DISCOVERY_MSG.editSuccess);
+      navigate('/shorts/profile', { replace: true });
+    } catch (error) {
+      notify(editErrorText(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Page title={DISCOVERY_MSG.editProfile}>
+      <form className={styles.editForm} onSubmit={(e) => void submit(e)} noValidate>
+        <label className={styles.photoPick}>
+          {preview ? (
+            <img src={preview} alt="" width={96} height={96} className={styles.avatar} />
+          ) : (
+            <Avatar base={profile.mediaBaseUrl} path={profile.profileImg} size={96} />
+          )}
+          <span className={styles.photoBadge}>
+            <Camera size={16} aria-hidden /> 사진 선택
+          </span>
+          <input
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            data-testid="profile-photo"
+            onChange={(e) => {
+              pick(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        <label className={styles.field}>
+          <span className={styles.fieldHead}>
+            이름
+            <span className={styles.counter}>
+              {nickname.length}/{LIMITS.nicknameMax}
+            </span>
+          </span>
+          <input value={nickname} maxLength={LIMITS.nicknameMax} onChange={(e) => setNickname(e.target.value)} />
+        </label>
+        <label className={styles.field}>
+          <span className={styles.fieldHead}>
+            소개
+            <span className={styles.counter}>
+              {introduce.length}/{LIMITS.introduceMax}
+            </span>
+          </span>
+          <textarea
+            value={introduce}
+            maxLength={LIMITS.introduceMax}
+            rows={4}
+            onChange={(e) => setIntroduce(e.target.value)}
+          />
+        </label>
+        <button type="submit" className={buttons.primary} disabled={saving}>
+          {saving ? DISCOVERY_MSG.saving : DISCOVERY_MSG.confirm}
+        </button>
+      </form>
+    </Page>
+  );
+}

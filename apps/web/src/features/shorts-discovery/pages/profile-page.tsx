@@ -1,0 +1,123 @@
+import type { Profile, ProfileSort } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../../shared/api-client';
+import { confirmUnsubscribe } from '../../../shared/confirm';
+import { number } from '../../../shared/format';
+import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
+import { LoadingText } from '../../../shared/ui/page';
+import pageStyles from '../../../shared/ui/page.module.css';
+import { discoveryApi } from '../api/discovery-api';
+import { Avatar } from '../components/avatar';
+import styles from '../components/discovery.module.css';
+import { ListFooter } from '../components/list-footer';
+import { RetryError } from '../components/retry-error';
+import { SORTS, targetIdOf, useProfilePages } from '../components/use-profile-pages';
+import { VideoGrid } from '../components/video-grid';
+
+/** /shorts/profile?targetId=…: a channel (own without targetId), spec §2 "Profile". */
+export default function ProfilePage() {
+  const [params] = useSearchParams();
+  const targetId = targetIdOf(params);
+  const [sortBy, setSortBy] = useState<ProfileSort>('latest');
+  const { query, profile, items, base } = useProfilePages(targetId, sortBy);
+
+  if (query.isPending && !profile) return <LoadingText />;
+  if (query.isError && !profile) return <RetryError error={query.error} onRetry={() => void query.refetch()} />;
+  if (!profile) return null;
+  return (
+    <section className={pageStyles.page} aria-labelledby="profile-name">
+      <header className={styles.profileHead}>
+        <Avatar base={base} path={profile.profileImg} size={88} />
+        <h1 id="profile-name" className={styles.profileName}>
+          {profile.customerNickname}
+        </h1>
+        {profile.introduce && <p className={styles.introduce}>{profile.introduce}</p>}
+        <dl className={styles.counts}>
+          <div>
+            <dt>{DISCOVERY_MSG.subscribers}</dt>
+            <dd data-testid="subscriber-count">{number(profile.subscriberCount)}</dd>
+          </div>
+          <div>
+            <dt>{DISCOVERY_MSG.videos}</dt>
+            <dd>{number(profile.videoCount)}</dd>
+          </div>
+        </dl>
+        <ProfileAction profile={profile} />
+      </header>
+      <fieldset className={styles.sortBar}>
+        <legend className="visually-hidden">정렬</legend>
+        {SORTS.map((s) => (
+          <button
+            key={s.value}
+            type="button"
+            aria-pressed={sortBy === s.value}
+            className={sortBy === s.value ? styles.sortOn : styles.sort}
+            onClick={() => setSortBy(s.value)}
+          >
+            {s.label}
+          </button>
+        ))}
+        <Link className={styles.more} to={`/shorts/profile/all?targetId=${profile.customerId}`}>
+          {DISCOVERY_MSG.viewAll}
+        </Link>
+      </fieldset>
+      <VideoGrid base={base} items={items} />
+      <ListFooter
+        count={items.length}
+        hasNext={query.hasNextPage}
+        loadingMore={query.isFetchingNextPage}
+        onMore={() => void query.fetchNextPage()}
+        emptyText={DISCOVERY_MSG.profileEmpty}
+      />
+    </section>
+  );
+}
+
+/** SELF → edit; SUBSCRIBED → unsubscribe; NOT_SUBSCRIBED → subscribe; then the profile is fetched again. */
+function ProfileAction({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  if (profile.isSubscribed === 'SELF') {
+    return (
+      <button
+        type="button"
+        className={buttons.ghost}
+        onClick={() => navigate('/shorts/profile/edit', { state: { profile } })}
+      >
+        {DISCOVERY_MSG.editProfile}
+      </button>
+    );
+  }
+  const subscribed = profile.isSubscribed === 'SUBSCRIBED';
+  const toggle = async () => {
+    if (subscribed && !(await confirmUnsubscribe(profile.customerNickname))) return;
+    setBusy(true);
+    try {
+      if (subscribed) await discoveryApi.unsubscribe(profile.customerId);
+      else await discoveryApi.subscribe(profile.customerId);
+      if (subscribed) notify(DISCOVERY_MSG.unsubscribed);
+    } catch (error) {
+      if (subscribed) notify(DISCOVERY_MSG.unsubscribeFailed);
+      else notify(error instanceof ApiError ? error.message : String(error));
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: ['shorts-profile'] });
+      await queryClient.invalidateQueries({ queryKey: ['shorts-mypage'] });
+    }
+  };
+  return (
+    <button
+      type="button"
+      className={subscribed ? buttons.ghost : buttons.primary}
+      onClick={() => void toggle()}
+      disabled={busy}
+    >
+      {subscribed ? DISCOVERY_MSG.unsubscribe : DISCOVERY_MSG.subscribe}
+    </button>
+  );
+}
