@@ -7,6 +7,8 @@ import { cameraFile, writeQrCameraVideo } from './qr-camera';
 const y4m = cameraFile('qr-camera');
 
 // Chromium's fake camera plays this file: a QR of a real payment request, made below before launch.
+// Both e2e browsers honour --use-file-for-fake-video-capture (Debian's Chromium and the npm one from
+// @sparticuz/chromium, checked with each), so this test has one path for both.
 test.use({
   permissions: ['camera'],
   launchOptions: fakeCameraLaunchOptions(y4m),

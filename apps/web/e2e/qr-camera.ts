@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import QRCode from 'qrcode';
+import { ffmpeg } from './media-tools';
 
 export const e2eTmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
 
@@ -16,7 +17,7 @@ export async function writeQrCameraVideo(y4m: string, qrCode: string): Promise<v
   mkdirSync(e2eTmp, { recursive: true });
   const png = y4m.replace(/\.y4m$/, '.png');
   await QRCode.toFile(png, `http://127.0.0.1/qrpin?code=${qrCode}`, { width: 360, margin: 4 });
-  execFileSync('ffmpeg', [
+  execFileSync(ffmpeg, [
     '-y',
     '-loglevel',
     'error',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
+import { ffmpeg } from './media-tools';
 
 // Chromium's fake camera and microphone (a moving test pattern with beeps), no permission prompt.
 test.use({
@@ -68,7 +69,7 @@ test('the gallery hands a picked video to the upload page; other files are refus
   const alerts = recordAlerts(page);
   const dir = mkdtempSync(join(tmpdir(), 'ohgood-gallery-'));
   const clip = join(dir, 'gallery.mp4');
-  execFileSync('ffmpeg', [
+  execFileSync(ffmpeg, [
     '-hide_banner',
     '-loglevel',
     'error',
