@@ -23,6 +23,7 @@ import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { merchantIdForKey } from './modules/merchants/keys';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
@@ -69,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const tokens = createTokenService(deps.jwtSecret, clock);
-  registerAuthGuard(app, tokens);
+  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
 
   app.get(
     '/health',
@@ -84,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes(auth));
   await app.register(shortsRoutes(deps));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   await app.register(billsRoutes(createBillsService(database.db, clock)));

@@ -1,13 +1,13 @@
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../lib/errors';
+import { AppError, unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
 
 /**
  * Who may call a route. Default-deny: every API route needs a customer token unless it says otherwise.
  * - customer: a valid bearer token is required;
  * - optional: a valid token personalises the answer, none is fine (public feeds);
- * - merchant: the merchant module checks its own key header;
+ * - merchant: a valid `X-Merchant-Key` is required (checked here, like the customer token);
  * - public: nobody is identified.
  */
 export type RouteAccess = 'customer' | 'optional' | 'merchant' | 'public';
@@ -18,13 +18,23 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     customerId: number | null;
+    merchantId: number | null;
   }
 }
+
+/** Resolves a merchant API key to its merchant id, or null for an unknown key. */
+export type MerchantKeyResolver = (key: string) => Promise<number | null>;
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) return null;
   return header.slice(7).trim() || null;
+}
+
+function merchantKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-merchant-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  return key || null;
 }
 
 /** The caller's id from the token; identity comes from nowhere else (domain §1). */
@@ -33,13 +43,28 @@ export function requireCustomer(request: FastifyRequest): number {
   return request.customerId;
 }
 
-export function registerAuthGuard(app: FastifyInstance, tokens: TokenService): void {
+/** The merchant the guard authenticated; a route only reaches this when it declared `access: 'merchant'`. */
+export function requireMerchant(request: FastifyRequest): number {
+  if (request.merchantId === null) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
+  return request.merchantId;
+}
+
+export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, merchants: MerchantKeyResolver): void {
   app.decorateRequest('customerId', null);
+  app.decorateRequest('merchantId', null);
   app.addHook('onRequest', async (request) => {
     // Unmatched paths reach the not-found handler: the SPA fallback or a JSON 404, never a 401.
     if (request.is404) return;
     const access = request.routeOptions.config.access ?? 'customer';
-    if (access === 'public' || access === 'merchant') return;
+    if (access === 'public') return;
+    if (access === 'merchant') {
+      const key = merchantKey(request);
+      if (!key) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
+      const merchantId = await merchants(key);
+      if (merchantId === null) throw new AppError(401, 'INVALID_MERCHANT_KEY', '가맹점 API 키가 올바르지 않습니다.');
+      request.merchantId = merchantId;
+      return;
+    }
     const token = bearer(request);
     const customerId = token ? await tokens.verify(token) : null;
     if (customerId === null && access === 'customer') throw unauthorized(MSG.unauthorized);

@@ -2,8 +2,7 @@ import { errorBody } from '@ohgood/contract/envelope';
 import { createPaymentRequestBody, paymentRequestView, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
-import { authenticateMerchant } from './keys';
+import { requireMerchant } from '../../http/auth-guard';
 import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
@@ -14,11 +13,7 @@ const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody,
 const tags = ['merchant'];
 const security = [{ merchantKey: [] }];
 
-export function merchantRoutes(
-  db: Db,
-  merchants: MerchantService,
-  publicUrl: string | undefined,
-): FastifyPluginAsyncZod {
+export function merchantRoutes(merchants: MerchantService, publicUrl: string | undefined): FastifyPluginAsyncZod {
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
@@ -39,7 +34,7 @@ export function merchantRoutes(
           response: { 200: paymentRequestView, ...errors },
         },
       },
-      async (request) => merchants.create(await authenticateMerchant(db, request), request.body, originOf(request)),
+      async (request) => merchants.create(requireMerchant(request), request.body, originOf(request)),
     );
 
     app.get(
@@ -54,8 +49,7 @@ export function merchantRoutes(
           response: { 200: paymentRequestView, ...errors },
         },
       },
-      async (request) =>
-        merchants.get(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      async (request) => merchants.get(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     app.post(
@@ -70,8 +64,7 @@ export function merchantRoutes(
           response: { 200: paymentRequestView, ...errors },
         },
       },
-      async (request) =>
-        merchants.cancel(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      async (request) => merchants.cancel(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     app.post(
@@ -86,8 +79,7 @@ export function merchantRoutes(
           response: { 200: paymentRequestView, ...errors },
         },
       },
-      async (request) =>
-        merchants.refund(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      async (request) => merchants.refund(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     /*
@@ -101,7 +93,7 @@ export function merchantRoutes(
         schema: { tags, security, summary: '결제 상태 스트림 (SSE)', params: requestIdParams },
       },
       async (request, reply) => {
-        const merchantId = await authenticateMerchant(db, request);
+        const merchantId = requireMerchant(request);
         const { requestId } = request.params;
         let last = await merchants.status(merchantId, requestId);
         reply.hijack();
