@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, gt, lte } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
 import { paymentRequests } from '../../db/schema';
@@ -143,12 +143,18 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
             eq(paymentRequests.id, requestId),
             eq(paymentRequests.merchantId, merchantId),
             eq(paymentRequests.status, 'ACTIVE'),
+            // Expiry is the clock's decision: a request past its expiry is EXPIRED, never CANCELLED.
+            gt(paymentRequests.expiresAt, now),
           ),
         )
         .returning();
       if (row) return view(row, origin);
       const current = await load(merchantId, requestId);
       if (current.status === 'CANCELLED') return view(current, origin);
+      if (effectiveStatus(current, now) === 'EXPIRED') {
+        await sweepExpired(now);
+        throw conflict('REQUEST_EXPIRED', '이미 만료된 결제 요청입니다. (상태: EXPIRED)');
+      }
       throw conflict('NOT_CANCELLABLE', '진행 중인 결제 요청만 취소할 수 있습니다.');
     },
 
