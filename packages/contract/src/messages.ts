@@ -37,6 +37,7 @@ export const PAY_MSG = {
   notActive: '결제 요청이 만료되었거나 취소되었습니다.',
   notValidated: '먼저 결제 코드를 확인해주세요.',
   invalidPoint: '사용할 수 있는 포인트를 초과했습니다.',
+  idempotencyKeyReused: '이 Idempotency-Key는 다른 결제 요청에 이미 사용되었습니다.',
   cameraDenied: '카메라 권한을 확인해 주세요.',
   noPayments: '결제 내역이 없습니다.',
   noPoints: '포인트 내역이 없습니다.',

@@ -10,8 +10,9 @@ import type {
 import { GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
-import { type Executor, type Tx, withTx } from '../../db/tx';
+import { type Executor, withTx } from '../../db/tx';
 import { addMonths, type Clock, kstDate, kstIso, kstMonth } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
@@ -68,13 +69,6 @@ async function statementsByMonth(db: Executor, customerId: number, months: strin
     .from(statements)
     .where(and(eq(statements.customerId, customerId), inArray(statements.month, months)));
   return new Map(rows.map((row) => [row.month, row]));
-}
-
-/** Locks the customer row: every bill change of one customer runs one at a time (PostgreSQL row lock). */
-async function lockCustomer(tx: Tx, customerId: number) {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
-  if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-  return row;
 }
 
 /** A placeholder statement for lines whose row is missing (should not happen: purchases ensure it). */
@@ -202,7 +196,12 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const today = kstDate(now);
       return withTx(db, async (tx) => {
         const customer = await lockCustomer(tx, customerId);
-        const selected = await tx.select().from(purchases).where(inArray(purchases.id, ids)).for('update');
+        const selected = await tx
+          .select()
+          .from(purchases)
+          .where(inArray(purchases.id, ids))
+          .orderBy(asc(purchases.id))
+          .for('update');
         // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
         if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
           throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);

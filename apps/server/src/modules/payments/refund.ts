@@ -5,7 +5,7 @@ import { recomputeSuspension } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 /**
- * Domain §5.4, inside the merchant's refund transaction (the request row is already locked):
+ * Domain §5.4, inside the merchant's refund transaction (the customer and request rows are already locked):
  * the purchase becomes REFUNDED; unpaid, it simply leaves the bills; already repaid, a payout to the
  * linked account is recorded. Points used come back; points earned are taken back as far as the balance
  * allows, so the balance never goes negative.
@@ -18,11 +18,11 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   // Refunding the last unpaid line of an overdue statement lifts the suspension, as a repayment would.
   if (!wasRepaid) await recomputeSuspension(tx, purchase.customerId);
 
+  // The customer row is already locked by the caller (lock order, db/tx.ts).
   const [customer] = await tx
     .select({ account: customers.account, accountName: customers.accountName })
     .from(customers)
-    .where(eq(customers.id, purchase.customerId))
-    .for('update');
+    .where(eq(customers.id, purchase.customerId));
   if (wasRepaid && purchase.price > 0 && customer) {
     await tx.insert(refundPayouts).values({
       purchaseId: purchase.id,

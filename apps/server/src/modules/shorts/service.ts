@@ -15,6 +15,7 @@ import type {
 import { SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts';
 import { and, asc, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import {
   customers,
   shortComments,
@@ -390,6 +391,8 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
       const today = kstDate(now);
       const latestStart = new Date(now.getTime() - Math.ceil(watchedSeconds * 1000));
       return withTx(db, async (tx) => {
+        // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
+        await lockCustomer(tx, customerId);
         await tx.insert(shortWatchDaily).values({ customerId, kstDate: today, total: 0 }).onConflictDoNothing();
         const [daily] = await tx
           .select({ total: shortWatchDaily.total })
