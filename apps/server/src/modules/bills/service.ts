@@ -7,7 +7,7 @@ import type {
   StatementStatus,
   UnpaidLine,
 } from '@ohgood/contract/bills';
-import { GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
+import { gradeOf } from '@ohgood/contract/grades';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
@@ -16,10 +16,8 @@ import { type Executor, withTx } from '../../db/tx';
 import { addMonths, type Clock, kstDate, kstIso, kstMonth } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
+import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
-
-/** KRW repaid on time per grade point (domain §3). */
-export const KRW_PER_GRADE_POINT = 10_000;
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
 const EARN_REASONS = [
@@ -39,11 +37,6 @@ export function statementStatus(
   if (row.overdueAt) return 'OVERDUE';
   if (row.month >= currentMonth) return 'OPEN';
   return row.extension ? 'EXTENDED' : 'DUE';
-}
-
-/** Repaid on or before the (possibly extended) due date, and never after the statement went overdue. */
-function isOnTime(row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>, today: string): boolean {
-  return !row.overdueAt && today <= dueDate(row.month, row.extension !== null);
 }
 
 async function unpaidLines(db: Executor, customerId: number) {
@@ -193,7 +186,6 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const ids = [...new Set(paymentIds)].sort((a, b) => a - b);
       if (ids.length === 0) throw badRequest('NO_SELECTION', BILL_MSG.noSelection);
       const now = clock.now();
-      const today = kstDate(now);
       return withTx(db, async (tx) => {
         const customer = await lockCustomer(tx, customerId);
         const selected = await tx
@@ -234,7 +226,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         const rows = await statementsByMonth(tx, customerId, months);
         const amount = selected.reduce((sum, line) => sum + line.price, 0);
         const onTime = selected
-          .filter((line) => isOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), today))
+          .filter((line) => repaidOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), now))
           .reduce((sum, line) => sum + line.price, 0);
 
         const [repayment] = await tx
@@ -257,12 +249,9 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
         // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
-        const carried = customer.repaidRemainder + onTime;
-        const gradePoint = Math.min(GRADE_POINT_MAX, customer.gradePoint + Math.floor(carried / KRW_PER_GRADE_POINT));
-        await tx
-          .update(customers)
-          .set({ gradePoint, repaidRemainder: carried % KRW_PER_GRADE_POINT })
-          .where(eq(customers.id, customerId));
+        const grade = earnGradePoints(customer, onTime);
+        const { gradePoint } = grade;
+        await tx.update(customers).set(grade).where(eq(customers.id, customerId));
 
         for (const month of months) {
           await tx
