@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -29,11 +30,18 @@ function precompress(): Plugin {
   };
 }
 
+/** Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010). */
+export const zodTypesOnly = {
+  find: /^zod$/,
+  replacement: fileURLToPath(new URL('./src/build/zod-stub.ts', import.meta.url)),
+};
+
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
 
 export default defineConfig({
   plugins: [react(), precompress()],
+  resolve: { alias: [zodTypesOnly] },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './envelope';
+import { defineEndpoint } from './endpoint';
 import { GRADE_NAMES } from './grades';
 import { BANKS, LIMITS } from './limits';
 
@@ -55,7 +55,6 @@ export const validateResult = z.object({
   requestId: z.string(),
 });
 export type ValidateResult = z.infer<typeof validateResult>;
-export const validateResponse = envelope(validateResult);
 
 export const finalQuery = z.object({
   point: z.coerce.number().int().min(0).max(LIMITS.totalPriceMax).default(0),
@@ -71,7 +70,6 @@ export const finalResult = z.object({
   pointBalance: z.number().int(),
 });
 export type FinalResult = z.infer<typeof finalResult>;
-export const finalResponse = z.object({ success: z.literal(true), result: finalResult });
 
 export const monthQuery = z.object({
   month: z
@@ -113,4 +111,57 @@ export const mypage = z.object({
   point: z.number().int(),
 });
 export type Mypage = z.infer<typeof mypage>;
-export const mypageResponse = envelope(mypage);
+
+/* Endpoints (spec §7 "Account, payment"): bodies exactly as the spec's client reads them. */
+
+const idempotencyHeaders = z.looseObject({ 'idempotency-key': z.string().min(1).max(128).optional() });
+
+export const paymentEndpoints = {
+  /** Bare `{requestName, price, point, balance, requestId}`: the spec's modal reads the fields at the top. */
+  validate: defineEndpoint({
+    method: 'POST',
+    path: '/api/payment/validate',
+    body: validateBody,
+    response: validateResult,
+    access: 'customer',
+    summary: 'PIN/QR 코드 확인 및 예약',
+    tags: ['payment'],
+  }),
+  final: defineEndpoint({
+    method: 'POST',
+    path: '/api/payment/final',
+    query: finalQuery,
+    headers: idempotencyHeaders,
+    response: z.object({ success: z.literal(true), result: finalResult }),
+    access: 'customer',
+    summary: '결제 확정 (멱등)',
+    tags: ['payment'],
+  }),
+  paymentHistory: defineEndpoint({
+    method: 'GET',
+    path: '/api/payment/history',
+    query: monthQuery,
+    response: z.array(paymentHistoryItem),
+    access: 'customer',
+    summary: '결제 내역 (최신순)',
+    tags: ['payment'],
+  }),
+  pointHistory: defineEndpoint({
+    method: 'GET',
+    path: '/api/point/history',
+    query: monthQuery,
+    response: z.array(pointHistoryItem),
+    access: 'customer',
+    summary: '포인트 내역 (최신순)',
+    tags: ['point'],
+  }),
+  /** Bare §3 "Customer mypage" fields. */
+  mypage: defineEndpoint({
+    method: 'GET',
+    path: '/api/mypage',
+    response: mypage,
+    access: 'customer',
+    summary: '마이페이지 요약',
+    tags: ['customer'],
+  }),
+} as const;

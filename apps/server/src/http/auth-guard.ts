@@ -1,16 +1,14 @@
+import type { EndpointAccess } from '@ohgood/contract/endpoint';
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
 
 /**
- * Who may call a route. Default-deny: every API route needs a customer token unless it says otherwise.
- * - customer: a valid bearer token is required;
- * - optional: a valid token personalises the answer, none is fine (public feeds);
- * - merchant: a valid `X-Merchant-Key` is required (checked here, like the customer token);
- * - public: nobody is identified.
+ * Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing
+ * needs a customer token; `merchant` needs a valid `X-Merchant-Key`, checked here like the customer token.
  */
-export type RouteAccess = 'customer' | 'optional' | 'merchant' | 'public';
+export type RouteAccess = EndpointAccess;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,8 +1,10 @@
+import type { ErrorCode } from '@ohgood/contract/errors';
+
 /** A failure the client should see: a real HTTP status, a stable code and a Korean message. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -10,10 +12,10 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string) => new AppError(400, code, message);
+export const badRequest = (code: ErrorCode, message: string) => new AppError(400, code, message);
 export const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (code: string, message: string) => new AppError(403, code, message);
-export const notFound = (code: string, message: string) => new AppError(404, code, message);
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
-export const unprocessable = (code: string, message: string) => new AppError(422, code, message);
-export const tooMany = (code: string, message: string) => new AppError(429, code, message);
+export const forbidden = (code: ErrorCode, message: string) => new AppError(403, code, message);
+export const notFound = (code: ErrorCode, message: string) => new AppError(404, code, message);
+export const conflict = (code: ErrorCode, message: string) => new AppError(409, code, message);
+export const unprocessable = (code: ErrorCode, message: string) => new AppError(422, code, message);
+export const tooMany = (code: ErrorCode, message: string) => new AppError(429, code, message);

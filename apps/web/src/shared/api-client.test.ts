@@ -1,5 +1,7 @@
+import { defineEndpoint, enveloped } from '@ohgood/contract/endpoint';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, isPublicPath } from './api-client';
+import { z } from 'zod';
+import { ApiError, api, callEndpoint, isPublicPath } from './api-client';
 import { getToken, setToken } from './auth-token';
 import { registerNavigator } from './navigation';
 
@@ -90,5 +92,88 @@ describe('api client', () => {
       }),
     );
     await expect(api.get('/api/mypage')).rejects.toMatchObject({ status: 0, code: 'TIMEOUT' });
+  });
+});
+
+const oneShort = defineEndpoint({
+  method: 'GET',
+  path: '/api/public/things/:id/parts/:partId',
+  params: z.object({ id: z.number(), partId: z.string() }),
+  query: z.object({ page: z.number().optional() }),
+  response: enveloped(z.object({ n: z.number() })),
+  access: 'optional',
+  summary: 'test',
+  tags: ['test'],
+});
+const privateCall = defineEndpoint({
+  method: 'POST',
+  path: '/api/things',
+  body: z.object({ a: z.string() }),
+  response: z.object({ ok: z.boolean() }),
+  access: 'customer',
+  summary: 'test',
+  tags: ['test'],
+});
+const merchantCall = defineEndpoint({
+  method: 'POST',
+  path: '/api/merchant/things',
+  headers: z.object({ 'x-merchant-key': z.string() }),
+  response: z.object({ ok: z.boolean() }),
+  access: 'merchant',
+  summary: 'test',
+  tags: ['test'],
+});
+
+describe('callEndpoint', () => {
+  it('fills path params, adds the query and resolves to the body as declared, envelope included', async () => {
+    sessionStorage.clear();
+    const fetchMock = respond(200, { success: true, message: 'OK', data: { n: 2 } });
+    vi.stubGlobal('fetch', fetchMock);
+    const body = await callEndpoint(oneShort, { params: { id: 7, partId: 'a b' }, query: { page: 2 } });
+    expect(body.data.n).toBe(2);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/public/things/7/parts/a%20b?page=2');
+    expect(init.method).toBe('GET');
+    expect((init.headers as Record<string, string>).authorization).toBeUndefined();
+  });
+
+  it('sends the JSON body with the token and maps an error to the contract code', async () => {
+    setToken('tok');
+    const fetchMock = respond(422, { success: false, code: 'LIMIT_EXCEEDED', message: '한도가 부족합니다.' });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(callEndpoint(privateCall, { body: { a: 'x' } })).rejects.toMatchObject({
+      status: 422,
+      code: 'LIMIT_EXCEEDED',
+      message: '한도가 부족합니다.',
+    });
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.body).toBe('{"a":"x"}');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect(getToken()).toBe('tok');
+  });
+
+  it('turns a code the contract does not know into REQUEST_FAILED', async () => {
+    setToken('tok');
+    vi.stubGlobal('fetch', respond(502, { code: 'SOMETHING_ELSE' }));
+    await expect(callEndpoint(privateCall, { body: { a: 'x' } })).rejects.toMatchObject({
+      status: 502,
+      code: 'REQUEST_FAILED',
+      message: '요청에 실패했습니다.',
+    });
+  });
+
+  it('calls the merchant API with its key only, and a merchant 401 keeps the customer session', async () => {
+    setToken('customer-token');
+    const fetchMock = respond(401, { success: false, code: 'INVALID_MERCHANT_KEY', message: '키' });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(callEndpoint(merchantCall, { headers: { 'x-merchant-key': 'k' } })).rejects.toMatchObject({
+      code: 'INVALID_MERCHANT_KEY',
+    });
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const headers = init.headers as Record<string, string>;
+    expect(headers['x-merchant-key']).toBe('k');
+    expect(headers.authorization).toBeUndefined();
+    expect(getToken()).toBe('customer-token');
+    expect(navigate).not.toHaveBeenCalled();
   });
 });

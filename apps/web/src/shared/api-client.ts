@@ -1,14 +1,26 @@
+import type {
+  Endpoint,
+  EndpointBodyInput,
+  EndpointHeadersInput,
+  EndpointParamsInput,
+  EndpointQueryInput,
+  EndpointResponse,
+} from '@ohgood/contract/endpoint';
+import { ERROR_CODES, type ErrorCode } from '@ohgood/contract/errors';
 import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
 import { clearToken, getToken } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
 
-/** A failed call: the HTTP status (0 for network/timeout), the server's code and its Korean message. */
+/**
+ * A failed call: the HTTP status (0 for network/timeout), the contract's error code and the Korean message
+ * to show. Screens branch on `code`, never on the message.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -16,25 +28,37 @@ export class ApiError extends Error {
   }
 }
 
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+/** A code the contract does not know (a newer server, a proxy's page) becomes the generic one. */
+function toErrorCode(code: unknown): ErrorCode {
+  return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : 'REQUEST_FAILED';
+}
+
 /** 403 codes that mean "your session is not valid": they log the user out. Business 403s (e.g. a
  * suspended account) do not. */
-const AUTH_FORBIDDEN_CODES = new Set(['FORBIDDEN', 'UNAUTHORIZED', 'TOKEN_REVOKED']);
+const AUTH_FORBIDDEN_CODES: ReadonlySet<ErrorCode> = new Set(['FORBIDDEN', 'UNAUTHORIZED', 'TOKEN_REVOKED']);
 
 export function isPublicPath(path: string): boolean {
   return path.includes('/api/public') || /^\/auth(\/|$|\?)/.test(path) || path.startsWith('/health');
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined | null>;
+type Query = Record<string, unknown>;
+
+interface Call {
+  method: Endpoint['method'];
+  path: string;
+  /** No customer token needed (a held one is still sent, so public feeds can personalise: spec §7). */
+  isPublic: boolean;
+  /** Merchant calls carry their key header and never touch the customer's session. */
+  asMerchant: boolean;
+  query?: Query;
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Calls the merchant API with this key instead of the customer's token (no login redirects). */
-  merchantKey?: string;
+  timeoutMs: number | null;
 }
 
-function buildUrl(path: string, query?: RequestOptions['query']): string {
+function buildUrl(path: string, query?: Query): string {
   const normalized = path.startsWith('/') ? path : `/${path}`;
   if (!query) return normalized;
   const params = new URLSearchParams();
@@ -49,52 +73,44 @@ function sendToLogin(): void {
   if (window.location.pathname !== '/login') navigateTo('/login', { replace: true });
 }
 
-/** Unwraps `{success, message, data}`; raw arrays, booleans and objects without `success` pass through. */
-function unwrap(body: unknown): unknown {
-  if (body && typeof body === 'object' && !Array.isArray(body) && 'success' in body) {
-    const wrapped = body as { success: boolean; message?: string; data?: unknown };
-    if (wrapped.success === false) {
-      const code = (body as { code?: string }).code ?? 'REQUEST_FAILED';
-      throw new ApiError(200, code, wrapped.message || MSG.requestFailed);
-    }
-    return 'data' in wrapped ? wrapped.data : body;
-  }
-  return body;
+/** Spec §8: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */
+function failedBody(body: unknown): ApiError | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const wrapped = body as { success?: unknown; code?: unknown; message?: unknown };
+  if (wrapped.success !== false) return null;
+  const message = typeof wrapped.message === 'string' && wrapped.message ? wrapped.message : MSG.requestFailed;
+  return new ApiError(200, toErrorCode(wrapped.code), message);
 }
 
-async function request<T>(timeoutMs: number | null, path: string, options: RequestOptions = {}): Promise<T> {
-  const asMerchant = options.merchantKey !== undefined;
-  const token = asMerchant ? null : getToken();
-  const isPublic = asMerchant || isPublicPath(path);
-  if (!isPublic && !token) {
+async function send(call: Call): Promise<unknown> {
+  const token = call.asMerchant ? null : getToken();
+  if (!call.isPublic && !token) {
     notify(MSG.loginRequired);
     sendToLogin();
     throw new ApiError(401, 'LOGIN_REQUIRED', MSG.loginRequired);
   }
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  // The public feed still gets the token when one is held, so it can personalise (spec §7).
+  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (asMerchant) headers['x-merchant-key'] = options.merchantKey as string;
   let body: BodyInit | undefined;
-  if (options.body instanceof FormData) {
-    body = options.body;
-  } else if (options.body !== undefined) {
+  if (call.body instanceof FormData) {
+    body = call.body;
+  } else if (call.body !== undefined) {
     headers['content-type'] = 'application/json';
-    body = JSON.stringify(options.body);
+    body = JSON.stringify(call.body);
   }
-  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter(
+  const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
   );
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), {
-      method: options.method ?? 'GET',
+    response = await fetch(buildUrl(call.path, call.query), {
+      method: call.method,
       headers,
       body,
       signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
     });
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (call.signal?.aborted) throw error;
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new ApiError(
       0,
@@ -110,31 +126,123 @@ async function request<T>(timeoutMs: number | null, path: string, options: Reque
     parsed = null;
   }
   if (!response.ok) {
-    const err = (parsed ?? {}) as { code?: string; message?: string };
-    const code = err.code ?? `HTTP_${response.status}`;
-    if (!asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
+    const err = (parsed ?? {}) as { code?: unknown; message?: unknown };
+    const code = toErrorCode(err.code);
+    if (!call.asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
       clearToken();
       sendToLogin();
     }
-    throw new ApiError(response.status, code, err.message || MSG.requestFailed);
+    const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
+    throw new ApiError(response.status, code, message);
   }
-  return unwrap(parsed) as T;
+  const failure = failedBody(parsed);
+  if (failure) throw failure;
+  return parsed;
+}
+
+/* The typed client of the contract's endpoints. */
+
+/** An input is required when its type has required keys, optional when all are, absent when undeclared. */
+type Slot<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : object extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput<E>> &
+  Slot<'query', EndpointQueryInput<E>> &
+  Slot<'body', E['body'] extends 'multipart' ? FormData : EndpointBodyInput<E>> &
+  Slot<'headers', EndpointHeadersInput<E>> & {
+    /** Milliseconds, or null for none. Default: 10 s (spec §7), none for multipart uploads. */
+    timeout?: number | null;
+    signal?: AbortSignal;
+  };
+
+type CallArgs<E extends Endpoint> =
+  object extends CallOptions<E> ? [options?: CallOptions<E>] : [options: CallOptions<E>];
+
+/** The 30 s timeout of the spec's second client, for slow calls (report, chat). */
+export const LONG_TIMEOUT = TIMEOUTS.longMs;
+
+function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
+}
+
+/**
+ * Calls a contract endpoint and resolves to its HTTP body exactly as declared (enveloped or bare: no
+ * unwrapping). Failures reject with an ApiError carrying the contract's error code; 401s and session 403s
+ * log the user out and go to /login; a customer call without a token never leaves the browser.
+ */
+export function callEndpoint<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<EndpointResponse<E>> {
+  const opts = (options ?? {}) as {
+    params?: Record<string, unknown>;
+    query?: Query;
+    body?: unknown;
+    headers?: Record<string, string>;
+    timeout?: number | null;
+    signal?: AbortSignal;
+  };
+  const defaultTimeout = endpoint.body === 'multipart' ? null : TIMEOUTS.shortMs;
+  return send({
+    method: endpoint.method,
+    path: fillPath(endpoint.path, opts.params),
+    isPublic: endpoint.access !== 'customer',
+    asMerchant: endpoint.access === 'merchant',
+    query: opts.query,
+    body: opts.body,
+    headers: opts.headers,
+    signal: opts.signal,
+    timeoutMs: opts.timeout === undefined ? defaultTimeout : opts.timeout,
+  }) as Promise<EndpointResponse<E>>;
+}
+
+/* Path-based clients, until every feature calls its endpoints through callEndpoint. */
+
+interface RequestOptions {
+  query?: Query;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Calls the merchant API with this key instead of the customer's token (no login redirects). */
+  merchantKey?: string;
+}
+
+/** Unwraps `{success, message, data}`; raw arrays, booleans and objects without `data` pass through. */
+function unwrap(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body && 'success' in body) {
+    return (body as { data: unknown }).data;
+  }
+  return body;
 }
 
 function client(timeoutMs: number | null) {
+  const request = async <T>(method: Endpoint['method'], path: string, body: unknown, options: RequestOptions = {}) => {
+    const asMerchant = options.merchantKey !== undefined;
+    const headers = asMerchant
+      ? { ...options.headers, 'x-merchant-key': options.merchantKey as string }
+      : options.headers;
+    const parsed = await send({
+      method,
+      path,
+      isPublic: asMerchant || isPublicPath(path),
+      asMerchant,
+      query: options.query,
+      body,
+      headers,
+      signal: options.signal,
+      timeoutMs,
+    });
+    return unwrap(parsed) as T;
+  };
   return {
-    get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-      request<T>(timeoutMs, path, { ...options, method: 'GET' }),
-    post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-      request<T>(timeoutMs, path, { ...options, method: 'POST', body }),
-    delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-      request<T>(timeoutMs, path, { ...options, method: 'DELETE' }),
+    get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+    post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
+    delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
   };
 }
 
-/** The 10 s client (spec §7). */
+/** @deprecated Use callEndpoint. The 10 s client (spec §7). */
 export const api = client(TIMEOUTS.shortMs);
-/** The 30 s client, for slow calls (report, chat). */
+/** @deprecated Use callEndpoint with `timeout: LONG_TIMEOUT`. */
 export const apiLong = client(TIMEOUTS.longMs);
-/** Uploads have no timeout (spec §7). */
+/** @deprecated Use callEndpoint: multipart endpoints have no timeout. */
 export const apiUpload = client(null);

@@ -106,7 +106,7 @@ describe('ledger property', () => {
           expect(balance).toBe(ledger);
         }
         const info = await h.app.inject({ method: 'GET', url: '/api/mypage', headers: bearer(token) });
-        expect(info.json().data.point).toBe((await invariants(customerId)).ledger);
+        expect(info.json().point).toBe((await invariants(customerId)).ledger);
       }),
       { numRuns: 15 },
     );

@@ -100,7 +100,7 @@ describe('validate', () => {
     const request = await createRequest(h, merchant.headers, 4500, '카페라떼');
     const byPin = await validatePin(h, token, request.pinCode);
     expect(byPin.statusCode).toBe(200);
-    expect(byPin.json().data).toEqual({
+    expect(byPin.json()).toEqual({
       requestName: '카페라떼',
       price: 4500,
       point: 300,
@@ -113,7 +113,7 @@ describe('validate', () => {
       headers: bearer(token),
       payload: { codeType: 'qrcode', value: `http://localhost:3000/qrpin?code=${request.qrCode}` },
     });
-    expect(byQr.json().data.requestId).toBe(request.requestId);
+    expect(byQr.json().requestId).toBe(request.requestId);
     const [row] = await h.database.db.select().from(paymentRequests).where(eq(paymentRequests.id, request.requestId));
     expect(row?.reservedBy).toBe(customerId);
   });
@@ -301,7 +301,7 @@ describe('histories and my page', () => {
   it('serves my page from my own row only', async () => {
     const { token, emailId } = await h.signUp({ name: '박오굿', accountName: '하나', account: '9876543210' });
     const res = await h.app.inject({ method: 'GET', url: '/api/mypage?customerId=1', headers: bearer(token) });
-    expect(res.json().data).toEqual({
+    expect(res.json()).toEqual({
       name: '박오굿',
       emailId: emailId.toLowerCase(),
       gradeName: 'bronze',

@@ -26,11 +26,19 @@ describe('payment modal arithmetic', () => {
 
 describe('PIN error texts (spec §8)', () => {
   it.each([400, 404, 410])('%i reads as an invalid code', (status) => {
-    expect(codeErrorMessage(new ApiError(status, 'X', 'whatever'))).toBe('유효하지않은 코드입니다.');
+    expect(codeErrorMessage(new ApiError(status, 'VALIDATION_ERROR', 'whatever'))).toBe('유효하지않은 코드입니다.');
   });
   it('shows the server message for rate limits and reservations', () => {
-    expect(codeErrorMessage(new ApiError(429, 'TOO_MANY', '10분 후 다시 시도해주세요.'))).toBe(
+    expect(codeErrorMessage(new ApiError(429, 'TOO_MANY_CODE_ATTEMPTS', '10분 후 다시 시도해주세요.'))).toBe(
       '10분 후 다시 시도해주세요.',
+    );
+  });
+  it('reads an expired request as an invalid code by its code, whatever the status', () => {
+    expect(codeErrorMessage(new ApiError(409, 'REQUEST_NOT_ACTIVE', '결제 요청이 만료되었거나 취소되었습니다.'))).toBe(
+      '유효하지않은 코드입니다.',
+    );
+    expect(codeErrorMessage(new ApiError(409, 'REQUEST_RESERVED', '다른 고객이 결제 중인 요청입니다.'))).toBe(
+      '다른 고객이 결제 중인 요청입니다.',
     );
   });
   it('falls back to the PIN failure text', () => {

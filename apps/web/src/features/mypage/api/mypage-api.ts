@@ -1,4 +1,4 @@
-import type { Mypage } from '@ohgood/contract/payments';
-import { api } from '../../../shared/api-client';
+import { paymentEndpoints } from '@ohgood/contract/payments';
+import { callEndpoint } from '../../../shared/api-client';
 
-export const fetchMypage = () => api.get<Mypage>('/api/mypage');
+export const fetchMypage = () => callEndpoint(paymentEndpoints.mypage);

@@ -1,19 +1,14 @@
-import type { FinalResult, PaymentHistoryItem, PointHistoryItem, ValidateResult } from '@ohgood/contract/payments';
-import { api } from '../../../shared/api-client';
+import { paymentEndpoints as api } from '@ohgood/contract/payments';
+import { callEndpoint } from '../../../shared/api-client';
 
 export type CodeType = 'pincode' | 'qrcode';
 
 export const validateCode = (codeType: CodeType, value: string) =>
-  api.post<ValidateResult>('/api/payment/validate', { codeType, value });
+  callEndpoint(api.validate, { body: { codeType, value } });
 
 export const finalPayment = (requestId: string, point: number, idempotencyKey: string) =>
-  api.post<{ success: true; result: FinalResult }>('/api/payment/final', undefined, {
-    query: { point, requestId },
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+  callEndpoint(api.final, { query: { point, requestId }, headers: { 'idempotency-key': idempotencyKey } });
 
-export const fetchPaymentHistory = (month?: string) =>
-  api.get<PaymentHistoryItem[]>('/api/payment/history', { query: { month } });
+export const fetchPaymentHistory = (month?: string) => callEndpoint(api.paymentHistory, { query: { month } });
 
-export const fetchPointHistory = (month?: string) =>
-  api.get<PointHistoryItem[]>('/api/point/history', { query: { month } });
+export const fetchPointHistory = (month?: string) => callEndpoint(api.pointHistory, { query: { month } });

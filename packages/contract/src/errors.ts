@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * Every code an API error can carry (`{success: false, code, message}`), plus the few the web client makes
+ * up itself (network, timeout, no token). Clients branch on these, never on the Korean message.
+ * Adding a code here is the only way to use it: the server's AppError takes an ErrorCode.
+ */
+export const ERROR_CODES = [
+  // generic (error handler, guard, not-found handler)
+  'VALIDATION_ERROR',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'TOKEN_REVOKED',
+  'NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  // web client only: no request reached the server, or the body said success:false without a code
+  'LOGIN_REQUIRED',
+  'NETWORK_ERROR',
+  'TIMEOUT',
+  'REQUEST_FAILED',
+  // auth and customers
+  'EMAIL_TAKEN',
+  'INVALID_BIRTH',
+  'INVALID_CREDENTIALS',
+  'TOO_MANY_LOGIN_ATTEMPTS',
+  'TOO_MANY_SIGNUPS',
+  'CUSTOMER_NOT_FOUND',
+  'ACCOUNT_SUSPENDED',
+  // merchants
+  'MERCHANT_KEY_REQUIRED',
+  'INVALID_MERCHANT_KEY',
+  'ORDER_ID_CONFLICT',
+  'PAYMENT_REQUEST_NOT_FOUND',
+  'NOT_CANCELLABLE',
+  'REQUEST_EXPIRED',
+  'NOT_REFUNDABLE',
+  'REFUND_WINDOW_PASSED',
+  // payments
+  'INVALID_CODE',
+  'TOO_MANY_CODE_ATTEMPTS',
+  'REQUEST_NOT_ACTIVE',
+  'REQUEST_RESERVED',
+  'REQUEST_NOT_VALIDATED',
+  'INVALID_POINT',
+  'LIMIT_EXCEEDED',
+  'INVALID_PAYMENT',
+  'IDEMPOTENCY_KEY_REUSED',
+  // bills
+  'ALREADY_EXTENDED',
+  'EXTENSION_NOT_ALLOWED',
+  'ALREADY_PAID',
+  'NOT_PAYABLE',
+  'NO_SELECTION',
+  'OLDEST_FIRST',
+  // check-in
+  'ALREADY_CHECKED_IN',
+  // shorts
+  'SHORT_NOT_FOUND',
+  'COMMENT_NOT_FOUND',
+  'PARENT_NOT_FOUND',
+  'NOT_COMMENT_OWNER',
+  'REPLY_DEPTH',
+  'CONTENT_TOO_LONG',
+  'TITLE_TOO_LONG',
+  'SELF_SUBSCRIBE',
+  'NO_MATCHING_VIEW',
+  'WATCH_TOO_LONG',
+  'DAILY_LIMIT_REACHED',
+  'FILE_TOO_LARGE',
+  'UNSUPPORTED_VIDEO',
+  'UNSUPPORTED_IMAGE',
+  'VIDEO_TOO_LONG',
+  'VIDEO_UNREADABLE',
+  'UPLOAD_FIELDS_REQUIRED',
+  'UPLOAD_TOO_MANY_PARTS',
+] as const;
+export const errorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof errorCode>;
+
+/** The one error shape of the API (architecture doc, "API conventions"), sent with a 4xx/5xx status. */
+export const errorBody = z.object({
+  success: z.literal(false),
+  code: errorCode,
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
