@@ -37,7 +37,7 @@ it('a refund takes back the grade points its repayment earned', async () => {
   expect((await refund(request.requestId)).statusCode).toBe(200);
   expect(await grade(customerId)).toEqual({ gradePoint: 0, repaidRemainder: 0 });
   const mypage = await h.app.inject({ method: 'GET', url: '/api/mypage', headers: bearer(token) });
-  expect(mypage.json().data.gradePoint).toBe(0);
+  expect(mypage.json().gradePoint).toBe(0);
 });
 
 it('buy → repay → refund in a loop with a colluding merchant never raises the grade or the limit', async () => {
