@@ -11,7 +11,7 @@ import {
 import { type Database, ping } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerErrorHandler } from './http/error-handler';
-import { loggerOptions } from './http/logging';
+import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
@@ -35,13 +35,15 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   jwtSecret: string;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: LogStream;
 }
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const app = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

@@ -4,6 +4,7 @@ import { openDatabase } from './db/client';
 import { startScheduler } from './jobs/scheduler';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
+import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
 import { seedDemo } from './seed/seed';
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // Never the raw error: a failed query's message carries its parameters.
+  console.error(error instanceof Error ? safeErrorMessage(error.message) : 'start-up failed');
   process.exit(1);
 });

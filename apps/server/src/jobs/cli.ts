@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../db/client';
 import { kstDate, systemClock } from '../lib/clock';
 import { loadConfig } from '../lib/config';
+import { safeErrorMessage } from '../lib/safe-error';
 import { parseJobArgs } from './cli-args';
 import { runJob } from './runner';
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // Never the raw error: a failed query's message carries its parameters.
+  console.error(error instanceof Error ? safeErrorMessage(error.message) : 'start-up failed');
   process.exit(1);
 });

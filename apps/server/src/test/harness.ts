@@ -2,6 +2,7 @@ import type { RegisterRequest } from '@ohgood/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
+import type { LogStream } from '../http/logging';
 import { ManualClock } from '../lib/clock';
 import { type Config, testConfig } from '../lib/config';
 import { openTestDatabase } from './test-database';
@@ -19,7 +20,12 @@ let sequence = 0;
 
 /** The real app on a real database, with a controlled clock (KST 2026-11-22 12:00 by default). */
 export async function createHarness(
-  options: { now?: string; config?: Partial<Config>; extend?: (app: FastifyInstance) => void } = {},
+  options: {
+    now?: string;
+    config?: Partial<Config>;
+    extend?: (app: FastifyInstance) => void;
+    logStream?: LogStream;
+  } = {},
 ): Promise<Harness> {
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
   const database = await openTestDatabase();
@@ -28,6 +34,7 @@ export async function createHarness(
     database,
     clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
+    logStream: options.logStream,
   });
   options.extend?.(app);
   await app.ready();
