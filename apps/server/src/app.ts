@@ -13,6 +13,7 @@ import { registerAuthGuard } from './http/auth-guard';
 import { registerErrorHandler } from './http/error-handler';
 import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerSecurityHeaders(app, config.MEDIA_BASE_URL);
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {
