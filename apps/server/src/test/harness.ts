@@ -57,12 +57,21 @@ export async function createHarness(
         accountName: '국민',
         ...overrides,
       };
-      const registered = await app.inject({ method: 'POST', url: '/api/public/register', payload: body });
+      // Each test customer signs up from its own address, as real ones would: the per-IP sign-up limits
+      // (docs/security.md) then stay at their production values in every test.
+      const remoteAddress = `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`;
+      const registered = await app.inject({
+        method: 'POST',
+        url: '/api/public/register',
+        payload: body,
+        remoteAddress,
+      });
       if (registered.statusCode !== 200) throw new Error(`register failed: ${registered.body}`);
       const login = await app.inject({
         method: 'POST',
         url: '/auth',
         payload: { emailId: body.emailId, pwd: body.pwd },
+        remoteAddress,
       });
       if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
       return {

@@ -15,10 +15,10 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncZod {
           tags: ['auth'],
           summary: '회원가입',
           body: registerRequest,
-          response: { 200: registerResponse, 400: errorBody, 409: errorBody },
+          response: { 200: registerResponse, 400: errorBody, 409: errorBody, 429: errorBody },
         },
       },
-      async (request) => ok(await auth.register(request.body), MSG.registerSuccess),
+      async (request) => ok(await auth.register(request.body, request.ip), MSG.registerSuccess),
     );
 
     app.post(

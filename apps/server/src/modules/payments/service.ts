@@ -22,7 +22,7 @@ import { availableLimit, ensureStatement } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
-const VALIDATE_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
+const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
 const FINAL_SCOPE = 'payment-final';
 
 /** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
@@ -102,11 +102,11 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
   return {
     async validate(customerId, body, ip) {
       const now = clock.now();
+      // Only failed codes count — per customer and per IP — so customers sharing a NAT are not locked out
+      // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
-      if (
-        (await hit(db, { key: `pay-validate-ip:${ip}`, ...VALIDATE_PER_IP }, now)) ||
-        (await isOver(db, failures, now))
-      ) {
+      const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
+      if ((await isOver(db, ipFailures, now)) || (await isOver(db, failures, now))) {
         throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       }
       const [customer] = await db
@@ -134,6 +134,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         : [];
       if (!reserved) {
         await hit(db, failures, now);
+        await hit(db, ipFailures, now);
         const [taken] = match
           ? await db
               .select({ id: paymentRequests.id })
