@@ -18,13 +18,19 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   kind: DatabaseKind;
+  /**
+   * Runs start-up work (migrations, the demo seed) holding the cluster-wide start-up lock: on PostgreSQL a
+   * session advisory lock on a dedicated connection, so instances starting together take turns; the work
+   * itself may use `db` (other pooled connections). PGlite is one process: an in-process queue.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** A fixed key for the migration advisory lock, so concurrent instances migrate one at a time. */
-const MIGRATION_LOCK = 7_420_251;
+/** A fixed key for the start-up advisory lock: concurrent instances migrate and seed one at a time. */
+const STARTUP_LOCK = 7_420_251;
 
 export interface OpenOptions {
   databaseUrl?: string;
@@ -37,15 +43,18 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    const lockClient = await pool.connect();
-    try {
-      await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
-    } finally {
-      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      lockClient.release();
-    }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const exclusive = async <T>(work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> => {
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        return await work(lockClient);
+      } finally {
+        await lockClient.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+        lockClient.release();
+      }
+    };
+    await exclusive((lockClient) => migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder }));
+    return { db, kind: 'postgres', exclusive: (work) => exclusive(() => work()), close: () => pool.end() };
   }
   let client: PGlite;
   if (options.dataDir) {
@@ -57,7 +66,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => undefined);
+    return run;
+  };
+  return { db: db as unknown as Db, kind: 'pglite', exclusive, close: () => client.close() };
 }
 
 /** Cheap liveness probe for /health. */
