@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './envelope';
 import { LIMITS } from './limits';
 
-export { requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
+export { minimumWatchSeconds, requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
 
 export const reactionType = z.enum(['like', 'dislike']);
 export type ReactionType = z.infer<typeof reactionType>;

@@ -34,7 +34,7 @@ export const AUTH_LIMITS = {
  * Sign-up hashing runs one at a time with a short queue: argon2 is deliberately expensive, and a flood of
  * registrations must not take the thread pool that logins verify on. A full queue answers 429 at once.
  */
-const signupHashing = createWorkQueue(1, 8);
+const signupHashing = createWorkQueue(1, 32);
 export const signupHashingStats = signupHashing.stats;
 
 /** Verified against when the email is unknown, so both paths take the same time (no user enumeration). */
