@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -10,6 +9,7 @@ import type { Db } from '../db/client';
 import { customers, shortComments, shortReactions, shorts } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { type Config, loadConfig } from '../lib/config';
+import { makeWorkDir, workRoot } from '../lib/work-dir';
 import { type MediaTools, resolveMediaTools, runTool } from '../modules/media/ffmpeg';
 import { createStorage, type MediaStorage } from '../modules/media/storage';
 import { ensureDemoCustomer } from './demo-customer';
@@ -225,7 +225,7 @@ export async function seedDemoShorts(
   const creatorIds = await ensureCreators(db);
   const everyone = [demoId, ...creatorIds];
   const font = koreanFont();
-  const work = await mkdtemp(join(tmpdir(), 'ohgood-seed-'));
+  const work = await makeWorkDir(workRoot(config.DATA_DIR), 'seed-');
   const now = clock.now().getTime();
   try {
     const pending = CLIPS.map((clip, index) => ({ clip, index }));

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, unprocessable } from '../../lib/errors';
+import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
 import type { MediaStorage } from '../media/storage';
@@ -48,7 +48,9 @@ export class ShortsPipeline {
     /** Resolved on first use, so building the app does not spawn ffmpeg. */
     private readonly toolsOf: MediaTools | (() => MediaTools),
     private readonly limits: UploadLimits,
-    private readonly log: { error(obj: unknown, msg: string): void },
+    private readonly log: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void },
+    /** Scratch space under DATA_DIR (lib/work-dir.ts); leftovers of killed processes are removed at start. */
+    readonly workRoot: string,
   ) {}
 
   private get tools(): MediaTools {
@@ -58,7 +60,7 @@ export class ShortsPipeline {
 
   async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
     const stored: string[] = [];
-    const work = await mkdtemp(join(tmpdir(), 'ohgood-upload-'));
+    const work = await makeWorkDir(this.workRoot, 'upload-');
     try {
       const videoSize = (await stat(upload.videoFile)).size;
       if (videoSize > this.limits.maxVideoBytes)
@@ -133,8 +135,13 @@ export class ShortsPipeline {
     if (!this.#running) this.#running = this.#drain();
   }
 
-  /** Start-up recovery: whatever was PROCESSING when the last process stopped goes back in the queue. */
+  /**
+   * Start-up recovery: scratch files a killed process left are removed, and whatever was PROCESSING when
+   * the last process stopped goes back in the queue.
+   */
   async recover(): Promise<void> {
+    const removed = await cleanWorkRoot(this.workRoot);
+    if (removed.length > 0) this.log.warn({ removed }, 'removed scratch files left by a stopped process');
     const rows = await this.db.select({ id: shorts.id }).from(shorts).where(eq(shorts.status, 'PROCESSING'));
     for (const row of rows) this.enqueue(row.id);
   }
@@ -170,7 +177,7 @@ export class ShortsPipeline {
       .from(shorts)
       .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
     if (!row?.sourceKey) return;
-    const work = await mkdtemp(join(tmpdir(), 'ohgood-transcode-'));
+    const work = await makeWorkDir(this.workRoot, 'transcode-');
     const signal = this.#abort.signal;
     try {
       const source = join(work, `source-${row.sourceKey.split('/').pop()}`);

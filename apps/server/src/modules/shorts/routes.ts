@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
@@ -36,6 +35,7 @@ import type { Database } from '../../db/client';
 import { requireCustomer } from '../../http/auth-guard';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
+import { makeWorkDir, workRoot } from '../../lib/work-dir';
 import { resolveMediaTools } from '../media/ffmpeg';
 import { mediaRoutes } from '../media/routes';
 import { createStorage } from '../media/storage';
@@ -63,7 +63,9 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
       maxDurationSeconds: config.UPLOAD_MAX_DURATION_SECONDS,
     };
-    const pipeline = new ShortsPipeline(database.db, clock, storage, () => resolveMediaTools(config), limits, app.log);
+    const work = workRoot(config.DATA_DIR);
+    const tools = () => resolveMediaTools(config);
+    const pipeline = new ShortsPipeline(database.db, clock, storage, tools, limits, app.log, work);
     pipelines.set(database, pipeline);
     const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL);
 
@@ -229,7 +231,7 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const customerId = requireCustomer(request);
-        const dir = await mkdtemp(join(tmpdir(), 'ohgood-incoming-'));
+        const dir = await makeWorkDir(work, 'incoming-');
         try {
           const fields: Record<string, string> = {};
           let videoFile: string | null = null;
