@@ -33,8 +33,15 @@ const envFile = join(root, '.env');
 const nodeArgs = existsSync(envFile) ? [`--env-file=${envFile}`] : [];
 const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
   cwd: join(root, 'apps/server'),
-  stdio: 'inherit',
+  // The IPC channel lets the server notice when this wrapper dies, even by kill -9, and stop its database.
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { ...process.env, DATA_DIR: process.env.DATA_DIR ?? join(root, 'data') },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+// `npm start` runs this through `sh -c`, which does not pass on a SIGTERM sent to npm: when this process is
+// orphaned (its parent is gone), stop the server as if it had been signalled.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) server.kill('SIGTERM');
+}, 1000).unref();
 server.on('exit', (code) => process.exit(code ?? 0));

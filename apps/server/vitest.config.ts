@@ -4,9 +4,12 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    // One PostgreSQL server and one migrated template per run; each test file copies the template.
+    globalSetup: ['src/test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Generous: real ffmpeg, argon2 and property runs share 2 cores with other work; a hang still fails.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
   },
 });

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { healthResponse } from '@ohgood/contract/auth';
+import { authEndpoints } from '@ohgood/contract/auth';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type Database, ping } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
+import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
@@ -29,6 +30,8 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { reportRoutes } from './modules/report/routes';
+import { createReportService } from './modules/report/service';
 import { shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
@@ -76,14 +79,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokenService(deps.jwtSecret, clock);
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
 
-  app.get(
-    '/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
-    async () => {
-      await ping(database.db);
-      return { status: 'ok' as const, database: database.kind };
-    },
-  );
+  registerEndpoint(app, authEndpoints.health, async () => {
+    await ping(database.db);
+    return { status: 'ok' as const, database: database.kind };
+  });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
@@ -92,7 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(merchantRoutes(merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
-  await app.register(billsRoutes(createBillsService(database.db, clock)));
+  const bills = createBillsService(database.db, clock);
+  await app.register(billsRoutes(bills));
+  await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
 
   await registerWebApp(app, config.WEB_DIST);

@@ -30,16 +30,25 @@ async function main(): Promise<void> {
   });
   // Scheduled bill jobs (domain §6.4), caught up first; never in buildApp, so tests drive jobs themselves.
   const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
+  let stopping = false;
   const shutdown = async () => {
+    // Ctrl-C reaches this process twice (terminal and `npm start`'s wrapper): shut down once.
+    if (stopping) return;
+    stopping = true;
     stopJobs();
     await app.close();
     await database.close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  // Started by `npm start`'s wrapper with an IPC channel: if the wrapper dies (even by kill -9), stop too.
+  process.on('disconnect', shutdown);
   await app.listen({ host: config.HOST, port: config.PORT });
-  app.log.info({ database: database.kind }, `OhGood Pay listening on http://localhost:${config.PORT}`);
+  app.log.info(
+    { database: database.kind, readyMs: Math.round(performance.now()) },
+    `OhGood Pay listening on http://localhost:${config.PORT}`,
+  );
 }
 
 main().catch((error: unknown) => {

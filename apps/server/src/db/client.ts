@@ -1,27 +1,27 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type DatabaseKind = 'pglite' | 'postgres';
+/** `embedded`: the PostgreSQL the app starts itself; `postgres`: an external one (DATABASE_URL). */
+export type DatabaseKind = 'embedded' | 'postgres';
 
 export interface Database {
   db: Db;
   kind: DatabaseKind;
+  /** The pool behind `db`, for what Drizzle does not cover (LISTEN/NOTIFY). */
+  pool: pg.Pool;
   /**
-   * Runs start-up work (migrations, the demo seed) holding the cluster-wide start-up lock: on PostgreSQL a
+   * Runs start-up work (the demo seed) holding the cluster-wide start-up lock that migrations take too: a
    * session advisory lock on a dedicated connection, so instances starting together take turns; the work
-   * itself may use `db` (other pooled connections). PGlite is one process: an in-process queue.
+   * itself may use `db` (other pooled connections).
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -31,48 +31,94 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migratio
 
 /** A fixed key for the start-up advisory lock: concurrent instances migrate and seed one at a time. */
 const STARTUP_LOCK = 7_420_251;
+/** The app's database inside the embedded cluster. */
+const EMBEDDED_DATABASE = 'ohgood';
 
 export interface OpenOptions {
   databaseUrl?: string;
-  /** Directory for the embedded database; undefined means in memory (tests). */
+  /** Data directory of the embedded PostgreSQL, used when no URL is given. */
   dataDir?: string;
 }
 
-/** Opens PostgreSQL when a URL is given, else embedded PGlite; applies migrations either way. */
+/**
+ * Opens the external PostgreSQL when a URL is given, else starts the embedded one under the data
+ * directory; applies migrations either way. `close()` also stops an embedded server this process started.
+ */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    const exclusive = async <T>(work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> => {
-      const lockClient = await pool.connect();
-      try {
-        await lockClient.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
-        return await work(lockClient);
-      } finally {
-        await lockClient.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
-        lockClient.release();
-      }
+  if (options.databaseUrl) return connectDatabase(options.databaseUrl, { kind: 'postgres', migrate: true });
+  if (!options.dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
+  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, durable: true });
+  try {
+    await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
+    const database = await connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        await server.stop();
+      },
     };
-    await exclusive((lockClient) => migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder }));
-    return { db, kind: 'postgres', exclusive: (work) => exclusive(() => work()), close: () => pool.end() };
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
-  let client: PGlite;
-  if (options.dataDir) {
-    const dir = join(options.dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  } else {
-    client = new PGlite();
+}
+
+/** A pool on one database, migrated first when asked (tests start from an already migrated template). */
+export async function connectDatabase(
+  url: string,
+  options: { kind: DatabaseKind; migrate: boolean; max?: number },
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle connection dropped by the server (restart, shutdown) is discarded, not a crash.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  try {
+    if (options.migrate) await migrateLocked(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
   }
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
-  let turn: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = turn.then(work, work);
-    turn = run.catch(() => undefined);
-    return run;
-  };
-  return { db: db as unknown as Db, kind: 'pglite', exclusive, close: () => client.close() };
+  const exclusive = <T>(work: () => Promise<T>) => withStartupLock(pool, () => work());
+  return { db, kind: options.kind, pool, exclusive, close: () => pool.end() };
+}
+
+/** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */
+async function withStartupLock<T>(pool: pg.Pool, work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> {
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    return await work(lockClient);
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+    lockClient.release();
+  }
+}
+
+/** Applies the migrations under the start-up lock, so instances starting together migrate one at a time. */
+export async function migrateLocked(pool: pg.Pool): Promise<void> {
+  await withStartupLock(pool, (lockClient) => migrate(drizzle(lockClient, { schema }), { migrationsFolder }));
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      const from = template ? ` template ${admin.escapeIdentifier(template)}` : '';
+      await admin.query(`create database ${admin.escapeIdentifier(name)}${from}`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The same server URL pointing at another database. */
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
 }
 
 /** Cheap liveness probe for /health. */

