@@ -12,6 +12,7 @@ import { type Database, ping } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
+import { registerInputGuard } from './http/input-guard';
 import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config.MEDIA_BASE_URL);
+  registerInputGuard(app);
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hasControlChars } from '@ohgood/contract/input';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { AppError, unprocessable } from '../../lib/errors';
+import { AppError, badRequest, unprocessable } from '../../lib/errors';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
@@ -59,6 +60,11 @@ export class ShortsPipeline {
   }
 
   async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
+    // Multipart fields bypass the JSON schemas: the same rule as the contract's plainText().
+    if (hasControlChars(upload.title) || hasControlChars(upload.content)) {
+      await Promise.all([upload.videoFile, upload.thumbnailFile].map((f) => f && rm(f, { force: true })));
+      throw badRequest('VALIDATION_ERROR', '입력값이 올바르지 않습니다.');
+    }
     const stored: string[] = [];
     const work = await makeWorkDir(this.workRoot, 'upload-');
     try {
