@@ -7,10 +7,12 @@ export const DB_INT_MAX = 2_147_483_647;
  * C0 control characters and DEL, except tab, line feed and carriage return. PostgreSQL cannot store NUL
  * in text at all, and none of them belongs in a name, title, comment, order id or keyword.
  */
-export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
 export function hasControlChars(value: string): boolean {
-  return CONTROL_CHARS.test(value);
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** A row id from a path, query or body: a positive integer in the database's range (else 400). */

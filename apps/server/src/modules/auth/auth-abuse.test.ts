@@ -59,12 +59,14 @@ describe('code validation limits count failures, not successes', () => {
         payload: { codeType: 'pincode', value },
         remoteAddress: '198.51.100.7',
       });
-    for (let i = 0; i < 61; i++) expect((await validate(token, request.pinCode)).statusCode).toBe(200);
+    const oks = await Promise.all(Array.from({ length: 61 }, () => validate(token, request.pinCode)));
+    expect(oks.map((r) => r.statusCode)).toEqual(Array(61).fill(200));
     // 12 customers × 5 failed codes each = the address's 60 failures.
-    for (let c = 0; c < 12; c++) {
-      const other = await h.signUp();
-      for (let i = 0; i < 5; i++) expect((await validate(other.token, '000000')).statusCode).toBe(404);
-    }
+    const others = await Promise.all(Array.from({ length: 12 }, () => h.signUp()));
+    const failed = await Promise.all(
+      others.flatMap((other) => Array.from({ length: 5 }, () => validate(other.token, '000000'))),
+    );
+    expect(failed.map((r) => r.statusCode)).toEqual(Array(60).fill(404));
     const locked = await validate(token, request.pinCode);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('TOO_MANY_CODE_ATTEMPTS');
