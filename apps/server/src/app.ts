@@ -8,13 +8,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type Database, ping } from './db/client';
+import type { Database } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
+import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
@@ -24,8 +25,12 @@ import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
+import { chatLlmFromConfig } from './modules/chat/llm';
+import { chatRoutes } from './modules/chat/routes';
+import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
@@ -42,11 +47,14 @@ export interface AppDeps {
   jwtSecret: string;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: LogStream;
+  /** Media storage; built from the config when absent. */
+  storage?: MediaStorage;
 }
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
+  const storage = deps.storage ?? createStorage(config);
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     trustProxy: config.TRUST_PROXY,
@@ -81,14 +89,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokenService(deps.jwtSecret, clock);
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
 
-  registerEndpoint(app, authEndpoints.health, async () => {
-    await ping(database.db);
-    return { status: 'ok' as const, database: database.kind };
-  });
+  // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
+  // instance restarted; that is what readiness (/health/ready) reports.
+  registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
+  registerReadiness(app, { db: database.db, storage });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes(deps));
+  await app.register(shortsRoutes({ ...deps, storage }));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
@@ -97,6 +105,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(billsRoutes(bills));
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
+  const chat = createChatService(database.db, clock, {
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+    llm: chatLlmFromConfig(config),
+  });
+  await app.register(chatRoutes(chat));
 
   await registerWebApp(app, config.WEB_DIST);
   return app;

@@ -1,5 +1,6 @@
 import { authEndpoints } from './auth';
 import { billEndpoints } from './bills';
+import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
 import { merchantEndpoints, paymentEndpoints } from './payments';
@@ -19,6 +20,7 @@ export const endpointGroups = {
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
   report: reportEndpoints,
+  chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

@@ -218,6 +218,13 @@ const samples: Samples = {
     },
     advice: async (f) => ({ headers: (await f.customer()).auth }),
   },
+  chat: {
+    turn: async (f) => ({
+      headers: (await f.customer()).auth,
+      body: { sessionId: 'contract-chat-1', inputMessage: '포인트 내역 보여줘', flow: 'init' },
+    }),
+    clearSession: async (f) => ({ headers: (await f.customer()).auth, body: { sessionId: 'contract-chat-1' } }),
+  },
 };
 
 /** Early in the month (like the e2e clock), so last month's statement can still be extended. */

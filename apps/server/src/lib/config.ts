@@ -36,8 +36,16 @@ const envSchema = z.object({
   UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
   /** Test/demo only: the server's clock starts at this instant and runs on from there. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
+  /** Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
+  /** Optional OpenAI-compatible model for the chatbot (issue 10); off unless a base URL and model are set. */
+  CHAT_LLM_BASE_URL: z.string().url().optional(),
+  CHAT_LLM_API_KEY: z.string().optional(),
+  CHAT_LLM_MODEL: z.string().optional(),
+  CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'SEED_DEMO'> & { SEED_DEMO: boolean };

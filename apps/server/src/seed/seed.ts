@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import type { Config } from '../lib/config';
 import { seedDemoBills } from './demo-bills';
+import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
 import { seedDemoShorts } from './demo-shorts';
@@ -21,4 +22,5 @@ export async function seedDemo({ db, clock, demoMerchantKey, config }: SeedConte
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await seedDemoBills(db, clock);
   await seedDemoShorts(db, clock, config);
+  await seedChatProducts(db);
 }

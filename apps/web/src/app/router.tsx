@@ -1,7 +1,9 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
+import { ConfirmHost } from '../shared/ui/confirm-host';
 import { LoadingText, ScreenPlaceholder } from '../shared/ui/page';
+import { Toaster } from '../shared/ui/toaster';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
@@ -37,6 +39,7 @@ const paymentDetails = lazyPage(() => import('../features/payments/pages/payment
 const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
 const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
 const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
+const chat = lazyPage(() => import('./pages/chat-route'));
 const dashboard = lazyPage(() => import('./pages/dashboard-route'));
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
@@ -50,6 +53,8 @@ export function AppRoutes() {
   return (
     <>
       <NavigatorBridge />
+      <Toaster />
+      <ConfirmHost />
       <Routes>
         {/* The merchant's checkout screen stands alone: no customer header or footer. */}
         <Route path="/merchant" element={merchant} />
@@ -63,7 +68,7 @@ export function AppRoutes() {
             <Route path="/payment/details" element={paymentDetails} />
             <Route path="/mypage" element={mypage} />
             <Route path="/point/history" element={pointHistory} />
-            <Route path="/chat" element={placeholder('오굿이와 대화하기')} />
+            <Route path="/chat" element={chat} />
             <Route path="/dashboard" element={dashboard} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />

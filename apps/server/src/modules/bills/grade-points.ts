@@ -1,9 +1,10 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { GRADE_POINT_MAX } from '@ohgood/contract/grades';
 import { kstDate } from '../../lib/clock';
 import { dueDate } from './statements';
 
 /** KRW repaid on time per grade point (domain §3). */
-export const KRW_PER_GRADE_POINT = 10_000;
+const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 export interface GradeAccount {
   gradePoint: number;

@@ -1,4 +1,6 @@
+import { maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type {
   BillStatus,
   PaymentInfo,
@@ -18,6 +20,9 @@ import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors'
 import { POINT_REASONS } from '../points/ledger';
 import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
+
+/** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
+export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
 const EARN_REASONS = [
@@ -102,7 +107,8 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const grade = gradeOf(customer.gradePoint);
       return {
         customerId: customer.id,
-        account: customer.account,
+        // Masked before it leaves the server: the screens never need the full number (issue #14).
+        account: maskAccount(customer.account),
         accountName: customer.accountName,
         auto: oldest?.extension === 'AUTO',
         extension: Boolean(oldest?.extension),

@@ -8,14 +8,18 @@ import type { MerchantService } from './service';
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
 const STREAM_POLL_MS = 700;
 const STREAM_MAX_MS = 10 * 60 * 1000;
+/** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
+const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 
 export function merchantRoutes(merchants: MerchantService, publicUrl: string | undefined): FastifyPluginAsyncZod {
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
-    const openStreams = new Set<() => void>();
-    app.addHook('onClose', async () => {
-      for (const stop of openStreams) stop();
+    const openStreams = new Set<(final?: string) => void>();
+    // preClose, not onClose: the server waits for open connections before onClose, and a stream never ends
+    // by itself. Clients get a last event telling them to reconnect (to another instance).
+    app.addHook('preClose', async () => {
+      for (const stop of openStreams) stop(SHUTDOWN_EVENT);
     });
 
     registerEndpoint(app, api.create, async (request) =>
@@ -82,12 +86,12 @@ export function merchantRoutes(merchants: MerchantService, publicUrl: string | u
             stop();
           }
         }, STREAM_POLL_MS);
-        function stop() {
+        function stop(final?: string) {
           if (closed) return;
           closed = true;
           clearInterval(timer);
           openStreams.delete(stop);
-          res.end();
+          res.end(final ? `${final}data: ${JSON.stringify({ requestId, status: last })}\n\n` : undefined);
         }
         openStreams.add(stop);
         request.raw.on('close', stop);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasControlChars } from '@ohgood/contract/input';
 import { and, eq } from 'drizzle-orm';
@@ -49,9 +50,12 @@ export class ShortsPipeline {
     /** Resolved on first use, so building the app does not spawn ffmpeg. */
     private readonly toolsOf: MediaTools | (() => MediaTools),
     private readonly limits: UploadLimits,
-    private readonly log: { error(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void },
-    /** Scratch space under DATA_DIR (lib/work-dir.ts); leftovers of killed processes are removed at start. */
-    readonly workRoot: string,
+    private readonly log: { error(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void },
+    /**
+     * Scratch space: the app passes DATA_DIR/tmp (lib/work-dir.ts); leftovers of killed processes are removed
+     * at start. The default (system temp) is for tools and tests that build a pipeline by hand.
+     */
+    readonly workRoot: string = join(tmpdir(), 'ohgood-work'),
   ) {}
 
   private get tools(): MediaTools {
@@ -147,7 +151,7 @@ export class ShortsPipeline {
    */
   async recover(): Promise<void> {
     const removed = await cleanWorkRoot(this.workRoot);
-    if (removed.length > 0) this.log.warn({ removed }, 'removed scratch files left by a stopped process');
+    if (removed.length > 0) this.log.warn?.({ removed }, 'removed scratch files left by a stopped process');
     const rows = await this.db.select({ id: shorts.id }).from(shorts).where(eq(shorts.status, 'PROCESSING'));
     for (const row of rows) this.enqueue(row.id);
   }
@@ -175,6 +179,11 @@ export class ShortsPipeline {
     }
     this.#running = null;
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  async #isReady(id: number): Promise<boolean> {
+    const [row] = await this.db.select({ status: shorts.status }).from(shorts).where(eq(shorts.id, id));
+    return row?.status === 'READY';
   }
 
   async #process(id: number): Promise<void> {
@@ -205,10 +214,20 @@ export class ShortsPipeline {
         })
         .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
         .returning({ id: shorts.id });
-      if (updated.length === 0) await this.storage.delete(row.videoKey);
+      // Not ours any more. Another instance may have finished the same short (several instances re-queue
+      // PROCESSING rows at start-up): its video sits under the same key, so keep it unless the short is gone.
+      if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
       await this.storage.delete(row.sourceKey).catch(() => undefined);
     } catch (error) {
       if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
+      // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
+      // the original this one could then not read), and its files must stay.
+      const failed = await this.db
+        .update(shorts)
+        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
+        .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
+        .returning({ id: shorts.id });
+      if (failed.length === 0) return;
       this.log.error({ err: error, shortsId: id }, 'transcode failed');
       // A failed short keeps its row as a status record for the uploader, but no files.
       await Promise.all(
@@ -216,10 +235,6 @@ export class ShortsPipeline {
           .filter((key): key is string => key !== null)
           .map((key) => this.storage.delete(key).catch(() => undefined)),
       );
-      await this.db
-        .update(shorts)
-        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
-        .where(eq(shorts.id, id));
     } finally {
       await rm(work, { recursive: true, force: true });
     }

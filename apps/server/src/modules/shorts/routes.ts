@@ -37,7 +37,7 @@ function feedBody({ data, ...paging }: FeedPage) {
 export function shortsRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
     const { config, database, clock } = deps;
-    const storage = createStorage(config);
+    const storage = deps.storage ?? createStorage(config);
     const limits = {
       maxVideoBytes: config.UPLOAD_MAX_VIDEO_MB * MB,
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
