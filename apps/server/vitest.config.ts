@@ -10,6 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     // Generous: real ffmpeg, argon2 and property runs share 2 cores with other work; a hang still fails.
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // beforeAll hooks upload and transcode real clips (waiting on the pipeline's idle event): on a loaded
+    // 2-core machine that can pass a minute.
+    hookTimeout: 180_000,
   },
 });

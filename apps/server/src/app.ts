@@ -12,9 +12,11 @@ import type { Database } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
-import { loggerOptions } from './http/logging';
+import { registerInputGuard } from './http/input-guard';
+import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
 import { registerReadiness } from './http/readiness';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -29,6 +31,7 @@ import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
 import { createStorage, type MediaStorage } from './modules/media/storage';
+import { merchantIdForKey } from './modules/merchants/keys';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
@@ -48,6 +51,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   jwtSecret: string;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: LogStream;
   /** Media storage; built from the config when absent. */
   storage?: MediaStorage;
 }
@@ -57,13 +62,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const storage = deps.storage ?? createStorage(config);
   const app = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerSecurityHeaders(app, config.MEDIA_BASE_URL);
+  registerInputGuard(app);
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {
@@ -86,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const tokens = createTokenService(deps.jwtSecret, clock);
-  registerAuthGuard(app, tokens);
+  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
 
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
   // instance restarted; that is what readiness (/health/ready) reports.
@@ -100,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

@@ -5,8 +5,9 @@ import { gracefulShutdown } from './http/graceful-shutdown';
 import { startScheduler } from './jobs/scheduler';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
+import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
-import { seedDemo } from './seed/seed';
+import { prepareDemoData } from './seed/startup';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,7 +16,13 @@ async function main(): Promise<void> {
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
   if (config.CLOCK_START)
     console.warn(`CLOCK_START is set: the server's clock starts at ${config.CLOCK_START} (tests only)`);
-  if (config.SEED_DEMO) await seedDemo({ db: database.db, clock, demoMerchantKey: config.DEMO_MERCHANT_KEY });
+  await prepareDemoData(database, {
+    seed: config.SEED_DEMO,
+    demoMerchantKey: config.DEMO_MERCHANT_KEY,
+    clock,
+    log: console,
+    config,
+  });
   const app = await buildApp({
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
     database,
@@ -45,6 +52,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // Never the raw error: a failed query's message carries its parameters.
+  console.error(error instanceof Error ? safeErrorMessage(error.message) : 'start-up failed');
   process.exit(1);
 });

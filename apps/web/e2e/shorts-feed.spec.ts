@@ -153,7 +153,8 @@ test('the watch gauge pays once for a short demo video', async ({ page }) => {
     .poll(async () => Number(await gauge.getAttribute('data-watched')), { timeout: 15_000 })
     .toBeGreaterThan(0.5);
   await expect(slide.getByText(/^\d+P 적립되었습니다!$/)).toBeVisible({ timeout: 20_000 });
-  expect(earns).toEqual([expect.objectContaining({ success: true, earnedPoints: 1 })]);
+  // The response body is read asynchronously by the listener: wait for it rather than race it.
+  await expect.poll(() => earns).toEqual([expect.objectContaining({ success: true, earnedPoints: 1 })]);
   // The message goes after 3 s; the video keeps looping but pays no more on this slide.
   await expect(slide.getByText(/적립되었습니다/)).toBeHidden({ timeout: 5_000 });
   const required = Number(await gauge.getAttribute('data-required'));

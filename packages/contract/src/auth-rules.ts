@@ -1,3 +1,4 @@
+import { isCalendarDate } from './kst';
 import { LIMITS } from './limits';
 
 /** Account rules as plain functions, free of zod so the web app's first load stays small. */
@@ -18,8 +19,6 @@ export function isValidPassword(value: string): boolean {
 
 /** A real calendar date in the past, as YYYY-MM-DD. `today` is the KST date as YYYY-MM-DD. */
 export function isValidBirth(value: string, today: string): boolean {
-  if (!BIRTH_PATTERN.test(value)) return false;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) return false;
+  if (!BIRTH_PATTERN.test(value) || !isCalendarDate(value)) return false;
   return value < today && value >= '1900-01-01';
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ACCOUNT_PATTERN, BIRTH_PATTERN, EMAIL_PATTERN, PASSWORD_CHARS } from './auth-rules';
 import { defineEndpoint, enveloped } from './endpoint';
+import { plainText } from './input';
 import { BANKS, LIMITS } from './limits';
 
 export const registerRequest = z
   .object({
-    name: z.string().trim().min(1).max(LIMITS.nameMax),
+    name: plainText().trim().min(1).max(LIMITS.nameMax),
     emailId: z.string().trim().max(254).regex(EMAIL_PATTERN),
     pwd: z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax).regex(PASSWORD_CHARS),
     birth: z.string().regex(BIRTH_PATTERN),

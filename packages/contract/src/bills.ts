@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped } from './endpoint';
 import { GRADE_NAMES } from './grades';
+import { DB_INT_MAX } from './input';
 
 /** One unpaid bill line (spec §3 "Unpaid payment", domain §6.2). `date` is an ISO instant. */
 export const unpaidLine = z.object({
@@ -59,7 +60,7 @@ export const billStatusResponse = enveloped(billStatus);
 
 export const extensionResponse = enveloped(z.object({ month: z.string(), dueDate: z.string() }));
 
-const paymentIds = z.array(z.number().int().positive()).max(1000);
+const paymentIds = z.array(z.number().int().positive().max(DB_INT_MAX)).max(1000);
 /** POST /api/payment/immediately: a bare array of paymentIds (spec §7); `{paymentIds}` is accepted too. */
 export const repayRequest = z.union([paymentIds, z.object({ paymentIds }).strict()]);
 

@@ -32,6 +32,13 @@ export function kstIso(at: Date | string): string {
   return `${seoulWallClock(at).toISOString().slice(0, 19)}+09:00`;
 }
 
+/** True for a real calendar date written 'YYYY-MM-DD' (so '2026-09-99' and '2026-02-30' are not). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}
+
 /** Month arithmetic on 'YYYY-MM' strings. */
 export function addMonths(month: string, delta: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];

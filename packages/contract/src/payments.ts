@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { GRADE_NAMES } from './grades';
+import { plainText } from './input';
 import { BANKS, LIMITS } from './limits';
 
 export const PAYMENT_REQUEST_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
@@ -10,8 +11,8 @@ export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
 export const createPaymentRequestBody = z
   .object({
-    orderId: z.string().trim().min(1).max(64),
-    requestName: z.string().trim().min(1).max(LIMITS.requestNameMax),
+    orderId: plainText().trim().min(1).max(64),
+    requestName: plainText().trim().min(1).max(LIMITS.requestNameMax),
     totalPrice: z.number().int().min(1).max(LIMITS.totalPriceMax),
   })
   .strict();
@@ -40,7 +41,7 @@ export const requestIdParams = z.object({ requestId: z.string().uuid() });
 export const validateBody = z
   .object({
     codeType: z.enum(['pincode', 'qrcode']),
-    value: z.string().trim().min(1).max(512),
+    value: plainText().trim().min(1).max(512),
   })
   .strict();
 export type ValidateBody = z.infer<typeof validateBody>;

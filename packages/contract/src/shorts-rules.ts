@@ -27,6 +27,14 @@ export function watchPoints(watchedSeconds: number): number {
   return Math.max(1, Math.round((watchedSeconds * 10) / 60));
 }
 
+/**
+ * The least watching that pays (issue #12; as PeerTube counts a view): 3 s, or half of a shorter short.
+ * The gauge's goal (`requiredWatchSeconds`) is always at least this.
+ */
+export function minimumWatchSeconds(durationSeconds: number): number {
+  return Math.min(3, durationSeconds / 2);
+}
+
 /** Seconds of play the gauge requires (spec §4): duration − 1, at least 1; 10 when unknown. */
 export function requiredWatchSeconds(durationSeconds: number | null | undefined): number {
   if (!durationSeconds || !Number.isFinite(durationSeconds) || durationSeconds <= 0) return 10;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped } from './endpoint';
 import { errorCode } from './errors';
+import { DB_INT_MAX, dbId, plainText } from './input';
 import { LIMITS } from './limits';
 
-export { requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
+export { minimumWatchSeconds, requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
 
 export const reactionType = z.enum(['like', 'dislike']);
 export type ReactionType = z.infer<typeof reactionType>;
@@ -40,7 +41,7 @@ export type ShortItem = z.infer<typeof shortItem>;
 export const feedQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   size: z.coerce.number().int().min(1).max(50).default(LIMITS.feedPageSize),
-  keyword: z.string().max(100).optional(),
+  keyword: plainText().max(100).optional(),
 });
 export type FeedQuery = z.infer<typeof feedQuery>;
 
@@ -61,10 +62,10 @@ export type FeedResponse = z.infer<typeof feedResponse>;
 export const oneShortResponse = shortItem.extend({ mediaBaseUrl: z.string() });
 export type OneShortResponse = z.infer<typeof oneShortResponse>;
 
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
+export const idParams = z.object({ id: dbId() });
 export const commentParams = z.object({
-  id: z.coerce.number().int().positive(),
-  commentId: z.coerce.number().int().positive(),
+  id: dbId(),
+  commentId: dbId(),
 });
 
 export const commentItem = z.object({
@@ -83,8 +84,8 @@ export type CommentItem = z.infer<typeof commentItem>;
 export const commentsResponse = enveloped(z.array(commentItem));
 
 export const createCommentRequest = z.object({
-  content: z.string().trim().min(1).max(LIMITS.commentMax),
-  gno: z.coerce.number().int().min(0).default(0),
+  content: plainText().trim().min(1).max(LIMITS.commentMax),
+  gno: z.coerce.number().int().min(0).max(DB_INT_MAX).default(0),
 });
 export type CreateCommentRequest = z.infer<typeof createCommentRequest>;
 export const createCommentResponse = enveloped(commentItem);
@@ -93,7 +94,7 @@ export const deleteCommentQuery = z.object({ customerId: z.string().optional() }
 export const deleteCommentResponse = enveloped(z.object({ deleted: z.boolean() }));
 
 export const reactionRequest = z.object({
-  shortsId: z.coerce.number().int().optional(),
+  shortsId: dbId().optional(),
   type: reactionType,
 });
 export type ReactionRequest = z.infer<typeof reactionRequest>;
@@ -101,15 +102,15 @@ export const reactionResult = z.object({ likeCount: z.number().int(), myReaction
 export type ReactionResult = z.infer<typeof reactionResult>;
 export const reactionResponse = enveloped(reactionResult);
 
-export const targetParams = z.object({ targetId: z.coerce.number().int().positive() });
-export const targetQuery = z.object({ targetId: z.coerce.number().int().positive() });
+export const targetParams = z.object({ targetId: dbId() });
+export const targetQuery = z.object({ targetId: dbId() });
 export const subscriptionResponse = enveloped(z.object({ subscriptionStatus, subscriberCount: z.number().int() }));
 
 export const viewResponse = enveloped(z.object({ viewId: z.number().int(), startedAt: z.string() }));
 
 export const earnRequest = z.object({
   watchedSeconds: z.number().positive().max(3600),
-  shortsId: z.coerce.number().int().positive(),
+  shortsId: dbId(),
 });
 export type EarnRequest = z.infer<typeof earnRequest>;
 /** Domain §7.2: `{success, earnedPoints, todayTotalPoints}`; at the daily cap success is false with a code. */

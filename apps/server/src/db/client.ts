@@ -18,13 +18,19 @@ export interface Database {
   kind: DatabaseKind;
   /** The pool behind `db`, for what Drizzle does not cover (LISTEN/NOTIFY). */
   pool: pg.Pool;
+  /**
+   * Runs start-up work (the demo seed) holding the cluster-wide start-up lock that migrations take too: a
+   * session advisory lock on a dedicated connection, so instances starting together take turns; the work
+   * itself may use `db` (other pooled connections).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** A fixed key for the migration advisory lock, so concurrent instances migrate one at a time. */
-const MIGRATION_LOCK = 7_420_251;
+/** A fixed key for the start-up advisory lock: concurrent instances migrate and seed one at a time. */
+const STARTUP_LOCK = 7_420_251;
 /** The app's database inside the embedded cluster. */
 const EMBEDDED_DATABASE = 'ohgood';
 
@@ -73,19 +79,25 @@ export async function connectDatabase(
     await pool.end();
     throw error;
   }
-  return { db, kind: options.kind, pool, close: () => pool.end() };
+  const exclusive = <T>(work: () => Promise<T>) => withStartupLock(pool, () => work());
+  return { db, kind: options.kind, pool, exclusive, close: () => pool.end() };
 }
 
-/** Applies the migrations under an advisory lock, so instances starting together migrate one at a time. */
-export async function migrateLocked(pool: pg.Pool): Promise<void> {
+/** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */
+async function withStartupLock<T>(pool: pg.Pool, work: (lockClient: pg.PoolClient) => Promise<T>): Promise<T> {
   const lockClient = await pool.connect();
   try {
-    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migrate(drizzle(lockClient, { schema }), { migrationsFolder });
+    await lockClient.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    return await work(lockClient);
   } finally {
-    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lockClient.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
     lockClient.release();
   }
+}
+
+/** Applies the migrations under the start-up lock, so instances starting together migrate one at a time. */
+export async function migrateLocked(pool: pg.Pool): Promise<void> {
+  await withStartupLock(pool, (lockClient) => migrate(drizzle(lockClient, { schema }), { migrationsFolder }));
 }
 
 export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<void> {

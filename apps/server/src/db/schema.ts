@@ -240,6 +240,8 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     scope: text('scope').notNull(),
     response: jsonb('response').notNull(),
+    /** Hash of the exact request the key was first used with (0007_hardening); null for internal keys. */
+    requestHash: text('request_hash'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.customerId, t.scope, t.key] })],
@@ -381,6 +383,8 @@ export const shortWatchDaily = pgTable(
       .references(() => customers.id),
     kstDate: date('kst_date').notNull(),
     total: integer('total').notNull().default(0),
+    /** End of the last second of watching already paid (0007_hardening): claims never overlap in time. */
+    watchedUntil: timestamp('watched_until', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.kstDate] }),

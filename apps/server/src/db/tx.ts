@@ -19,6 +19,23 @@ function pgCode(error: unknown): string | undefined {
 }
 
 /**
+ * LOCK ORDER — every transaction that moves money, points or grade takes its row locks in this order, so
+ * two of them can never wait on each other in a cycle (a deadlock would surface as a retry storm, then a 500):
+ *
+ *   1. customers        — `lockCustomer` / `lockCustomers` (ascending id) from `db/locks.ts`, always first,
+ *                         even when the rest of the work only updates it later (postPoints, grade, suspension);
+ *   2. payment_requests — the request being paid or refunded (one row);
+ *   3. purchases        — bill lines, in ascending id;
+ *   4. statements       — the customer's statement rows;
+ *   5. everything else  — checkins, short_views, short_watch_daily, point_ledger, idempotency_keys.
+ *
+ * Paths: final (customer → request → statement), merchant refund (customer of the request → request →
+ * purchase → statements), repayment (customer → purchases → statements), extension (customer → statement),
+ * check-in and watch points (customer → their own rows), bill jobs (all affected customers by id →
+ * statements). Rows of one kind that a path locks together are locked in ascending id.
+ */
+
+/**
  * The one transaction helper. Transactions run concurrently on pooled connections: callers use row locks
  * and conditional updates, and a deadlock or serialization failure is retried a few times.
  */
@@ -27,10 +44,15 @@ export async function withTx<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T
     try {
       return await db.transaction((tx) => work(tx));
     } catch (error) {
-      if (attempt >= 4 || !RETRYABLE.has(pgCode(error) ?? '')) throw error;
+      const code = pgCode(error) ?? '';
+      if (code === '40P01') txRetries.deadlocks += 1;
+      if (attempt >= 4 || !RETRYABLE.has(code)) throw error;
     }
   }
 }
+
+/** Deadlocks this process has met (each one retried): with the lock order above it stays 0. */
+export const txRetries = { deadlocks: 0 };
 
 /** True when the error is a unique-constraint violation (optionally of one named constraint). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -1,11 +1,13 @@
 import type { EndpointAccess } from '@ohgood/contract/endpoint';
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../lib/errors';
+import { AppError, unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
 
-/** Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing
- * needs a customer token. */
+/**
+ * Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing
+ * needs a customer token; `merchant` needs a valid `X-Merchant-Key`, checked here like the customer token.
+ */
 export type RouteAccess = EndpointAccess;
 
 declare module 'fastify' {
@@ -14,13 +16,23 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     customerId: number | null;
+    merchantId: number | null;
   }
 }
+
+/** Resolves a merchant API key to its merchant id, or null for an unknown key. */
+export type MerchantKeyResolver = (key: string) => Promise<number | null>;
 
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) return null;
   return header.slice(7).trim() || null;
+}
+
+function merchantKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-merchant-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  return key || null;
 }
 
 /** The caller's id from the token; identity comes from nowhere else (domain §1). */
@@ -29,13 +41,28 @@ export function requireCustomer(request: FastifyRequest): number {
   return request.customerId;
 }
 
-export function registerAuthGuard(app: FastifyInstance, tokens: TokenService): void {
+/** The merchant the guard authenticated; a route only reaches this when it declared `access: 'merchant'`. */
+export function requireMerchant(request: FastifyRequest): number {
+  if (request.merchantId === null) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
+  return request.merchantId;
+}
+
+export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, merchants: MerchantKeyResolver): void {
   app.decorateRequest('customerId', null);
+  app.decorateRequest('merchantId', null);
   app.addHook('onRequest', async (request) => {
     // Unmatched paths reach the not-found handler: the SPA fallback or a JSON 404, never a 401.
     if (request.is404) return;
     const access = request.routeOptions.config.access ?? 'customer';
-    if (access === 'public' || access === 'merchant') return;
+    if (access === 'public') return;
+    if (access === 'merchant') {
+      const key = merchantKey(request);
+      if (!key) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
+      const merchantId = await merchants(key);
+      if (merchantId === null) throw new AppError(401, 'INVALID_MERCHANT_KEY', '가맹점 API 키가 올바르지 않습니다.');
+      request.merchantId = merchantId;
+      return;
+    }
     const token = bearer(request);
     const customerId = token ? await tokens.verify(token) : null;
     if (customerId === null && access === 'customer') throw unauthorized(MSG.unauthorized);

@@ -1,5 +1,6 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { lockCustomers } from '../db/locks';
 import { customers, purchases, statements } from '../db/schema';
 import type { Tx } from '../db/tx';
 import { addMonths } from '../lib/clock';
@@ -27,10 +28,21 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
   if (Number(today.slice(8, 10)) < BILL_RULES.autoExtensionDay)
     throw new Error(`auto-extension runs on or after the 16th, not ${today}`);
   const month = addMonths(today.slice(0, 7), -1);
+  const due = and(
+    eq(statements.month, month),
+    isNull(statements.extension),
+    isNull(statements.overdueAt),
+    hasUnpaidLine,
+  );
+  // Lock order (db/tx.ts): the affected customers by id, then their statements.
+  await lockCustomers(
+    tx,
+    (await tx.select({ id: statements.customerId }).from(statements).where(due)).map((r) => r.id),
+  );
   const rows = await tx
     .update(statements)
     .set({ extension: 'AUTO', extendedAt: at })
-    .where(and(eq(statements.month, month), isNull(statements.extension), isNull(statements.overdueAt), hasUnpaidLine))
+    .where(due)
     .returning({ customerId: statements.customerId });
   for (const row of rows) await penalize(tx, row.customerId, AUTO_EXTENSION_PENALTY);
   return { extended: rows.length };
@@ -42,6 +54,16 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
  */
 export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {
   // A statement of month M is due in M+1 at the latest, so only months up to two before today's can be late.
+  const open = and(
+    isNull(statements.overdueAt),
+    lte(statements.month, addMonths(today.slice(0, 7), -1)),
+    hasUnpaidLine,
+  );
+  // Lock order (db/tx.ts): the affected customers by id, then their statements.
+  await lockCustomers(
+    tx,
+    (await tx.select({ id: statements.customerId }).from(statements).where(open)).map((r) => r.id),
+  );
   const candidates = await tx
     .select({
       id: statements.id,
@@ -50,7 +72,8 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
       extension: statements.extension,
     })
     .from(statements)
-    .where(and(isNull(statements.overdueAt), lte(statements.month, addMonths(today.slice(0, 7), -1)), hasUnpaidLine))
+    .where(open)
+    .orderBy(asc(statements.id))
     .for('update');
   const late = candidates.filter((row) => dueDate(row.month, row.extension !== null) < today);
   if (late.length === 0) return { overdue: 0, suspended: 0 };

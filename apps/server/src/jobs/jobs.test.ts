@@ -6,7 +6,8 @@ import { customers, jobRuns, statements } from '../db/schema';
 import { kstStartOfDay } from '../lib/clock';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { insertPurchase } from '../test/purchase-fixture';
-import { catchUp, lastScheduledDate, runJob } from './runner';
+import { parseJobArgs } from './cli-args';
+import { catchUp, runJob, scheduledRuns } from './runner';
 
 let h: Harness;
 beforeEach(async () => {
@@ -190,35 +191,65 @@ describe('once per cluster', () => {
     expect(runs[0]?.finishedAt).not.toBeNull();
   });
 
-  it('start-up catches up the runs missed while no server was running, once', async () => {
-    const { customerId } = await customerAt(kst('2026-10-10'), 60);
-    await insertPurchase(h.database.db, { customerId, totalPrice: 7_000, at: kst('2026-10-10') });
-    await insertPurchase(h.database.db, { customerId, totalPrice: 8_000, at: kst('2026-11-10') });
-    // Down from October until 20 December: the 1 December and 16 December runs were missed.
+  it('catch-up runs every missed period oldest first: each statement auto-extended before it goes overdue', async () => {
+    const { customerId } = await customerAt(kst('2026-08-10'), 60);
+    await insertPurchase(h.database.db, { customerId, totalPrice: 7_000, at: kst('2026-08-10') });
+    await insertPurchase(h.database.db, { customerId, totalPrice: 8_000, at: kst('2026-10-10') });
+    // Down from August until 20 December: four months of runs were missed.
     h.clock.set(kst('2026-12-20', 9, 0));
     const first = await catchUp(h.database.db, h.clock);
     expect(first.map((o) => [o.job, o.period, o.ran])).toEqual([
+      ['overdue', '2026-09', true],
+      ['auto-extension', '2026-09', true],
+      ['overdue', '2026-10', true],
+      ['auto-extension', '2026-10', true],
+      ['overdue', '2026-11', true],
+      ['auto-extension', '2026-11', true],
       ['overdue', '2026-12', true],
       ['auto-extension', '2026-12', true],
     ]);
-    // October (due 15 November) is overdue; November is auto-extended.
+    // August: auto-extended on 16 September (−5), overdue on 1 October (−20). October: auto-extended on
+    // 16 November (−5), overdue on 1 December (−20). Running only the latest periods would miss both −5s.
     const rows = await h.database.db.select().from(statements).where(eq(statements.customerId, customerId));
     const byMonth = Object.fromEntries(rows.map((r) => [r.month, r]));
-    expect(byMonth['2026-10']?.overdueAt).not.toBeNull();
-    expect(byMonth['2026-11']).toMatchObject({ extension: 'AUTO', overdueAt: null });
-    expect(await customer(customerId)).toMatchObject({ gradePoint: 35, suspended: true });
+    expect(byMonth['2026-08']).toMatchObject({ extension: 'AUTO', overdueAt: kst('2026-10-01', 0, 5) });
+    expect(byMonth['2026-08']?.extendedAt).toEqual(kst('2026-09-16', 0, 5));
+    expect(byMonth['2026-10']).toMatchObject({ extension: 'AUTO', overdueAt: kst('2026-12-01', 0, 5) });
+    expect(await customer(customerId)).toMatchObject({ gradePoint: 10, suspended: true });
     const second = await catchUp(h.database.db, h.clock);
-    expect(second.every((o) => !o.ran)).toBe(true);
-    expect((await customer(customerId)).gradePoint).toBe(35);
+    expect(second).toEqual([]);
+    expect((await customer(customerId)).gradePoint).toBe(10);
+    expect(await h.database.db.select().from(jobRuns)).toHaveLength(8);
   });
 
-  it('knows the latest scheduled KST time of each job', () => {
-    expect(lastScheduledDate('overdue', kst('2027-01-01', 0, 4))).toBe('2026-12-01');
-    expect(lastScheduledDate('overdue', kst('2027-01-01', 0, 5))).toBe('2027-01-01');
-    expect(lastScheduledDate('auto-extension', kst('2027-01-01', 0, 5))).toBe('2026-12-16');
-    expect(lastScheduledDate('auto-extension', kst('2026-12-16', 0, 4))).toBe('2026-11-16');
-    expect(lastScheduledDate('auto-extension', kst('2026-12-16', 0, 5))).toBe('2026-12-16');
+  it('lists the scheduled KST runs up to now, the 1st before the 16th', () => {
+    expect(scheduledRuns('2026-12', kst('2027-01-01', 0, 4))).toEqual([
+      { job: 'overdue', date: '2026-12-01' },
+      { job: 'auto-extension', date: '2026-12-16' },
+    ]);
+    expect(scheduledRuns('2026-12', kst('2027-01-01', 0, 5)).at(-1)).toEqual({ job: 'overdue', date: '2027-01-01' });
     // 15:05 UTC on 15 December is 00:05 KST on the 16th.
-    expect(lastScheduledDate('auto-extension', new Date('2026-12-15T15:05:00Z'))).toBe('2026-12-16');
+    expect(scheduledRuns('2026-12', new Date('2026-12-15T15:05:00Z')).at(-1)?.date).toBe('2026-12-16');
+    expect(scheduledRuns('2026-12', new Date('2026-12-15T15:04:00Z')).at(-1)?.date).toBe('2026-12-01');
+  });
+
+  it('refuses an impossible date instead of marking its month done', async () => {
+    await expect(runJob(h.database.db, h.clock, 'overdue', '2026-09-99')).rejects.toThrow(/not a calendar date/);
+    expect(await h.database.db.select().from(jobRuns)).toEqual([]);
+  });
+});
+
+describe('jobs CLI arguments', () => {
+  it('rejects impossible dates, unknown jobs and future dates without --force', () => {
+    expect(() => parseJobArgs(['overdue', '--date', '2026-09-99'], '2026-11-22')).toThrow(/not a calendar date/);
+    expect(() => parseJobArgs(['overdue', '--date', '2026-02-30'], '2026-11-22')).toThrow(/not a calendar date/);
+    expect(() => parseJobArgs(['overdue', '--date', '2026-9-1'], '2026-11-22')).toThrow(/not a calendar date/);
+    expect(() => parseJobArgs(['nightly'], '2026-11-22')).toThrow(/usage/);
+    expect(() => parseJobArgs(['overdue', '--date', '2026-12-01'], '2026-11-22')).toThrow(/future/);
+    expect(parseJobArgs(['overdue', '--date', '2026-12-01', '--force'], '2026-11-22')).toEqual({
+      job: 'overdue',
+      date: '2026-12-01',
+    });
+    expect(parseJobArgs(['auto-extension'], '2026-11-22')).toEqual({ job: 'auto-extension', date: undefined });
   });
 });

@@ -1,9 +1,9 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { jobRuns } from '../db/schema';
+import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
-import { type Clock, kstDate, kstStartOfDay } from '../lib/clock';
+import { addMonths, type Clock, isCalendarDate, kstDate, kstStartOfDay } from '../lib/clock';
 import { autoExtend, markOverdue } from './bill-jobs';
 
 /** The scheduled jobs (domain §6.4): the KST day of month and minute they run. */
@@ -38,10 +38,19 @@ export interface JobOutcome {
  * the finish mark share one transaction: a second instance's insert waits on the primary key and then finds
  * the row, so it does nothing; a failed run rolls back its row and is retried at the next start-up.
  */
-export async function runJob(db: Db, clock: Clock, job: JobName, today = kstDate(clock.now())): Promise<JobOutcome> {
+export async function runJob(
+  db: Db,
+  clock: Clock,
+  job: JobName,
+  today = kstDate(clock.now()),
+  /** When the run counts as having happened (catch-up passes the missed scheduled instant). */
+  runAt?: Date,
+): Promise<JobOutcome> {
+  // A job marks its month done: an impossible date must never reach that row.
+  if (!isCalendarDate(today)) throw new Error(`not a calendar date: ${today}`);
   const period = today.slice(0, 7);
   return withTx(db, async (tx) => {
-    const at = clock.now();
+    const at = runAt ?? clock.now();
     const claimed = await tx
       .insert(jobRuns)
       .values({ job, period, startedAt: at })
@@ -57,23 +66,44 @@ export async function runJob(db: Db, clock: Clock, job: JobName, today = kstDate
   });
 }
 
-/** The KST date of the latest scheduled time of `job` at or before `now`. */
-export function lastScheduledDate(job: JobName, now: Date): string {
-  const { day, minute } = JOBS[job];
-  const today = kstDate(now);
-  const thisMonth = `${today.slice(0, 7)}-${String(day).padStart(2, '0')}`;
-  if (kstStartOfDay(thisMonth).getTime() + minute * 60_000 <= now.getTime()) return thisMonth;
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  const prev = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-  return `${prev}-${String(day).padStart(2, '0')}`;
+/** The instant `job` is scheduled on the KST date `date` (00:05 KST). */
+export function scheduledAt(job: JobName, date: string): Date {
+  return new Date(kstStartOfDay(date).getTime() + JOBS[job].minute * 60_000);
 }
 
-/** Runs, oldest first, every job whose latest scheduled time passed while no instance was running. */
+/**
+ * Every (job, date) scheduled at or before `now` from the month `fromMonth` on, oldest first. Within a
+ * month the overdue run (1st) comes before the auto-extension run (16th), so a statement is always
+ * auto-extended (16th of M+1) before its overdue run (1st of M+2) is judged, as if no run had been missed.
+ */
+export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobName; date: string }> {
+  const runs: Array<{ job: JobName; date: string }> = [];
+  for (let month = fromMonth; month <= kstDate(now).slice(0, 7); month = addMonths(month, 1)) {
+    for (const job of Object.keys(JOBS) as JobName[]) {
+      const date = `${month}-${String(JOBS[job].day).padStart(2, '0')}`;
+      if (scheduledAt(job, date).getTime() <= now.getTime()) runs.push({ job, date });
+    }
+  }
+  return runs.sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/**
+ * Runs, oldest first, every scheduled run missed while no instance was running — every missed period,
+ * not only the latest, so a downtime of several months still extends each statement before judging it
+ * overdue. It looks back to the month after the oldest statement (nothing can be due before), skips the
+ * periods `job_runs` already holds, and stamps each run with its scheduled instant.
+ */
 export async function catchUp(db: Db, clock: Clock): Promise<JobOutcome[]> {
-  const due = (Object.keys(JOBS) as JobName[])
-    .map((job) => ({ job, date: lastScheduledDate(job, clock.now()) }))
-    .sort((a, b) => a.date.localeCompare(b.date));
+  const now = clock.now();
+  const [oldest] = await db.select({ month: min(statements.month) }).from(statements);
+  const fromMonth = oldest?.month ? addMonths(oldest.month, 1) : kstDate(now).slice(0, 7);
+  const done = new Set(
+    (await db.select({ job: jobRuns.job, period: jobRuns.period }).from(jobRuns)).map((r) => `${r.job}:${r.period}`),
+  );
   const outcomes: JobOutcome[] = [];
-  for (const { job, date } of due) outcomes.push(await runJob(db, clock, job, date));
+  for (const { job, date } of scheduledRuns(fromMonth, now)) {
+    if (done.has(`${job}:${date.slice(0, 7)}`)) continue;
+    outcomes.push(await runJob(db, clock, job, date, scheduledAt(job, date)));
+  }
   return outcomes;
 }

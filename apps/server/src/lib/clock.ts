@@ -37,6 +37,7 @@ export {
   addMonths,
   daysBetween,
   daysInMonth,
+  isCalendarDate,
   kstDate,
   kstEndOfDay,
   kstIso,

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -10,7 +12,8 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SEED_DEMO: bool.default(true),
+  /** Demo data on start; defaults to true only on the embedded database (never on a real DATABASE_URL). */
+  SEED_DEMO: bool.optional(),
   WEB_DIST: z.string().optional(),
   PAYMENT_REQUEST_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(120),
   DEMO_MERCHANT_KEY: z.string().min(8).default('demo-merchant-key'),
@@ -45,7 +48,7 @@ const envSchema = z.object({
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
 
-export type Config = z.infer<typeof envSchema>;
+export type Config = Omit<z.infer<typeof envSchema>, 'SEED_DEMO'> & { SEED_DEMO: boolean };
 
 /** Reads the environment; on a bad value, fails with a readable list of every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,10 +59,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  // A real deployment (DATABASE_URL) never gets demo accounts and their published keys unless asked for.
+  return { ...parsed.data, SEED_DEMO: parsed.data.SEED_DEMO ?? !parsed.data.DATABASE_URL };
 }
 
 /** Defaults for tests and tools that build the app without an environment. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), ...overrides };
+  // Scratch files of tests go to the system temp directory, never into the repository's ./data.
+  const DATA_DIR = join(tmpdir(), 'ohgood-test-data');
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR }), ...overrides };
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import type { Db } from '../db/client';
 import { customers, shortComments, shortReactions, shorts } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { type Config, loadConfig } from '../lib/config';
+import { makeWorkDir, workRoot } from '../lib/work-dir';
 import { type MediaTools, resolveMediaTools, runTool } from '../modules/media/ffmpeg';
 import { createStorage, type MediaStorage } from '../modules/media/storage';
 import { ensureDemoCustomer } from './demo-customer';
@@ -230,7 +230,7 @@ export async function seedDemoShorts(
   const creatorIds = await ensureCreators(db);
   const everyone = [demoId, ...creatorIds];
   const font = koreanFont();
-  const work = await mkdtemp(join(tmpdir(), 'ohgood-seed-'));
+  const work = await makeWorkDir(workRoot(config.DATA_DIR), 'seed-');
   const now = clock.now().getTime();
   try {
     const pending = CLIPS.map((clip, index) => ({ clip, index }));

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
+import type { Config } from '../lib/config';
 import { seedDemoBills } from './demo-bills';
 import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
@@ -11,13 +12,15 @@ export interface SeedContext {
   clock: Clock;
   /** DEMO_MERCHANT_KEY: the demo merchants' API keys derive from it. */
   demoMerchantKey: string;
+  /** Where demo media goes (MEDIA_DIR / DATA_DIR / STORAGE); the process environment when omitted. */
+  config?: Config;
 }
 
 /** Demo data for the embedded default (domain §11). Every step is idempotent. */
-export async function seedDemo({ db, clock, demoMerchantKey }: SeedContext): Promise<void> {
+export async function seedDemo({ db, clock, demoMerchantKey, config }: SeedContext): Promise<void> {
   await ensureDemoCustomer(db);
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await seedDemoBills(db, clock);
-  await seedDemoShorts(db, clock);
+  await seedDemoShorts(db, clock, config);
   await seedChatProducts(db);
 }

@@ -2,6 +2,7 @@ import type { RegisterRequest } from '@ohgood/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
+import type { LogStream } from '../http/logging';
 import { ManualClock } from '../lib/clock';
 import { type Config, testConfig } from '../lib/config';
 import { openTestDatabase } from './test-database';
@@ -19,7 +20,12 @@ let sequence = 0;
 
 /** The real app on a real database, with a controlled clock (KST 2026-11-22 12:00 by default). */
 export async function createHarness(
-  options: { now?: string; config?: Partial<Config>; extend?: (app: FastifyInstance) => void } = {},
+  options: {
+    now?: string;
+    config?: Partial<Config>;
+    extend?: (app: FastifyInstance) => void;
+    logStream?: LogStream;
+  } = {},
 ): Promise<Harness> {
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
   const database = await openTestDatabase();
@@ -28,6 +34,7 @@ export async function createHarness(
     database,
     clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
+    logStream: options.logStream,
   });
   options.extend?.(app);
   await app.ready();
@@ -50,12 +57,21 @@ export async function createHarness(
         accountName: '국민',
         ...overrides,
       };
-      const registered = await app.inject({ method: 'POST', url: '/api/public/register', payload: body });
+      // Each test customer signs up from its own address, as real ones would: the per-IP sign-up limits
+      // (docs/security.md) then stay at their production values in every test.
+      const remoteAddress = `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`;
+      const registered = await app.inject({
+        method: 'POST',
+        url: '/api/public/register',
+        payload: body,
+        remoteAddress,
+      });
       if (registered.statusCode !== 200) throw new Error(`register failed: ${registered.body}`);
       const login = await app.inject({
         method: 'POST',
         url: '/auth',
         payload: { emailId: body.emailId, pwd: body.pwd },
+        remoteAddress,
       });
       if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
       return {

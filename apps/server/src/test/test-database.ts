@@ -32,11 +32,13 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; kind: Data
 }
 
 /** A fresh, migrated database for one test file, dropped on close. */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(): Promise<Database & { url: string }> {
   const target = await createTestDatabaseUrl();
   const database = await connectDatabase(target.url, { kind: target.kind, migrate: false });
   return {
     ...database,
+    /** For tests that open a second pool on the same database, as a second server instance would. */
+    url: target.url,
     async close() {
       await database.close();
       await target.drop();

@@ -7,7 +7,9 @@ import type { AuthService } from './service';
 
 export function authRoutes(auth: AuthService): FastifyPluginAsync {
   return async (app) => {
-    registerEndpoint(app, api.register, async (request) => ok(await auth.register(request.body), MSG.registerSuccess));
+    registerEndpoint(app, api.register, async (request) =>
+      ok(await auth.register(request.body, request.ip), MSG.registerSuccess),
+    );
     registerEndpoint(app, api.login, async (request) => auth.login(request.body, request.ip));
   };
 }

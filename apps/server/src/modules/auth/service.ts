@@ -10,11 +10,32 @@ import { isUniqueViolation } from '../../db/tx';
 import { type Clock, kstDate } from '../../lib/clock';
 import { AppError, badRequest, conflict, tooMany } from '../../lib/errors';
 import { hit, isOver } from '../../lib/rate-limit';
+import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import type { TokenService } from './tokens';
 
-const LOGIN_WINDOW_MS = 10 * 60 * 1000;
-const LOGIN_FAILURES_PER_EMAIL = 5;
-const LOGIN_ATTEMPTS_PER_IP = 30;
+const TEN_MINUTES = 10 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/**
+ * Abuse limits (docs/security.md). Logins count failures only — per email and per IP — so a NAT full of
+ * people logging in correctly is never locked out. Sign-ups count attempts per IP (a flood) and successful
+ * sign-ups per IP per hour and per day (each account gets a credit limit at once).
+ */
+export const AUTH_LIMITS = {
+  loginFailuresPerEmail: { limit: 5, windowMs: TEN_MINUTES },
+  loginFailuresPerIp: { limit: 30, windowMs: TEN_MINUTES },
+  registerAttemptsPerIp: { limit: 20, windowMs: TEN_MINUTES },
+  signupsPerIpPerHour: { limit: 5, windowMs: HOUR },
+  signupsPerIpPerDay: { limit: 20, windowMs: DAY },
+} as const;
+
+/**
+ * Sign-up hashing runs one at a time with a short queue: argon2 is deliberately expensive, and a flood of
+ * registrations must not take the thread pool that logins verify on. A full queue answers 429 at once.
+ */
+const signupHashing = createWorkQueue(1, 32);
+export const signupHashingStats = signupHashing.stats;
 
 /** Verified against when the email is unknown, so both paths take the same time (no user enumeration). */
 let dummyHash: Promise<string> | undefined;
@@ -32,22 +53,42 @@ export function defaultNickname(): string {
 }
 
 export interface AuthService {
-  register(input: RegisterRequest): Promise<{ customerId: number }>;
+  register(input: RegisterRequest, ip: string): Promise<{ customerId: number }>;
   login(input: LoginRequest, ip: string): Promise<{ accessToken: string }>;
 }
 
 export function createAuthService(db: Db, clock: Clock, tokens: TokenService): AuthService {
   return {
-    async register(input) {
-      if (!isValidBirth(input.birth, kstDate(clock.now()))) {
+    async register(input, ip) {
+      const now = clock.now();
+      // Cheap checks first; the expensive hash comes last and only for an email that is free.
+      const attempts = { key: `register:ip:${ip}`, ...AUTH_LIMITS.registerAttemptsPerIp };
+      const hourly = { key: `signup:ip-hour:${ip}`, ...AUTH_LIMITS.signupsPerIpPerHour };
+      const daily = { key: `signup:ip-day:${ip}`, ...AUTH_LIMITS.signupsPerIpPerDay };
+      if (await isOver(db, daily, now)) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitDay);
+      if ((await isOver(db, hourly, now)) || (await hit(db, attempts, now))) {
+        throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitHour);
+      }
+      if (!isValidBirth(input.birth, kstDate(now))) {
         throw badRequest('INVALID_BIRTH', '생년월일이 올바르지 않습니다.');
       }
-      const passwordHash = await hash(input.pwd);
+      const email = normalizeEmail(input.emailId);
+      // The same 409 the unique constraint gives below, only without hashing first: it tells the person
+      // signing up nothing more than before, and costs an attacker's flood no CPU of ours.
+      const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, email));
+      if (taken) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
+      let passwordHash: string;
+      try {
+        passwordHash = await signupHashing.run(() => hash(input.pwd));
+      } catch (error) {
+        if (error instanceof QueueFullError) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerBusy);
+        throw error;
+      }
       try {
         const [row] = await db
           .insert(customers)
           .values({
-            email: normalizeEmail(input.emailId),
+            email,
             passwordHash,
             name: input.name.trim(),
             birth: input.birth,
@@ -56,6 +97,8 @@ export function createAuthService(db: Db, clock: Clock, tokens: TokenService): A
             nickname: defaultNickname(),
           })
           .returning({ id: customers.id });
+        await hit(db, hourly, now);
+        await hit(db, daily, now);
         return { customerId: row?.id ?? 0 };
       } catch (error) {
         if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
@@ -66,13 +109,10 @@ export function createAuthService(db: Db, clock: Clock, tokens: TokenService): A
     async login(input, ip) {
       const email = normalizeEmail(input.emailId);
       const now = clock.now();
-      const emailWindow = {
-        key: `login-fail:email:${email}`,
-        limit: LOGIN_FAILURES_PER_EMAIL,
-        windowMs: LOGIN_WINDOW_MS,
-      };
-      const ipWindow = { key: `login:ip:${ip}`, limit: LOGIN_ATTEMPTS_PER_IP, windowMs: LOGIN_WINDOW_MS };
-      if ((await hit(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
+      // Only failures count, per email (the account under attack) and per IP (one attacker, many emails).
+      const emailWindow = { key: `login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerEmail };
+      const ipWindow = { key: `login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
+      if ((await isOver(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
         throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       }
       const [customer] = await db
@@ -83,6 +123,7 @@ export function createAuthService(db: Db, clock: Clock, tokens: TokenService): A
       const valid = await verify(customer?.passwordHash ?? (await getDummyHash()), input.pwd);
       if (!customer || !valid) {
         await hit(db, emailWindow, now);
+        await hit(db, ipWindow, now);
         throw unauthorizedLogin();
       }
       return { accessToken: await tokens.issue(customer.id) };

@@ -104,7 +104,7 @@ async function checkInvariants(customerId: number, token: string): Promise<void>
 describe('bills invariants (property)', () => {
   it('available limit stays within [0, limit] and every unpaid line belongs to exactly one statement', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 12 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 10 }), async (ops) => {
         h.clock.set(new Date(nextStart));
         const { customerId } = await h.signUp();
         let token = await login(customerId);
@@ -149,7 +149,9 @@ describe('bills invariants (property)', () => {
         }
         nextStart = h.clock.now().getTime() + 86_400_000;
       }),
-      { numRuns: 25 },
+      // Bounded so the suite stays well inside its timeout on a busy 2-core machine (each run is a whole
+      // customer history on the real database); the seed is printed on failure to replay it.
+      { numRuns: 10 },
     );
-  });
+  }, 120_000);
 });

@@ -9,14 +9,16 @@ import type {
   StatementStatus,
   UnpaidLine,
 } from '@ohgood/contract/bills';
-import { GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
+import { gradeOf } from '@ohgood/contract/grades';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
-import { type Executor, type Tx, withTx } from '../../db/tx';
+import { type Executor, withTx } from '../../db/tx';
 import { addMonths, type Clock, kstDate, kstIso, kstMonth } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
+import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
 /** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
@@ -42,11 +44,6 @@ export function statementStatus(
   return row.extension ? 'EXTENDED' : 'DUE';
 }
 
-/** Repaid on or before the (possibly extended) due date, and never after the statement went overdue. */
-function isOnTime(row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>, today: string): boolean {
-  return !row.overdueAt && today <= dueDate(row.month, row.extension !== null);
-}
-
 async function unpaidLines(db: Executor, customerId: number) {
   return db
     .select({
@@ -70,13 +67,6 @@ async function statementsByMonth(db: Executor, customerId: number, months: strin
     .from(statements)
     .where(and(eq(statements.customerId, customerId), inArray(statements.month, months)));
   return new Map(rows.map((row) => [row.month, row]));
-}
-
-/** Locks the customer row: every bill change of one customer runs one at a time (PostgreSQL row lock). */
-async function lockCustomer(tx: Tx, customerId: number) {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
-  if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-  return row;
 }
 
 /** A placeholder statement for lines whose row is missing (should not happen: purchases ensure it). */
@@ -202,10 +192,14 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const ids = [...new Set(paymentIds)].sort((a, b) => a - b);
       if (ids.length === 0) throw badRequest('NO_SELECTION', BILL_MSG.noSelection);
       const now = clock.now();
-      const today = kstDate(now);
       return withTx(db, async (tx) => {
         const customer = await lockCustomer(tx, customerId);
-        const selected = await tx.select().from(purchases).where(inArray(purchases.id, ids)).for('update');
+        const selected = await tx
+          .select()
+          .from(purchases)
+          .where(inArray(purchases.id, ids))
+          .orderBy(asc(purchases.id))
+          .for('update');
         // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
         if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
           throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);
@@ -238,7 +232,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         const rows = await statementsByMonth(tx, customerId, months);
         const amount = selected.reduce((sum, line) => sum + line.price, 0);
         const onTime = selected
-          .filter((line) => isOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), today))
+          .filter((line) => repaidOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), now))
           .reduce((sum, line) => sum + line.price, 0);
 
         const [repayment] = await tx
@@ -261,12 +255,9 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
         // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
-        const carried = customer.repaidRemainder + onTime;
-        const gradePoint = Math.min(GRADE_POINT_MAX, customer.gradePoint + Math.floor(carried / KRW_PER_GRADE_POINT));
-        await tx
-          .update(customers)
-          .set({ gradePoint, repaidRemainder: carried % KRW_PER_GRADE_POINT })
-          .where(eq(customers.id, customerId));
+        const grade = earnGradePoints(customer, onTime);
+        const { gradePoint } = grade;
+        await tx.update(customers).set(grade).where(eq(customers.id, customerId));
 
         for (const month of months) {
           await tx

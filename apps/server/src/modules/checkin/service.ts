@@ -4,6 +4,7 @@ import type { RouletteResult } from '@ohgood/contract/checkin';
 import { LIMITS } from '@ohgood/contract/limits';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import { checkins } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
 import { type Clock, kstDate } from '../../lib/clock';
@@ -37,6 +38,8 @@ export function createCheckinService(db: Db, clock: Clock, draw: () => number = 
       const point = draw();
       try {
         return await withTx(db, async (tx) => {
+          // Lock order (db/tx.ts): the customer first, as every path that changes points.
+          await lockCustomer(tx, customerId);
           // The primary key (customer, KST day) is the one-per-day guard: a racing second insert waits for the
           // first to commit and then fails with a unique violation.
           await tx.insert(checkins).values({ customerId, kstDate: day, point, createdAt: now });

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { merchantApiKeys } from '../../db/schema';
-import { AppError } from '../../lib/errors';
 
 /** Keys are long random strings, so SHA-256 is enough to store them and keeps lookups O(1). */
 export function hashApiKey(key: string): string {
@@ -21,15 +19,11 @@ export async function addApiKey(db: Db, merchantId: number, key: string): Promis
     .onConflictDoNothing();
 }
 
-/** The merchant behind the `X-Merchant-Key` header, or a 401 in the error shape. */
-export async function authenticateMerchant(db: Db, request: FastifyRequest): Promise<number> {
-  const header = request.headers['x-merchant-key'];
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
+/** The merchant owning `key`, or null: the auth guard's resolver for `access: 'merchant'` routes. */
+export async function merchantIdForKey(db: Db, key: string): Promise<number | null> {
   const [row] = await db
     .select({ merchantId: merchantApiKeys.merchantId })
     .from(merchantApiKeys)
     .where(eq(merchantApiKeys.keyHash, hashApiKey(key)));
-  if (!row) throw new AppError(401, 'INVALID_MERCHANT_KEY', '가맹점 API 키가 올바르지 않습니다.');
-  return row.merchantId;
+  return row?.merchantId ?? null;
 }

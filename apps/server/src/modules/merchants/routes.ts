@@ -1,9 +1,8 @@
 import { merchantEndpoints as api, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Db } from '../../db/client';
+import { requireMerchant } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
-import { authenticateMerchant } from './keys';
 import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
@@ -12,11 +11,7 @@ const STREAM_MAX_MS = 10 * 60 * 1000;
 /** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
 const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 
-export function merchantRoutes(
-  db: Db,
-  merchants: MerchantService,
-  publicUrl: string | undefined,
-): FastifyPluginAsyncZod {
+export function merchantRoutes(merchants: MerchantService, publicUrl: string | undefined): FastifyPluginAsyncZod {
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
@@ -28,19 +23,19 @@ export function merchantRoutes(
     });
 
     registerEndpoint(app, api.create, async (request) =>
-      merchants.create(await authenticateMerchant(db, request), request.body, originOf(request)),
+      merchants.create(requireMerchant(request), request.body, originOf(request)),
     );
 
     registerEndpoint(app, api.get, async (request) =>
-      merchants.get(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      merchants.get(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     registerEndpoint(app, api.cancel, async (request) =>
-      merchants.cancel(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      merchants.cancel(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     registerEndpoint(app, api.refund, async (request) =>
-      merchants.refund(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+      merchants.refund(requireMerchant(request), request.params.requestId, originOf(request)),
     );
 
     /*
@@ -59,7 +54,7 @@ export function merchantRoutes(
         },
       },
       async (request, reply) => {
-        const merchantId = await authenticateMerchant(db, request);
+        const merchantId = requireMerchant(request);
         const { requestId } = request.params;
         let last = await merchants.status(merchantId, requestId);
         reply.hijack();

@@ -1,8 +1,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import { paymentRequests } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
@@ -71,10 +72,16 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
 
   /** Marks expired ACTIVE rows EXPIRED so their PINs can be reused (the PIN index covers ACTIVE rows). */
   async function sweepExpired(now: Date): Promise<void> {
+    // Rows another transaction holds (a final in progress) are skipped, never waited on: no lock cycles.
+    const expired = db
+      .select({ id: paymentRequests.id })
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.status, 'ACTIVE'), lte(paymentRequests.expiresAt, now)))
+      .for('update', { skipLocked: true });
     await db
       .update(paymentRequests)
       .set({ status: 'EXPIRED', closedAt: now })
-      .where(and(eq(paymentRequests.status, 'ACTIVE'), lte(paymentRequests.expiresAt, now)));
+      .where(and(inArray(paymentRequests.id, expired), eq(paymentRequests.status, 'ACTIVE')));
   }
 
   async function create(
@@ -143,18 +150,31 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
             eq(paymentRequests.id, requestId),
             eq(paymentRequests.merchantId, merchantId),
             eq(paymentRequests.status, 'ACTIVE'),
+            // Expiry is the clock's decision: a request past its expiry is EXPIRED, never CANCELLED.
+            gt(paymentRequests.expiresAt, now),
           ),
         )
         .returning();
       if (row) return view(row, origin);
       const current = await load(merchantId, requestId);
       if (current.status === 'CANCELLED') return view(current, origin);
+      if (effectiveStatus(current, now) === 'EXPIRED') {
+        await sweepExpired(now);
+        throw conflict('REQUEST_EXPIRED', '이미 만료된 결제 요청입니다. (상태: EXPIRED)');
+      }
       throw conflict('NOT_CANCELLABLE', '진행 중인 결제 요청만 취소할 수 있습니다.');
     },
 
     async refund(merchantId, requestId, origin) {
       const now = clock.now();
       const row = await withTx(db, async (tx) => {
+        // Lock order (db/tx.ts): the paying customer first, then the request, then its purchase. The payer of
+        // a PAID request never changes, so it can be read before the locks.
+        const [payer] = await tx
+          .select({ customerId: paymentRequests.reservedBy, status: paymentRequests.status })
+          .from(paymentRequests)
+          .where(and(eq(paymentRequests.id, requestId), eq(paymentRequests.merchantId, merchantId)));
+        if (payer?.status === 'PAID' && payer.customerId !== null) await lockCustomer(tx, payer.customerId);
         const [locked] = await tx
           .select()
           .from(paymentRequests)
@@ -165,6 +185,8 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
         if (locked.status !== 'PAID' || !locked.paidAt) {
           throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
         }
+        // Paid between the read and the lock: refuse rather than take the customer lock out of order.
+        if (payer?.status !== 'PAID') throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
         if (now.getTime() - locked.paidAt.getTime() > REFUND_WINDOW_MS) {
           throw unprocessable('REFUND_WINDOW_PASSED', '결제 후 90일이 지나 환불할 수 없습니다.');
         }

@@ -1,14 +1,15 @@
-import { eq } from 'drizzle-orm';
-import { customers, purchases, refundPayouts } from '../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import { customers, purchases, refundPayouts, statements } from '../../db/schema';
 import type { Tx } from '../../db/tx';
+import { repaidOnTime, revokeGradePoints } from '../bills/grade-points';
 import { recomputeSuspension } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 /**
- * Domain §5.4, inside the merchant's refund transaction (the request row is already locked):
+ * Domain §5.4, inside the merchant's refund transaction (the customer and request rows are already locked):
  * the purchase becomes REFUNDED; unpaid, it simply leaves the bills; already repaid, a payout to the
- * linked account is recorded. Points used come back; points earned are taken back as far as the balance
- * allows, so the balance never goes negative.
+ * linked account is recorded and the grade points its on-time repayment earned are taken back. Points used
+ * come back; points earned are taken back as far as the balance allows, so it never goes negative.
  */
 export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Date): Promise<void> {
   const [purchase] = await tx.select().from(purchases).where(eq(purchases.requestId, requestId)).for('update');
@@ -18,11 +19,9 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   // Refunding the last unpaid line of an overdue statement lifts the suspension, as a repayment would.
   if (!wasRepaid) await recomputeSuspension(tx, purchase.customerId);
 
-  const [customer] = await tx
-    .select({ account: customers.account, accountName: customers.accountName })
-    .from(customers)
-    .where(eq(customers.id, purchase.customerId))
-    .for('update');
+  // The customer row is already locked by the caller (lock order, db/tx.ts).
+  const [customer] = await tx.select().from(customers).where(eq(customers.id, purchase.customerId));
+  if (wasRepaid && purchase.paidAt && customer) await revokeRepaymentGrade(tx, customer, purchase, purchase.paidAt);
   if (wasRepaid && purchase.price > 0 && customer) {
     await tx.insert(refundPayouts).values({
       purchaseId: purchase.id,
@@ -54,4 +53,19 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
       });
     }
   }
+}
+
+/** Takes back the grade points the line's on-time repayment earned (domain §3, §5.4). */
+async function revokeRepaymentGrade(
+  tx: Tx,
+  customer: typeof customers.$inferSelect,
+  purchase: typeof purchases.$inferSelect,
+  paidAt: Date,
+): Promise<void> {
+  const [statement] = await tx
+    .select()
+    .from(statements)
+    .where(and(eq(statements.customerId, customer.id), eq(statements.month, purchase.statementMonth)));
+  if (!statement || !repaidOnTime(statement, paidAt)) return;
+  await tx.update(customers).set(revokeGradePoints(customer, purchase.price)).where(eq(customers.id, customer.id));
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
 import type { Bank } from '@ohgood/contract/limits';
@@ -13,6 +14,7 @@ import type {
 import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
 import { addMonths, type Clock, kstIso, kstMonth } from '../../lib/clock';
@@ -22,8 +24,13 @@ import { availableLimit, ensureStatement } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
-const VALIDATE_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
+const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
 const FINAL_SCOPE = 'payment-final';
+
+/** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
+export function finalRequestHash(requestId: string, point: number): string {
+  return createHash('sha256').update(JSON.stringify({ requestId, point })).digest('hex');
+}
 
 /** Earned points: floor(owed × rate%), in integers (rates have one decimal: 0.2 % → 2 per mille). */
 export function earnedPoints(owed: number, pointPercent: number): number {
@@ -48,8 +55,12 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
   const invalidCode = () => notFound('INVALID_CODE', PAY_MSG.invalidCode);
 
   async function storedFinal(executor: Db | Tx, customerId: number, key: string): Promise<FinalResult | null> {
+    return (await storedKey(executor, customerId, key))?.response ?? null;
+  }
+
+  async function storedKey(executor: Db | Tx, customerId: number, key: string) {
     const [row] = await executor
-      .select({ response: idempotencyKeys.response })
+      .select({ response: idempotencyKeys.response, requestHash: idempotencyKeys.requestHash })
       .from(idempotencyKeys)
       .where(
         and(
@@ -58,17 +69,35 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
           eq(idempotencyKeys.key, key),
         ),
       );
-    return (row?.response as FinalResult | undefined) ?? null;
+    return row ? { response: row.response as FinalResult, requestHash: row.requestHash } : null;
+  }
+
+  /**
+   * The stored answer of an Idempotency-Key, only for the exact request it was first used with: the same
+   * key with another request or point amount is refused (422), never answered with another payment's result.
+   */
+  async function keyedReplay(
+    executor: Db | Tx,
+    customerId: number,
+    key: string,
+    requestHash: string,
+  ): Promise<FinalResult | null> {
+    const stored = await storedKey(executor, customerId, `key:${key}`);
+    if (!stored) return null;
+    if (stored.requestHash !== requestHash) {
+      throw unprocessable('IDEMPOTENCY_KEY_REUSED', PAY_MSG.idempotencyKeyReused);
+    }
+    return stored.response;
   }
 
   return {
     async validate(customerId, body, ip) {
       const now = clock.now();
+      // Only failed codes count — per customer and per IP — so customers sharing a NAT are not locked out
+      // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
-      if (
-        (await hit(db, { key: `pay-validate-ip:${ip}`, ...VALIDATE_PER_IP }, now)) ||
-        (await isOver(db, failures, now))
-      ) {
+      const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
+      if ((await isOver(db, ipFailures, now)) || (await isOver(db, failures, now))) {
         throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       }
       const [customer] = await db
@@ -104,7 +133,10 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
               .where(and(match, eq(paymentRequests.reservedBy, customerId)))
               .limit(1)
           : [];
-        if (!mine) await hit(db, failures, now);
+        if (!mine) {
+          await hit(db, failures, now);
+          await hit(db, ipFailures, now);
+        }
         const [taken] = match
           ? await db
               .select({ id: paymentRequests.id })
@@ -125,12 +157,16 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     },
 
     async final(customerId, requestId, point, idempotencyKey) {
+      const requestHash = finalRequestHash(requestId, point);
       if (idempotencyKey) {
-        const replay = await storedFinal(db, customerId, `key:${idempotencyKey}`);
+        const replay = await keyedReplay(db, customerId, idempotencyKey, requestHash);
         if (replay) return replay;
       }
       const now = clock.now();
       return withTx(db, async (tx) => {
+        // Lock order (db/tx.ts): the customer, then the request. A customer's payments run one at a time,
+        // so limit and points are exact.
+        const customer = await lockCustomer(tx, customerId);
         const [request] = await tx
           .select()
           .from(paymentRequests)
@@ -150,9 +186,6 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
         if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
 
-        // Lock the customer: a customer's payments run one at a time, so limit and points are exact.
-        const [customer] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
-        if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
         if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
         const points = await lockedPointBalance(tx, customerId);
         if (point < 0 || point > Math.min(request.totalPrice, points)) {
@@ -215,11 +248,23 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
           balance: await availableLimit(tx, customerId, month),
           pointBalance,
         };
-        const keys = [`request:${requestId}`, ...(idempotencyKey ? [`key:${idempotencyKey}`] : [])];
+        const row = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
         await tx
           .insert(idempotencyKeys)
-          .values(keys.map((key) => ({ customerId, scope: FINAL_SCOPE, key, response: result, createdAt: now })))
+          .values({ ...row, key: `request:${requestId}` })
           .onConflictDoNothing();
+        if (idempotencyKey) {
+          const claimed = await tx
+            .insert(idempotencyKeys)
+            .values({ ...row, key: `key:${idempotencyKey}`, requestHash })
+            .onConflictDoNothing()
+            .returning({ key: idempotencyKeys.key });
+          // A concurrent call took this key first (for another request): this payment rolls back.
+          if (claimed.length === 0) {
+            const replay = await keyedReplay(tx, customerId, idempotencyKey, requestHash);
+            if (replay) return replay;
+          }
+        }
         return result;
       });
     },

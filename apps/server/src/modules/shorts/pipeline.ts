@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasControlChars } from '@ohgood/contract/input';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { AppError, unprocessable } from '../../lib/errors';
+import { AppError, badRequest, unprocessable } from '../../lib/errors';
+import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
 import type { MediaStorage } from '../media/storage';
@@ -48,7 +50,12 @@ export class ShortsPipeline {
     /** Resolved on first use, so building the app does not spawn ffmpeg. */
     private readonly toolsOf: MediaTools | (() => MediaTools),
     private readonly limits: UploadLimits,
-    private readonly log: { error(obj: unknown, msg: string): void },
+    private readonly log: { error(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void },
+    /**
+     * Scratch space: the app passes DATA_DIR/tmp (lib/work-dir.ts); leftovers of killed processes are removed
+     * at start. The default (system temp) is for tools and tests that build a pipeline by hand.
+     */
+    readonly workRoot: string = join(tmpdir(), 'ohgood-work'),
   ) {}
 
   private get tools(): MediaTools {
@@ -57,8 +64,13 @@ export class ShortsPipeline {
   }
 
   async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
+    // Multipart fields bypass the JSON schemas: the same rule as the contract's plainText().
+    if (hasControlChars(upload.title) || hasControlChars(upload.content)) {
+      await Promise.all([upload.videoFile, upload.thumbnailFile].map((f) => f && rm(f, { force: true })));
+      throw badRequest('VALIDATION_ERROR', '입력값이 올바르지 않습니다.');
+    }
     const stored: string[] = [];
-    const work = await mkdtemp(join(tmpdir(), 'ohgood-upload-'));
+    const work = await makeWorkDir(this.workRoot, 'upload-');
     try {
       const videoSize = (await stat(upload.videoFile)).size;
       if (videoSize > this.limits.maxVideoBytes)
@@ -133,8 +145,13 @@ export class ShortsPipeline {
     if (!this.#running) this.#running = this.#drain();
   }
 
-  /** Start-up recovery: whatever was PROCESSING when the last process stopped goes back in the queue. */
+  /**
+   * Start-up recovery: scratch files a killed process left are removed, and whatever was PROCESSING when
+   * the last process stopped goes back in the queue.
+   */
   async recover(): Promise<void> {
+    const removed = await cleanWorkRoot(this.workRoot);
+    if (removed.length > 0) this.log.warn?.({ removed }, 'removed scratch files left by a stopped process');
     const rows = await this.db.select({ id: shorts.id }).from(shorts).where(eq(shorts.status, 'PROCESSING'));
     for (const row of rows) this.enqueue(row.id);
   }
@@ -175,7 +192,7 @@ export class ShortsPipeline {
       .from(shorts)
       .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
     if (!row?.sourceKey) return;
-    const work = await mkdtemp(join(tmpdir(), 'ohgood-transcode-'));
+    const work = await makeWorkDir(this.workRoot, 'transcode-');
     const signal = this.#abort.signal;
     try {
       const source = join(work, `source-${row.sourceKey.split('/').pop()}`);

@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
@@ -13,6 +12,7 @@ import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
+import { makeWorkDir, workRoot } from '../../lib/work-dir';
 import { resolveMediaTools } from '../media/ffmpeg';
 import { mediaRoutes } from '../media/routes';
 import { createStorage } from '../media/storage';
@@ -43,7 +43,9 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsync {
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
       maxDurationSeconds: config.UPLOAD_MAX_DURATION_SECONDS,
     };
-    const pipeline = new ShortsPipeline(database.db, clock, storage, () => resolveMediaTools(config), limits, app.log);
+    const work = workRoot(config.DATA_DIR);
+    const tools = () => resolveMediaTools(config);
+    const pipeline = new ShortsPipeline(database.db, clock, storage, tools, limits, app.log, work);
     pipelines.set(database, pipeline);
     const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL);
 
@@ -111,7 +113,7 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     registerEndpoint(app, api.upload, async (request) => {
       const customerId = requireCustomer(request);
-      const dir = await mkdtemp(join(tmpdir(), 'ohgood-incoming-'));
+      const dir = await makeWorkDir(work, 'incoming-');
       try {
         const fields: Record<string, string> = {};
         let videoFile: string | null = null;

@@ -12,9 +12,10 @@ import type {
   StatusResult,
   SubscriptionStatus,
 } from '@ohgood/contract/shorts';
-import { SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts';
+import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts';
 import { and, asc, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
 import {
   customers,
   shortComments,
@@ -369,7 +370,9 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
 
     /**
      * Domain §7.2. Pays only for an unrewarded view that began at least `watchedSeconds` ago by the server
-     * clock, never more than the video's length, one reward per view, 100 P per KST day. The per-day row is
+     * clock, never more than the video's length nor less than the minimum watch (3 s or half the short),
+     * one reward per view, each real second once (claims of one customer never overlap in time: the
+     * per-day row keeps where the paid time ends), 100 P per KST day. The per-day row is
      * locked first (always the same order), so concurrent claims queue and the cap holds exactly.
      */
     async earn(customerId: number, shortId: number, watchedSeconds: number): Promise<EarnResult> {
@@ -377,13 +380,19 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
       if (watchedSeconds * 1000 > short.durationMs) {
         throw unprocessable('WATCH_TOO_LONG', '영상 길이보다 긴 시청 시간은 적립할 수 없습니다.');
       }
+      if (watchedSeconds < minimumWatchSeconds(short.durationMs / 1000)) {
+        throw unprocessable('WATCH_TOO_SHORT', '영상을 조금 더 시청하면 포인트를 받을 수 있어요.');
+      }
       const now = clock.now();
       const today = kstDate(now);
-      const latestStart = new Date(now.getTime() - Math.ceil(watchedSeconds * 1000));
+      const watchedMs = Math.ceil(watchedSeconds * 1000);
+      const latestStart = new Date(now.getTime() - watchedMs);
       return withTx(db, async (tx) => {
+        // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
+        await lockCustomer(tx, customerId);
         await tx.insert(shortWatchDaily).values({ customerId, kstDate: today, total: 0 }).onConflictDoNothing();
         const [daily] = await tx
-          .select({ total: shortWatchDaily.total })
+          .select({ total: shortWatchDaily.total, watchedUntil: shortWatchDaily.watchedUntil })
           .from(shortWatchDaily)
           .where(and(eq(shortWatchDaily.customerId, customerId), eq(shortWatchDaily.kstDate, today)))
           .for('update');
@@ -398,8 +407,12 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
             todayTotalPoints: before,
           };
         }
+        // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
+        if (daily?.watchedUntil && daily.watchedUntil.getTime() > latestStart.getTime()) {
+          throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+        }
         const [view] = await tx
-          .select({ id: shortViews.id })
+          .select({ id: shortViews.id, startedAt: shortViews.startedAt })
           .from(shortViews)
           .where(
             and(
@@ -415,9 +428,11 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
         if (!view) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
         await tx.update(shortViews).set({ rewardedAt: now }).where(eq(shortViews.id, view.id));
         const earned = Math.min(room, watchPoints(watchedSeconds));
+        // The paid seconds end here: the next claim must fit in time after them.
+        const paidFrom = Math.max(view.startedAt.getTime(), daily?.watchedUntil?.getTime() ?? 0);
         const [after] = await tx
           .update(shortWatchDaily)
-          .set({ total: sql`${shortWatchDaily.total} + ${earned}` })
+          .set({ total: sql`${shortWatchDaily.total} + ${earned}`, watchedUntil: new Date(paidFrom + watchedMs) })
           .where(
             and(
               eq(shortWatchDaily.customerId, customerId),

@@ -313,7 +313,8 @@ describe('points for watching (domain §7.2)', () => {
     expect(paid.statusCode).toBe(200);
     expect(paid.json()).toMatchObject({ success: true, earnedPoints: 2, todayTotalPoints: 2 });
     // One reward per view.
-    expect((await earn(u.token, 1)).json().code).toBe('NO_MATCHING_VIEW');
+    h.clock.advance(5_000);
+    expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
     expect(await balance(u.customerId)).toBe(2);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
     expect(ledger).toMatchObject([{ amount: 2, reason: '숏폼 시청', refType: 'short', refId: String(id) }]);
@@ -322,8 +323,8 @@ describe('points for watching (domain §7.2)', () => {
   it('pays at least 1 P and needs a login', async () => {
     const u = await h.signUp();
     await view(u.token);
-    h.clock.advance(2_000);
-    expect((await earn(u.token, 1)).json()).toMatchObject({ success: true, earnedPoints: 1 });
+    h.clock.advance(3_000);
+    expect((await earn(u.token, 3)).json()).toMatchObject({ success: true, earnedPoints: 1 });
     const anon = await h.app.inject({
       method: 'POST',
       url: '/api/shorts/point/earn',
@@ -332,10 +333,37 @@ describe('points for watching (domain §7.2)', () => {
     expect(anon.statusCode).toBe(401);
   });
 
+  it('pays nothing for a view claimed at once or for less than the minimum watch', async () => {
+    const u = await h.signUp();
+    await view(u.token);
+    const instant = await earn(u.token, 0.001);
+    expect(instant.statusCode).toBe(422);
+    expect(instant.json().code).toBe('WATCH_TOO_SHORT');
+    h.clock.advance(2_900);
+    expect((await earn(u.token, 2.9)).json().code).toBe('WATCH_TOO_SHORT');
+    expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
+    expect(await balance(u.customerId)).toBe(0);
+  });
+
+  it('pays each real second once: 20 views opened together and claimed after 3 s pay for one', async () => {
+    const u = await h.signUp();
+    for (let i = 0; i < 20; i++) await view(u.token);
+    h.clock.advance(3_000);
+    const results = (await Promise.all(Array.from({ length: 20 }, () => earn(u.token, 3)))).map((r) => r.json());
+    expect(results.filter((b) => b.success === true)).toHaveLength(1);
+    for (const b of results.filter((b) => b.success !== true)) expect(b.code).toBe('NO_MATCHING_VIEW');
+    expect(await balance(u.customerId)).toBe(1);
+    // Three more real seconds pay for one more of the open views, and so on: time, not views, is paid.
+    h.clock.advance(3_000);
+    expect((await earn(u.token, 3)).json()).toMatchObject({ success: true, earnedPoints: 1 });
+    expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
+  });
+
   it('never pays more than 100 P a KST day under concurrent claims, with a partial award at the cap', async () => {
     const u = await h.signUp();
     for (let i = 0; i < 14; i++) expect((await view(u.token)).statusCode).toBe(200);
-    h.clock.advance(60_000);
+    // Enough real time for all 14 claims of 45 s one after another (real seconds are paid once).
+    h.clock.advance(14 * 45_000);
     // 45 s → round(7.5) = 8 P each; 14 claims ask for 112 P.
     const results = await Promise.all(Array.from({ length: 14 }, () => earn(u.token, 45)));
     const bodies = results.map((r) => r.json());

@@ -1,10 +1,23 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
+import { workRoot } from '../../lib/work-dir';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { probe } from '../media/ffmpeg';
 import { LocalStorage } from '../media/storage';
@@ -16,6 +29,22 @@ let h: Harness;
 let token: string;
 let work: string;
 let mediaDir: string;
+
+/** Resolves when `path` has content (an fs event, not a timer). */
+function waitForFile(path: string): Promise<void> {
+  const written = () => existsSync(path) && statSync(path).size > 0;
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(path), () => {
+      if (!written()) return;
+      watcher.close();
+      resolve();
+    });
+    if (written()) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -190,7 +219,7 @@ describe('processing', () => {
     expect(files).toEqual([item.thumbnail, videoName].sort());
     const poster = await readFile(join(mediaDir, item.thumbnail));
     expect(poster.subarray(0, 3).toString('hex')).toBe('ffd8ff');
-  });
+  }, 120_000);
 
   it('scales a tall video so its short side is at most 720 px and keeps a given PNG thumbnail', async () => {
     const tall = await makeVideo(work, 'tall.mp4', {
@@ -215,7 +244,7 @@ describe('processing', () => {
     await pipelineOf(h.database)?.idle();
     const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, res.json().data.shortsId));
     expect(row).toMatchObject({ status: 'READY', width: 720, height: 1280, sourceKey: null });
-  });
+  }, 120_000);
 
   describe('media serving', () => {
     it('answers a range request with 206 and exactly those bytes, with long cache headers', async () => {
@@ -299,14 +328,24 @@ describe('failure and recovery', () => {
     } finally {
       await broken.close();
     }
-  });
+  }, 120_000);
 
-  it('leaves an interrupted transcode PROCESSING and finishes it after a restart', async () => {
+  it('leaves an interrupted transcode PROCESSING, works under DATA_DIR, and after a restart cleans what a killed process left and finishes it', async () => {
     const dir = join(work, 'restart-media');
-    const first = await createHarness({ config: { MEDIA_DIR: dir } });
+    const dataDir = join(work, 'restart-data');
+    // A real ffmpeg whose transcode hangs until it is killed: the shutdown below always finds it running.
+    const marker = join(work, 'transcode-started');
+    const wrapper = join(work, 'hanging-ffmpeg.sh');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "$@" > "${marker}"; exec sleep 300; }; done\nexec ffmpeg "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const first = await createHarness({ config: { MEDIA_DIR: dir, DATA_DIR: dataDir, FFMPEG_PATH: wrapper } });
     try {
       const user = await first.signUp();
-      const clip = await makeVideo(work, 'restart.mp4', { seconds: 12, size: '720x1280', fps: 30 });
+      const clip = await makeVideo(work, 'restart.mp4', { seconds: 2, size: '180x320' });
+      const started = waitForFile(marker);
       const res = await upload(
         { title: '재시작 영상', content: '중단 후 복구' },
         { video: { path: clip, filename: 'r.mp4', type: 'video/mp4' } },
@@ -314,6 +353,9 @@ describe('failure and recovery', () => {
         user.token,
       );
       const id = res.json().data.shortsId as number;
+      await started;
+      // Scratch files live under DATA_DIR/tmp/<pid>, never in the system temp directory.
+      expect(readFileSync(marker, 'utf8')).toContain(join(workRoot(dataDir), String(process.pid), 'transcode-'));
       // Shutdown kills the running ffmpeg; the row must stay PROCESSING with its original kept.
       await pipelineOf(first.database)?.close();
       const [interrupted] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));
@@ -324,19 +366,33 @@ describe('failure and recovery', () => {
       expect(feed.json().data).toEqual([]);
       expect((await first.app.inject({ method: 'GET', url: `/api/public/shorts/${id}` })).statusCode).toBe(404);
 
-      // The next process re-queues it at start-up.
+      // What a process killed with -9 mid-transcode leaves behind: its pid folder, no longer running.
+      const deadPid = spawnSync('true').pid;
+      const leftover = join(workRoot(dataDir), String(deadPid), 'transcode-abc123');
+      mkdirSync(leftover, { recursive: true });
+      writeFileSync(join(leftover, 'out.mp4'), 'half a video');
+
+      // The next process cleans up and re-queues it at start-up.
       const limits = { maxVideoBytes: 100 * 1024 * 1024, maxThumbnailBytes: 5 * 1024 * 1024, maxDurationSeconds: 60 };
-      const restarted = new ShortsPipeline(first.database.db, first.clock, new LocalStorage(dir), testTools, limits, {
-        error: () => undefined,
-      });
+      const restarted = new ShortsPipeline(
+        first.database.db,
+        first.clock,
+        new LocalStorage(dir),
+        testTools,
+        limits,
+        { error: () => undefined, warn: () => undefined },
+        workRoot(dataDir),
+      );
       await restarted.recover();
+      expect(existsSync(join(workRoot(dataDir), String(deadPid)))).toBe(false);
       await restarted.idle();
       const [done] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));
       expect(done).toMatchObject({ status: 'READY', sourceKey: null });
       expect(filesUnder(dir).some((f) => f.includes('incoming'))).toBe(false);
+      expect(filesUnder(workRoot(dataDir))).toEqual([]);
       await restarted.close();
     } finally {
       await first.close();
     }
-  });
+  }, 120_000);
 });

@@ -1,0 +1,26 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import { notFound } from '../lib/errors';
+import { customers } from './schema';
+import type { Tx } from './tx';
+
+/**
+ * Step 1 of the lock order (see `withTx`): the customer row. Every money path of one customer takes it
+ * first, so that customer's payments, refunds, repayments, extensions and rewards run one at a time.
+ */
+export async function lockCustomer(tx: Tx, customerId: number) {
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
+  if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+  return row;
+}
+
+/** Step 1 for work on many customers (the bill jobs): their rows in ascending id order. */
+export async function lockCustomers(tx: Tx, customerIds: number[]): Promise<void> {
+  const ids = [...new Set(customerIds)];
+  if (ids.length === 0) return;
+  await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(inArray(customers.id, ids))
+    .orderBy(asc(customers.id))
+    .for('update');
+}

@@ -1,0 +1,22 @@
+import { hasControlChars } from '@ohgood/contract/input';
+import { MSG } from '@ohgood/contract/messages';
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../lib/errors';
+
+function hostile(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return hasControlChars(value);
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, inner]) => hasControlChars(key) || hostile(inner, depth + 1));
+}
+
+/**
+ * The net under the contract's `plainText()` fields: no path parameter, query value or JSON body string
+ * of any endpoint reaches a handler (or PostgreSQL, which cannot store NUL) with a control character in it.
+ */
+export function registerInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (hostile(request.params) || hostile(request.query) || hostile(request.body)) {
+      throw badRequest('VALIDATION_ERROR', MSG.validation);
+    }
+  });
+}

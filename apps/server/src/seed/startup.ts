@@ -1,0 +1,59 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { customers, merchantApiKeys } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import type { Config } from '../lib/config';
+import { hashApiKey } from '../modules/merchants/keys';
+import { DEMO_CUSTOMER } from './demo-customer';
+import { demoMerchantKeys } from './demo-merchant-keys';
+import { seedDemo } from './seed';
+
+export interface StartupLog {
+  warn(message: string): void;
+}
+
+/**
+ * The demo part of start-up, under the start-up lock (two instances starting together seed once):
+ * with SEED_DEMO the demo data is seeded idempotently; without it the published demo merchant keys are
+ * revoked, because a documented key on a real deployment is an open door to the merchant API. Either way a
+ * warning names the demo accounts the database holds.
+ */
+export async function prepareDemoData(
+  database: Database,
+  options: { seed: boolean; demoMerchantKey: string; clock: Clock; log: StartupLog; config?: Config },
+): Promise<{ revokedKeys: number; demoAccounts: string[] }> {
+  const { db } = database;
+  const keyHashes = demoMerchantKeys(options.demoMerchantKey).map((k) => hashApiKey(k.key));
+  const revokedKeys = await database.exclusive(async () => {
+    if (options.seed) {
+      await seedDemo({ db, clock: options.clock, demoMerchantKey: options.demoMerchantKey, config: options.config });
+      return 0;
+    }
+    const revoked = await db
+      .delete(merchantApiKeys)
+      .where(inArray(merchantApiKeys.keyHash, keyHashes))
+      .returning({ merchantId: merchantApiKeys.merchantId });
+    return revoked.length;
+  });
+  if (revokedKeys > 0) {
+    options.log.warn(`SEED_DEMO is off: revoked ${revokedKeys} published demo merchant API keys`);
+  }
+  const demoAccounts: string[] = [];
+  const [customer] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.email, DEMO_CUSTOMER.email));
+  if (customer) demoAccounts.push(`demo customer ${DEMO_CUSTOMER.email} (published password)`);
+  const keys = await db
+    .select({ merchantId: merchantApiKeys.merchantId })
+    .from(merchantApiKeys)
+    .where(inArray(merchantApiKeys.keyHash, keyHashes));
+  if (keys.length > 0) demoAccounts.push(`${keys.length} demo merchant API keys (published in the README)`);
+  if (demoAccounts.length > 0) {
+    options.log.warn(
+      `DEMO ACCOUNTS PRESENT: ${demoAccounts.join('; ')}. Never run a real deployment with them: ` +
+        'start with SEED_DEMO=false and remove the demo customer.',
+    );
+  }
+  return { revokedKeys, demoAccounts };
+}
