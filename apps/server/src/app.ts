@@ -9,10 +9,12 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type Database, ping } from './db/client';
+import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerErrorHandler } from './http/error-handler';
 import { loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
+import { registerPublicCache } from './http/public-cache';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -27,7 +29,7 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
-import { shortsRoutes } from './modules/shorts/routes';
+import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
   config: Config;
@@ -71,6 +73,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokenService(deps.jwtSecret, clock);
   registerAuthGuard(app, tokens);
 
+  // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
+  const notifications = new Notifications(database.url);
+  app.addHook('onClose', () => notifications.close());
+  const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
+  await notifications.subscribe('feed_changed', () => publicCache.clear());
+
   app.get(
     '/health',
     { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
@@ -82,9 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes(deps));
+  await app.register(shortsRoutes(deps, notifications));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
+  await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL, notifications, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   await app.register(billsRoutes(createBillsService(database.db, clock)));

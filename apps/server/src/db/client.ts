@@ -16,8 +16,10 @@ export type DatabaseKind = 'embedded' | 'postgres';
 export interface Database {
   db: Db;
   kind: DatabaseKind;
-  /** The pool behind `db`, for what Drizzle does not cover (LISTEN/NOTIFY). */
+  /** The pool behind `db`. */
   pool: pg.Pool;
+  /** Its connection URL, for the one LISTEN connection of an instance. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -73,7 +75,7 @@ export async function connectDatabase(
     await pool.end();
     throw error;
   }
-  return { db, kind: options.kind, pool, close: () => pool.end() };
+  return { db, kind: options.kind, pool, url, close: () => pool.end() };
 }
 
 /** Applies the migrations under an advisory lock, so instances starting together migrate one at a time. */

@@ -33,6 +33,8 @@ const envSchema = z.object({
   UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
   /** Test/demo only: the server's clock starts at this instant and runs on from there. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
+  /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process (issue 13). */
+  PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
 });
@@ -53,5 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Defaults for tests and tools that build the app without an environment. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), ...overrides };
+  // No response cache by default: tests write rows directly and read them back at once; the cache has its
+  // own tests.
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_CACHE_MS: '0' }), ...overrides };
 }

@@ -33,6 +33,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
+import type { Notifications } from '../../db/notifications';
 import { requireCustomer } from '../../http/auth-guard';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
@@ -40,6 +41,7 @@ import { resolveMediaTools } from '../media/ffmpeg';
 import { mediaRoutes } from '../media/routes';
 import { createStorage } from '../media/storage';
 import { ShortsPipeline, tooLarge } from './pipeline';
+import { createRanking, RANK_REFRESH_MS } from './ranking';
 import { createShortsService } from './service';
 
 const pipelines = new WeakMap<Database, ShortsPipeline>();
@@ -53,8 +55,15 @@ const MB = 1024 * 1024;
 const tags = ['shorts'];
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 422: errorBody };
 
+/** Public answers the same for every anonymous caller, so the in-process cache may keep them briefly. */
+export const PUBLIC_SHORTS_ROUTES = [
+  '/api/public/shorts/feeds',
+  '/api/public/shorts/:id',
+  '/api/public/shorts/feeds/:id/comments',
+];
+
 /** Shorts: media serving, upload pipeline, feed, comments, reactions, subscriptions, views and points. */
-export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function shortsRoutes(deps: AppDeps, notifications: Notifications): FastifyPluginAsyncZod {
   return async (app) => {
     const { config, database, clock } = deps;
     const storage = createStorage(config);
@@ -65,7 +74,13 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     };
     const pipeline = new ShortsPipeline(database.db, clock, storage, () => resolveMediaTools(config), limits, app.log);
     pipelines.set(database, pipeline);
-    const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL);
+    const ranking = createRanking(database.db, clock);
+    const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
+    await notifications.subscribe('feed_changed', () => ranking.forgetCursors());
+    // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
+    const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
+    refreshTimer.unref();
+    app.addHook('onClose', async () => clearInterval(refreshTimer));
 
     app.addHook('onReady', () => pipeline.recover());
     app.addHook('onClose', () => pipeline.close());
