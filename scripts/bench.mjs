@@ -305,9 +305,7 @@ async function api(base, dataDir) {
     p99('logged-in feed page 50 (100k shorts)', await measure(authed('/api/shorts/feeds?page=50&size=10')), 50);
 
     // One short and its comments, anonymous: the short's page as a viewer opens it.
-    const popular = (await json(`${base}/api/public/shorts/feeds?page=1&size=10`)).body.data.data.map(
-      (s) => s.shortsId,
-    );
+    const popular = (await json(`${base}/api/public/shorts/feeds?page=1&size=10`)).body.data.map((s) => s.shortsId);
     let k = 0;
     ratio(
       'one short + its comments (anonymous)',

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { healthResponse } from '@ohgood/contract/auth';
+import { authEndpoints } from '@ohgood/contract/auth';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -11,6 +11,7 @@ import {
 import { type Database, ping } from './db/client';
 import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
+import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
@@ -79,14 +80,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
   await notifications.subscribe('feed_changed', () => publicCache.clear());
 
-  app.get(
-    '/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
-    async () => {
-      await ping(database.db);
-      return { status: 'ok' as const, database: database.kind };
-    },
-  );
+  registerEndpoint(app, authEndpoints.health, async () => {
+    await ping(database.db);
+    return { status: 'ok' as const, database: database.kind };
+  });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));

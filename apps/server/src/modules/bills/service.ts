@@ -294,6 +294,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         .select({
           id: purchases.id,
           createdAt: purchases.createdAt,
+          requestName: purchases.requestName,
           merchant: merchants.name,
           amount: purchases.price,
           point: purchases.pointEarned,
@@ -319,17 +320,27 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
             inArray(pointLedger.reason, EARN_REASONS),
           ),
         );
+      const amount = items.reduce((sum, item) => sum + item.amount, 0);
+      const pointsThisMonth = Number(earned?.sum ?? 0);
+      const pointBalance = customer?.pointBalance ?? 0;
+      // Both spellings carry the same values (see the contract's payThisMonth).
       return {
         month,
-        amount: items.reduce((sum, item) => sum + item.amount, 0),
-        pointsThisMonth: Number(earned?.sum ?? 0),
-        pointBalance: customer?.pointBalance ?? 0,
+        sumTotalPrice: amount,
+        sumPointThisMonth: pointsThisMonth,
+        currentPointBalance: pointBalance,
+        amount,
+        pointsThisMonth,
+        pointBalance,
         items: items.map((item) => ({
-          id: item.id,
+          paymentId: item.id,
           date: kstIso(item.createdAt),
+          requestName: item.requestName,
+          totalPrice: item.amount,
+          point: item.point,
+          id: item.id,
           merchant: item.merchant,
           amount: item.amount,
-          point: item.point,
         })),
       };
     },

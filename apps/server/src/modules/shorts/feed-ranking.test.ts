@@ -73,8 +73,8 @@ describe('stored ranking with keyset pages', () => {
       for (let page = 1; page <= 4; page++) {
         const res = await h.app.inject({ method: 'GET', url: `/api/public/shorts/feeds?page=${page}&size=10` });
         expect(res.statusCode).toBe(200);
-        ids.push(...res.json().data.data.map((s: Item) => s.shortsId));
-        expect(res.json().data.hasNext).toBe(page < 4);
+        ids.push(...res.json().data.map((s: Item) => s.shortsId));
+        expect(res.json().hasNext).toBe(page < 4);
       }
       return ids;
     };
@@ -83,7 +83,7 @@ describe('stored ranking with keyset pages', () => {
     expect(await readAll()).toEqual(expected);
     // Page 3 alone, by keyset from the remembered end of page 2, is the same slice.
     const three = await h.app.inject({ method: 'GET', url: '/api/public/shorts/feeds?page=3&size=10' });
-    expect(three.json().data.data.map((s: Item) => s.shortsId)).toEqual(expected.slice(20, 30));
+    expect(three.json().data.map((s: Item) => s.shortsId)).toEqual(expected.slice(20, 30));
 
     // A like changes the stored score in the same transaction (trigger): the last short moves up.
     const last = expected.at(-1) ?? 0;
@@ -125,13 +125,13 @@ describe('public answer cache', () => {
     const liked = await like(h, id, fan.token);
     expect(liked.statusCode).toBe(200);
     const afterLike = await h.app.inject({ method: 'GET', url });
-    expect(afterLike.json().data.data[0].likeCount).toBe(liked.json().data.likeCount);
+    expect(afterLike.json().data[0].likeCount).toBe(liked.json().data.likeCount);
     expect(afterLike.headers.etag).not.toBe(etag);
 
     // A write made elsewhere (another instance, a job): the database notifies every instance.
     await h.database.db.update(shorts).set({ title: '바뀐 제목' }).where(eq(shorts.id, id));
     await expect
-      .poll(async () => (await h.app.inject({ method: 'GET', url })).json().data.data[0].shortsName, {
+      .poll(async () => (await h.app.inject({ method: 'GET', url })).json().data[0].shortsName, {
         timeout: 10_000,
       })
       .toBe('바뀐 제목');
@@ -140,6 +140,6 @@ describe('public answer cache', () => {
     const mine = await h.app.inject({ method: 'GET', url, headers: bearer(fan.token) });
     expect(mine.statusCode).toBe(200);
     expect(mine.headers['cache-control']).toBeUndefined();
-    expect(mine.json().data.data[0].myReaction).toBe('like');
+    expect(mine.json().data[0].myReaction).toBe('like');
   });
 });

@@ -1,11 +1,15 @@
-import type { PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
-import { api } from '../../shared/api-client';
+import {
+  merchantEndpoints as api,
+  type CreatePaymentRequestBody,
+  type PaymentRequestStatus,
+} from '@ohgood/contract/payments';
+import { callEndpoint } from '../../shared/api-client';
 
-export const createPaymentRequest = (key: string, body: { orderId: string; requestName: string; totalPrice: number }) =>
-  api.post<PaymentRequestView>('/api/merchant/payment-requests', body, { merchantKey: key });
+export const createPaymentRequest = (key: string, body: CreatePaymentRequestBody) =>
+  callEndpoint(api.create, { headers: { 'x-merchant-key': key }, body });
 
 export const cancelPaymentRequest = (key: string, requestId: string) =>
-  api.post<PaymentRequestView>(`/api/merchant/payment-requests/${requestId}/cancel`, undefined, { merchantKey: key });
+  callEndpoint(api.cancel, { headers: { 'x-merchant-key': key }, params: { requestId } });
 
 /**
  * Follows the live status stream (SSE). EventSource cannot send the key header, so this reads the
