@@ -80,14 +80,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
   await notifications.subscribe('feed_changed', () => publicCache.clear());
 
+  // Concurrent probes share one in-flight `select 1`: a flood of health checks costs the database little.
+  let pinging: Promise<void> | undefined;
   registerEndpoint(app, authEndpoints.health, async () => {
-    await ping(database.db);
+    pinging ??= ping(database.db).finally(() => {
+      pinging = undefined;
+    });
+    await pinging;
     return { status: 'ok' as const, database: database.kind };
   });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes(deps, notifications));
+  await app.register(shortsRoutes(deps, publicCache));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL, notifications, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -19,6 +19,8 @@ const MAX_ENTRIES = 5_000;
 export interface PublicCache {
   /** Drops every entry (the data behind the cached answers changed). */
   clear(): void;
+  /** Runs `fn` on every clear: other caches of the same data (feed page rows, page cursors) follow along. */
+  onClear(fn: () => void): void;
 }
 
 /**
@@ -70,9 +72,11 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
     return payload;
   });
 
+  const followers: Array<() => void> = [];
   const clear = () => {
     generation += 1;
     entries.clear();
+    for (const fn of followers) fn();
   };
   // Read-your-writes on this instance: a successful shorts write clears before its answer goes out.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -86,5 +90,5 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
     }
     return payload;
   });
-  return { clear };
+  return { clear, onClear: (fn) => followers.push(fn) };
 }

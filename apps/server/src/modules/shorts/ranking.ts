@@ -24,15 +24,17 @@ export interface RankCursor {
  * from page n's last sort key through the index instead of skipping n·size rows. The cursors are forgotten
  * whenever the ranking changes.
  */
-export function createRanking(db: Db, clock: Clock) {
+export function createRanking(db: Db, clock: Clock, pageCacheMs = 0) {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let generation = 0;
   let refreshing: Promise<void> | undefined;
   const cursors = new Map<string, RankCursor>();
   const MAX_CURSORS = 10_000;
+  const pages = new Map<string, { value: unknown; expires: number }>();
   const forget = () => {
     generation += 1;
     cursors.clear();
+    pages.clear();
   };
 
   async function refresh(): Promise<void> {
@@ -85,6 +87,22 @@ export function createRanking(db: Db, clock: Clock) {
       if (readOn !== generation) return;
       if (cursors.size >= MAX_CURSORS) cursors.clear();
       cursors.set(`${size}:${page}`, cursor);
+    },
+
+    /**
+     * A page's rows as read from the ranking, shared by every reader for `pageCacheMs` (personalisation is
+     * added per reader afterwards); dropped with the cursors on any change.
+     */
+    cachedPage<T>(size: number, page: number): T | undefined {
+      const hit = pages.get(`${size}:${page}`);
+      if (!hit || hit.expires <= Date.now()) return undefined;
+      return hit.value as T;
+    },
+
+    keepPage(size: number, page: number, value: unknown, readOn: number): void {
+      if (pageCacheMs <= 0 || readOn !== generation) return;
+      if (pages.size >= MAX_CURSORS) pages.clear();
+      pages.set(`${size}:${page}`, { value, expires: Date.now() + pageCacheMs });
     },
 
     /** The order changed (a like, a comment, a new short, a refresh elsewhere): page ends moved. */

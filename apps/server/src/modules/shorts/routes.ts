@@ -9,9 +9,9 @@ import { shortsEndpoints as api, type FeedPage, SHORTS_MSG } from '@ohgood/contr
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
-import type { Notifications } from '../../db/notifications';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import type { PublicCache } from '../../http/public-cache';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import { resolveMediaTools } from '../media/ffmpeg';
@@ -43,7 +43,7 @@ export const PUBLIC_SHORTS_ROUTES = [
 ];
 
 /** Shorts: media serving, upload pipeline, feed, comments, reactions, subscriptions, views and points. */
-export function shortsRoutes(deps: AppDeps, notifications: Notifications): FastifyPluginAsync {
+export function shortsRoutes(deps: AppDeps, publicCache: PublicCache): FastifyPluginAsync {
   return async (app) => {
     const { config, database, clock } = deps;
     const storage = createStorage(config);
@@ -54,9 +54,10 @@ export function shortsRoutes(deps: AppDeps, notifications: Notifications): Fasti
     };
     const pipeline = new ShortsPipeline(database.db, clock, storage, () => resolveMediaTools(config), limits, app.log);
     pipelines.set(database, pipeline);
-    const ranking = createRanking(database.db, clock);
+    const ranking = createRanking(database.db, clock, config.PUBLIC_CACHE_MS);
     const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
-    await notifications.subscribe('feed_changed', () => ranking.forgetCursors());
+    // Whatever drops the public answers (a change notification, a shorts write here) drops pages and cursors.
+    publicCache.onClear(() => ranking.forgetCursors());
     // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
     const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
     refreshTimer.unref();

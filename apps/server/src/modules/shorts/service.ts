@@ -158,30 +158,33 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string, 
           sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
         );
       }
-      const rows = await db
-        .select({
-          ...shortColumns,
-          rankScore: sql<string>`${shortRanks.score}::text`,
-          rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
-        })
-        .from(shortRanks)
-        .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
-        .innerJoin(customers, eq(customers.id, shorts.customerId))
-        .where(and(...conditions))
-        .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
-        .limit(query.size + 1)
-        .offset(cursor ? 0 : (query.page - 1) * query.size);
-      const hasNext = rows.length > query.size;
-      const page = rows.slice(0, query.size);
-      const last = page.at(-1);
-      if (!keyword && hasNext && last) {
-        ranking.remember(
-          query.size,
-          query.page,
-          { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id },
-          generation,
-        );
+      type RankedPage = { rows: ShortRow[]; hasNext: boolean };
+      let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
+      if (!ranked) {
+        const rows = await db
+          .select({
+            ...shortColumns,
+            rankScore: sql<string>`${shortRanks.score}::text`,
+            rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
+          })
+          .from(shortRanks)
+          .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
+          .innerJoin(customers, eq(customers.id, shorts.customerId))
+          .where(and(...conditions))
+          .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
+          .limit(query.size + 1)
+          .offset(cursor ? 0 : (query.page - 1) * query.size);
+        const hasNext = rows.length > query.size;
+        const page = rows.slice(0, query.size);
+        const last = page.at(-1);
+        if (!keyword && hasNext && last) {
+          const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
+          ranking.remember(query.size, query.page, end, generation);
+        }
+        ranked = { rows: page, hasNext };
+        if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
       }
+      const { rows: page, hasNext } = ranked;
       return {
         data: await personalise(page, viewer),
         page: query.page,
