@@ -552,6 +552,27 @@ function lighthouse(base, paths) {
   }
 }
 
+// ---------- chat turn (issue 10) ----------
+/** In-process chat-turn micro-benchmark of the server (apps/server/src/modules/chat/chat-bench.ts). */
+function chatBench() {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/modules/chat/chat-bench.ts'], {
+    cwd: join(root, 'apps/server'),
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) {
+    row('chat turn on the server p99', `failed: ${run.stderr.slice(-200)}`, '≤ 20 ms', false);
+    return;
+  }
+  const chat = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  row(
+    'chat turn on the server p99',
+    `${chat.server?.p99} ms (engine p99 ${chat.engine?.p99} ms)`,
+    `≤ ${chat.budgetMs ?? 20} ms`,
+    chat.ok === true,
+  );
+}
+
 // ---------- run ----------
 console.log('== Bundles');
 bundles();
@@ -583,6 +604,10 @@ if (process.env.BENCH_SKIP_API !== '1') {
   } finally {
     await stopServer(server.child);
   }
+}
+if (process.env.BENCH_SKIP_CHAT !== '1') {
+  console.log('== Chat');
+  chatBench();
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';

@@ -24,12 +24,17 @@ import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
+import { chatLlmFromConfig } from './modules/chat/llm';
+import { chatRoutes } from './modules/chat/routes';
+import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { reportRoutes } from './modules/report/routes';
+import { createReportService } from './modules/report/service';
 import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
@@ -97,8 +102,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL, notifications, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
-  await app.register(billsRoutes(createBillsService(database.db, clock)));
+  const bills = createBillsService(database.db, clock);
+  await app.register(billsRoutes(bills));
+  await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
+  const chat = createChatService(database.db, clock, {
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+    llm: chatLlmFromConfig(config),
+  });
+  await app.register(chatRoutes(chat));
 
   await registerWebApp(app, config.WEB_DIST);
   return app;

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { recordAlerts, signUpAndLogIn } from './helpers';
+import { logInAsDemo, recordAlerts, signUpAndLogIn } from './helpers';
 
 interface Line {
   paymentId: number;
@@ -14,14 +14,6 @@ interface Info {
 interface Status {
   today: string;
   statements: Array<{ month: string; extension: string | null; status: string; amount: number }>;
-}
-
-async function logInAsDemo(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('이메일').fill('demo@ohgood.kr');
-  await page.getByLabel('비밀번호').fill('ohgood123!');
-  await page.getByRole('button', { name: '로그인', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
 }
 
 /** The HTTP body of a GET as the logged-in customer. */

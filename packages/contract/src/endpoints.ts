@@ -1,8 +1,10 @@
 import { authEndpoints } from './auth';
 import { billEndpoints } from './bills';
+import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
 import { merchantEndpoints, paymentEndpoints } from './payments';
+import { reportEndpoints } from './report';
 import { shortsEndpoints } from './shorts';
 
 /**
@@ -17,6 +19,8 @@ export const endpointGroups = {
   bills: billEndpoints,
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
+  report: reportEndpoints,
+  chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

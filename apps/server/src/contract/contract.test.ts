@@ -209,6 +209,22 @@ const samples: Samples = {
       };
     },
   },
+  report: {
+    score: async (f) => ({ headers: (await f.customer()).auth }),
+    analyze: async (f) => {
+      const { auth, customerId } = await f.customer();
+      await insertPurchase(f.h.database.db, { customerId, totalPrice: 12_000, at: f.h.clock.now() });
+      return { headers: auth, body: { windowMonths: 6 } };
+    },
+    advice: async (f) => ({ headers: (await f.customer()).auth }),
+  },
+  chat: {
+    turn: async (f) => ({
+      headers: (await f.customer()).auth,
+      body: { sessionId: 'contract-chat-1', inputMessage: '포인트 내역 보여줘', flow: 'init' },
+    }),
+    clearSession: async (f) => ({ headers: (await f.customer()).auth, body: { sessionId: 'contract-chat-1' } }),
+  },
 };
 
 /** Early in the month (like the e2e clock), so last month's statement can still be extended. */

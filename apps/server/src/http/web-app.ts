@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorBodyOf } from '../lib/errors';
 import { isApiPath } from './paths';
 
 /** Prefixes that only ever hold API calls or files: never the app, whatever the browser accepts. */
@@ -45,6 +46,6 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     if (hasDist && servesTheApp(request)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '요청한 경로를 찾을 수 없습니다.' });
+    return reply.status(404).send(errorBodyOf('NOT_FOUND', '요청한 경로를 찾을 수 없습니다.'));
   });
 }

@@ -1,4 +1,5 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type {
   BillStatus,
   PaymentInfo,
@@ -17,8 +18,8 @@ import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors'
 import { POINT_REASONS } from '../points/ledger';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
-/** KRW repaid on time per grade point (domain §3). */
-export const KRW_PER_GRADE_POINT = 10_000;
+/** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
+export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
 const EARN_REASONS = [
