@@ -2,13 +2,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath, launchOptions } from './e2e/chromium';
+import { browser, chromiumPath, launchOptions } from './e2e/chromium';
 
-if (!existsSync(chromiumPath)) {
-  throw new Error(
-    `No Chromium at ${chromiumPath}. Install Debian's: sudo apt-get install -y chromium (or set CHROME_PATH).`,
-  );
-}
+if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath} (CHROME_PATH).`);
+// Once, in the runner's process (workers load this file too).
+if (!process.env.TEST_WORKER_INDEX) console.log(`e2e browser: ${browser.source} Chromium at ${chromiumPath}`);
 
 const port = Number(process.env.E2E_PORT ?? 4390);
 
@@ -35,6 +33,8 @@ export default defineConfig({
     viewport: { width: 390, height: 844 },
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
+    // The production build registers a service worker (ADR 0041); only the PWA spec lets it run.
+    serviceWorkers: 'block',
     launchOptions,
   },
   webServer: {

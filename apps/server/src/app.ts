@@ -8,7 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type Database, ping } from './db/client';
+import type { Database } from './db/client';
 import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
@@ -16,6 +16,7 @@ import { registerErrorHandler } from './http/error-handler';
 import { loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
 import { registerPublicCache } from './http/public-cache';
+import { registerReadiness } from './http/readiness';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -29,6 +30,7 @@ import { chatRoutes } from './modules/chat/routes';
 import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
@@ -42,11 +44,14 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   jwtSecret: string;
+  /** Media storage; built from the config when absent. */
+  storage?: MediaStorage;
 }
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
+  const storage = deps.storage ?? createStorage(config);
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
     trustProxy: config.TRUST_PROXY,
@@ -85,19 +90,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
   await notifications.subscribe('feed_changed', () => publicCache.clear());
 
-  // Concurrent probes share one in-flight `select 1`: a flood of health checks costs the database little.
-  let pinging: Promise<void> | undefined;
-  registerEndpoint(app, authEndpoints.health, async () => {
-    pinging ??= ping(database.db).finally(() => {
-      pinging = undefined;
-    });
-    await pinging;
-    return { status: 'ok' as const, database: database.kind };
-  });
+  // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
+  // instance restarted; that is what readiness (/health/ready) reports.
+  registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
+  registerReadiness(app, { db: database.db, storage });
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes(deps, publicCache));
+  await app.register(shortsRoutes({ ...deps, storage }, publicCache));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL, notifications, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
+import { gracefulShutdown } from './http/graceful-shutdown';
 import { startScheduler } from './jobs/scheduler';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
@@ -28,20 +29,19 @@ async function main(): Promise<void> {
   phases.app = Math.round(performance.now());
   // Scheduled bill jobs (domain §6.4), caught up first; never in buildApp, so tests drive jobs themselves.
   const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
-  let stopping = false;
-  const shutdown = async () => {
-    // Ctrl-C reaches this process twice (terminal and `npm start`'s wrapper): shut down once.
-    if (stopping) return;
-    stopping = true;
-    stopJobs();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  const shutdown = gracefulShutdown({
+    app,
+    stopJobs,
+    closeDatabase: () => database.close(),
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    exit: (code) => process.exit(code),
+  });
+  // Ctrl-C reaches this process twice (terminal and `npm start`'s wrapper): the shutdown runs once.
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Started by `npm start`'s wrapper with an IPC channel: if the wrapper dies (even by kill -9), stop too.
-  process.on('disconnect', shutdown);
+  process.on('disconnect', () => shutdown('disconnect'));
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(
     { database: database.kind, readyMs: Math.round(performance.now()), phases },

@@ -58,8 +58,8 @@ test('shorts search: trimmed query, empty goes without q; profile button needs l
   await expect(page).toHaveURL(/\/shorts\/search$/);
 
   await page.getByRole('button', { name: '내 쇼츠' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  expect(alerts).toContain('로그인 후 이용 가능합니다.');
+  await expect(page).toHaveURL(/\/login\?next=%2Fshorts%2Fmypage$/);
+  await expect.poll(() => alerts).toContain('로그인 후 이용 가능합니다.');
 });
 
 test('deep links are served by the SPA and unknown API paths are JSON 404s', async ({ page, request }) => {
@@ -70,4 +70,26 @@ test('deep links are served by the SPA and unknown API paths are JSON 404s', asy
   const api = await request.get('/api/public/nothing');
   expect(api.status()).toBe(404);
   expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+});
+
+test("Hangul renders with real glyphs in the browser's own fonts, not only the app's web font", async ({ page }) => {
+  await page.goto('/login');
+  // Drawn with the generic family, i.e. the browser's fallback fonts (fontconfig), not Pretendard the web
+  // font: two different syllables must give different pixels. Missing fonts draw the same box (or nothing).
+  const pixels = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 40;
+    canvas.height = 40;
+    const context = canvas.getContext('2d');
+    if (!context) return [];
+    context.font = '32px sans-serif';
+    return ['가', '힣', 'A'].map((text) => {
+      context.clearRect(0, 0, 40, 40);
+      context.fillText(text, 2, 34);
+      const data = context.getImageData(0, 0, 40, 40).data;
+      return { text, ink: data.filter((v, i) => i % 4 === 3 && v > 0).length, data: Array.from(data).join() };
+    });
+  });
+  expect(pixels.every((p) => p.ink > 20)).toBe(true);
+  expect(new Set(pixels.map((p) => p.data)).size).toBe(3);
 });

@@ -35,6 +35,9 @@ const envSchema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process (issue 13). */
   PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
   /** Optional OpenAI-compatible model for the chatbot (issue 10); off unless a base URL and model are set. */

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { shortReactions, shorts } from '../db/schema';
 import { testConfig } from '../lib/config';
+import { probe, resolveMediaTools } from '../modules/media/ffmpeg';
 import { createHarness, type Harness } from '../test/harness';
 import { seedDemoShorts } from './demo-shorts';
 
@@ -39,22 +39,12 @@ it('renders playable vertical 5–15 s demo shorts with likes and comments, idem
   expect(rows.some((r) => r.likeCount > 0)).toBe(true);
   expect(rows.some((r) => r.commentCount > 0)).toBe(true);
   const first = join(mediaDir, rows[0]?.videoKey ?? '');
-  const probe = spawnSync('ffprobe', [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=codec_name,width,height',
-    '-of',
-    'json',
-    first,
-  ]);
-  const streams = JSON.parse(probe.stdout.toString()).streams as Array<{
-    codec_name: string;
-    width?: number;
-    height?: number;
-  }>;
-  expect(streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
-  expect(streams.find((s) => s.codec_name === 'h264')).toMatchObject({ width: 360, height: 640 });
+  expect(await probe(resolveMediaTools({}), first)).toMatchObject({
+    videoCodec: 'h264',
+    audioCodec: 'aac',
+    width: 360,
+    height: 640,
+  });
   const mtime = statSync(first).mtimeMs;
 
   // The public feed is alive.

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
@@ -99,10 +98,16 @@ const CLIPS = [
 
 const COMMENTS = ['너무 좋아요!', '저도 해볼래요', '우와 대박', '구독하고 갑니다', '다음 영상도 기대돼요'];
 
+/**
+ * Captions use Pretendard from the npm registry (the web app's font), not a system font: a bare machine has
+ * no Hangul font, and the same font everywhere renders the same demo clips.
+ */
 function koreanFont(): string | null {
-  const match = spawnSync('fc-match', ['-f', '%{file}', 'sans:lang=ko'], { encoding: 'utf8' });
-  const file = match.status === 0 ? match.stdout.trim() : '';
-  return file && existsSync(file) ? file : null;
+  try {
+    return createRequire(import.meta.url).resolve('pretendard/dist/public/static/Pretendard-SemiBold.otf');
+  } catch {
+    return null;
+  }
 }
 
 async function renderClip(

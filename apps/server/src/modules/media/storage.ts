@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../../lib/config';
@@ -16,6 +16,8 @@ export interface MediaStorage {
   /** Copies the object to a local file (for ffmpeg). */
   download(key: string, file: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Throws when the store cannot be used right now (readiness probe). */
+  check(): Promise<void>;
 }
 
 /** Refuses keys that could escape the media root. */
@@ -62,6 +64,10 @@ export class LocalStorage implements MediaStorage {
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.R_OK | constants.W_OK);
+  }
 }
 
 /** Any S3-compatible store (AWS S3, MinIO, R2). The SDK is loaded only when selected. */
@@ -85,6 +91,11 @@ export class S3Storage implements MediaStorage {
           region: options.region,
           endpoint: options.endpoint,
           forcePathStyle: options.forcePathStyle,
+          // The SDK's default flexible checksums send streamed bodies as `aws-chunked` with a trailing CRC;
+          // many S3-compatible stores (s3rver, older MinIO, Ceph) store that framing verbatim. Checksums
+          // only where an operation requires one; the store still verifies the signed Content-Length.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
           credentials:
             options.accessKeyId && options.secretAccessKey
               ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
@@ -134,6 +145,10 @@ export class S3Storage implements MediaStorage {
   async delete(key: string): Promise<void> {
     const [{ DeleteObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);
     await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+  async check(): Promise<void> {
+    const [{ HeadBucketCommand }, client] = await Promise.all([this.#sdk, this.#client]);
+    await client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 }
 

@@ -12,6 +12,8 @@ import type { MerchantService } from './service';
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
 const STREAM_PING_MS = 15_000;
 const STREAM_MAX_MS = 10 * 60 * 1000;
+/** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
+const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 
 export function merchantRoutes(
   db: Db,
@@ -24,9 +26,11 @@ export function merchantRoutes(
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
-    const openStreams = new Set<() => void>();
-    app.addHook('onClose', async () => {
-      for (const stop of openStreams) stop();
+    const openStreams = new Set<(final?: string) => void>();
+    // preClose, not onClose: the server waits for open connections before onClose, and a stream never ends
+    // by itself. Clients get a last event telling them to reconnect (to another instance).
+    app.addHook('preClose', async () => {
+      for (const stop of openStreams) stop(SHUTDOWN_EVENT);
     });
 
     registerEndpoint(app, api.create, async (request) =>
@@ -100,13 +104,13 @@ export function merchantRoutes(
         last = current.status;
         send(last);
         const timers: NodeJS.Timeout[] = [];
-        function stop() {
+        function stop(final?: string) {
           if (closed) return;
           closed = true;
           unwatch();
           for (const timer of timers) clearTimeout(timer);
           openStreams.delete(stop);
-          res.end();
+          res.end(final ? `${final}data: ${JSON.stringify({ requestId, status: last })}\n\n` : undefined);
         }
         if (TERMINAL.has(last)) {
           stop();
@@ -114,7 +118,7 @@ export function merchantRoutes(
         }
         openStreams.add(stop);
         request.raw.on('close', stop);
-        const recheck = () => live.refresh(requestId).catch(stop);
+        const recheck = () => live.refresh(requestId).catch(() => stop());
         if (missed) recheck();
         timers.push(
           setTimeout(recheck, Math.max(0, current.expiresAt.getTime() - clock.now().getTime()) + 50),

@@ -164,6 +164,11 @@ export class ShortsPipeline {
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
+  async #isReady(id: number): Promise<boolean> {
+    const [row] = await this.db.select({ status: shorts.status }).from(shorts).where(eq(shorts.id, id));
+    return row?.status === 'READY';
+  }
+
   async #process(id: number): Promise<void> {
     const [row] = await this.db
       .select()
@@ -192,10 +197,20 @@ export class ShortsPipeline {
         })
         .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
         .returning({ id: shorts.id });
-      if (updated.length === 0) await this.storage.delete(row.videoKey);
+      // Not ours any more. Another instance may have finished the same short (several instances re-queue
+      // PROCESSING rows at start-up): its video sits under the same key, so keep it unless the short is gone.
+      if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
       await this.storage.delete(row.sourceKey).catch(() => undefined);
     } catch (error) {
       if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
+      // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
+      // the original this one could then not read), and its files must stay.
+      const failed = await this.db
+        .update(shorts)
+        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
+        .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
+        .returning({ id: shorts.id });
+      if (failed.length === 0) return;
       this.log.error({ err: error, shortsId: id }, 'transcode failed');
       // A failed short keeps its row as a status record for the uploader, but no files.
       await Promise.all(
@@ -203,10 +218,6 @@ export class ShortsPipeline {
           .filter((key): key is string => key !== null)
           .map((key) => this.storage.delete(key).catch(() => undefined)),
       );
-      await this.db
-        .update(shorts)
-        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
-        .where(eq(shorts.id, id));
     } finally {
       await rm(work, { recursive: true, force: true });
     }

@@ -46,7 +46,7 @@ export const PUBLIC_SHORTS_ROUTES = [
 export function shortsRoutes(deps: AppDeps, publicCache: PublicCache): FastifyPluginAsync {
   return async (app) => {
     const { config, database, clock } = deps;
-    const storage = createStorage(config);
+    const storage = deps.storage ?? createStorage(config);
     const limits = {
       maxVideoBytes: config.UPLOAD_MAX_VIDEO_MB * MB,
       maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,

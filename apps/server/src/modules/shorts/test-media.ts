@@ -1,9 +1,24 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Harness } from '../../test/harness';
+import { resolveMediaTools } from '../media/ffmpeg';
 import { pipelineOf } from './routes';
+
+/** The same ffmpeg/ffprobe the app picks: the system's when on PATH, else the npm-shipped binaries. */
+export const testTools = resolveMediaTools({});
+
+/** A real ffmpeg whose H.264 encoder "breaks": probing and posters work, the transcode does not. */
+export function brokenEncoderFfmpeg(dir: string): string {
+  const wrapper = join(dir, 'broken-ffmpeg.sh');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "encoder failure" >&2; exit 1; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  return wrapper;
+}
 
 /** Real media made by ffmpeg for tests (never committed). */
 export async function makeVideo(
@@ -81,7 +96,7 @@ export async function makeImage(dir: string, name: string, codec: 'png' | 'mjpeg
 
 function run(args: string[], stdoutFile?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', args, { stdio: ['ignore', stdoutFile ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(testTools.ffmpeg, args, { stdio: ['ignore', stdoutFile ? 'pipe' : 'ignore', 'pipe'] });
     const out = stdoutFile ? createWriteStream(stdoutFile) : null;
     if (out && child.stdout) child.stdout.pipe(out);
     let err = '';

@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +6,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { resolveMediaTools } from '../media/ffmpeg';
+import { probe } from '../media/ffmpeg';
 import { LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
 import { pipelineOf } from './routes';
-import { makeImage, makeVideo, multipart } from './test-media';
+import { brokenEncoderFfmpeg, makeImage, makeVideo, multipart, testTools } from './test-media';
 
 let h: Harness;
 let token: string;
@@ -148,16 +147,7 @@ describe('processing', () => {
   it('transcodes a duration-less WebM (as Chrome records it) into a playable fast-start H.264/AAC MP4', async () => {
     const webm = await makeVideo(work, 'rec.webm', { seconds: 3, format: 'webm-stream', size: '160x284' });
     // The precondition that matters: the container really has no duration.
-    const headerProbe = spawnSync('ffprobe', [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=duration',
-      '-of',
-      'csv=p=0',
-      webm,
-    ]);
-    expect(headerProbe.stdout.toString().trim()).toBe('N/A');
+    expect((await probe(testTools, webm)).durationSeconds).toBeNull();
 
     const res = await upload(
       { title: ' 녹화 영상 ', content: '카메라로 찍었어요' },
@@ -186,20 +176,9 @@ describe('processing', () => {
     expect(served.headers['content-type']).toBe('video/mp4');
     const out = join(work, 'served.mp4');
     writeFileSync(out, served.rawPayload);
-    const probe = JSON.parse(
-      spawnSync('ffprobe', [
-        '-v',
-        'error',
-        '-print_format',
-        'json',
-        '-show_streams',
-        '-show_format',
-        out,
-      ]).stdout.toString(),
-    ) as { streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> };
-    const video = probe.streams.find((s) => s.codec_type === 'video');
-    expect(video?.codec_name).toBe('h264');
-    expect(probe.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('aac');
+    const streams = await probe(testTools, out);
+    expect(streams.videoCodec).toBe('h264');
+    expect(streams.audioCodec).toBe('aac');
     // Fast start: the index (moov) comes before the media data (mdat).
     const bytes = served.rawPayload;
     expect(bytes.indexOf('moov')).toBeGreaterThan(0);
@@ -293,13 +272,7 @@ describe('processing', () => {
 
 describe('failure and recovery', () => {
   it('marks a short FAILED and removes every stored file when transcoding fails', async () => {
-    // A real ffmpeg whose H.264 encoder "breaks": probing and the poster work, the transcode does not.
-    const wrapper = join(work, 'broken-ffmpeg.sh');
-    writeFileSync(
-      wrapper,
-      '#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "encoder failure" >&2; exit 1; }; done\nexec ffmpeg "$@"\n',
-    );
-    chmodSync(wrapper, 0o755);
+    const wrapper = brokenEncoderFfmpeg(work);
     const dir = join(work, 'broken-media');
     const broken = await createHarness({ config: { MEDIA_DIR: dir, FFMPEG_PATH: wrapper } });
     try {
@@ -353,14 +326,9 @@ describe('failure and recovery', () => {
 
       // The next process re-queues it at start-up.
       const limits = { maxVideoBytes: 100 * 1024 * 1024, maxThumbnailBytes: 5 * 1024 * 1024, maxDurationSeconds: 60 };
-      const restarted = new ShortsPipeline(
-        first.database.db,
-        first.clock,
-        new LocalStorage(dir),
-        resolveMediaTools({}),
-        limits,
-        { error: () => undefined },
-      );
+      const restarted = new ShortsPipeline(first.database.db, first.clock, new LocalStorage(dir), testTools, limits, {
+        error: () => undefined,
+      });
       await restarted.recover();
       await restarted.idle();
       const [done] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));

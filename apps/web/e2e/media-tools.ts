@@ -1,0 +1,20 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, constants } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/**
+ * ffmpeg for making test media (camera feeds, uploads): the system's when on PATH, else the binary that
+ * ships in the npm package @ffmpeg-installer/ffmpeg (the server picks its tools the same way).
+ */
+function resolveFfmpeg(): string {
+  if (spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0) return 'ffmpeg';
+  const { path } = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string };
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    chmodSync(path, 0o755); // npm 11 skips the package's chmod install script
+  }
+  return path;
+}
+
+export const ffmpeg = resolveFfmpeg();

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** One dependency as the readiness probe saw it. */
+export const dependencyCheck = z.enum(['ok', 'error']);
+
+/**
+ * `GET /health/ready`: 200 when this instance can take traffic (database and media storage answer), else
+ * 503 with the same body; `draining` is true from SIGTERM on, so the load balancer stops sending requests.
+ */
+export const readinessResponse = z.object({
+  status: z.enum(['ready', 'not-ready']),
+  draining: z.boolean(),
+  checks: z.object({ database: dependencyCheck, storage: dependencyCheck }),
+});
+export type ReadinessResponse = z.infer<typeof readinessResponse>;
