@@ -1,5 +1,5 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the server,
-// which serves the built app and the API on one port.
+// `npm start`: builds the web app and compiles the server when either is missing or older than its sources,
+// then runs the compiled server (plain Node), which serves the built app and the API on one port.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'apps/web/dist/index.html');
+const serverMain = join(root, 'apps/server/dist/main.js');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -18,20 +19,34 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'packages/contract/src'].map((p) =>
-  join(root, p),
-);
-const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
-if (!existsSync(dist) || statSync(dist).mtimeMs < sourceTime) {
-  console.log('Building the web app...');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+function newestOf(paths) {
+  return Math.max(
+    ...paths.map((p) => join(root, p)).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)),
+  );
+}
+
+function buildWhenStale(output, sources, what, command) {
+  if (existsSync(output) && statSync(output).mtimeMs >= newestOf(sources)) return;
+  console.log(`Building ${what}...`);
+  const build = spawnSync(command[0], command.slice(1), { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+
+buildWhenStale(
+  dist,
+  ['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'packages/contract/src'],
+  'the web app',
+  ['npm', 'run', 'build', '-w', 'apps/web'],
+);
+buildWhenStale(serverMain, ['apps/server/src', 'packages/contract/src'], 'the server', [
+  process.execPath,
+  join(root, 'scripts/build-server.mjs'),
+]);
 
 // A .env file at the root, when present, is read by Node itself (variables already set win).
 const envFile = join(root, '.env');
 const nodeArgs = existsSync(envFile) ? [`--env-file=${envFile}`] : [];
-const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+const server = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', serverMain], {
   cwd: join(root, 'apps/server'),
   // The IPC channel lets the server notice when this wrapper dies, even by kill -9, and stop its database.
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],

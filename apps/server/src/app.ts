@@ -9,12 +9,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
+import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { type LogStream, loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
+import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
@@ -40,7 +42,7 @@ import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
-import { shortsRoutes } from './modules/shorts/routes';
+import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
 import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
@@ -95,6 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const tokens = createTokenService(deps.jwtSecret, clock);
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
 
+  // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
+  const notifications = new Notifications(database.url);
+  app.addHook('onClose', () => notifications.close());
+  const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
+  await notifications.subscribe('feed_changed', () => publicCache.clear());
+
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
   // instance restarted; that is what readiness (/health/ready) reports.
   registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
@@ -102,12 +110,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes({ ...deps, storage }));
+  await app.register(shortsRoutes({ ...deps, storage }, publicCache));
   await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
   await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(merchants, config.PUBLIC_URL));
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, notifications, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

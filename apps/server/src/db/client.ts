@@ -16,7 +16,7 @@ export type DatabaseKind = 'embedded' | 'postgres';
 export interface Database {
   db: Db;
   kind: DatabaseKind;
-  /** The pool behind `db`, for what Drizzle does not cover (LISTEN/NOTIFY). */
+  /** The pool behind `db`. */
   pool: pg.Pool;
   /**
    * Runs start-up work (the demo seed) holding the cluster-wide start-up lock that migrations take too: a
@@ -24,6 +24,8 @@ export interface Database {
    * itself may use `db` (other pooled connections).
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Its connection URL, for the one LISTEN connection of an instance. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -80,7 +82,7 @@ export async function connectDatabase(
     throw error;
   }
   const exclusive = <T>(work: () => Promise<T>) => withStartupLock(pool, () => work());
-  return { db, kind: options.kind, pool, exclusive, close: () => pool.end() };
+  return { db, kind: options.kind, pool, url, exclusive, close: () => pool.end() };
 }
 
 /** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */

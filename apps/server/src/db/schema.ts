@@ -3,12 +3,14 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -389,6 +391,34 @@ export const shortWatchDaily = pgTable(
   (t) => [
     primaryKey({ columns: [t.customerId, t.kstDate] }),
     check('short_watch_daily_cap', sql`${t.total} between 0 and 100`),
+  ],
+);
+
+/* ---- Performance (issue 13, migration 0003): the stored feed ranking ---- */
+
+/**
+ * The one instant every stored score's freshness term is evaluated at (domain §9 ranking); moved forward
+ * about once a minute by the ranking refresh. Triggers on `shorts` keep `short_ranks` in step.
+ */
+export const shortRankClock = pgTable('short_rank_clock', {
+  id: smallint('id').primaryKey().default(1),
+  decayAt: timestamp('decay_at', { withTimezone: true }).notNull(),
+});
+
+/** One row per playable short: its time-independent base and its score at `short_rank_clock.decay_at`. */
+export const shortRanks = pgTable(
+  'short_ranks',
+  {
+    shortId: integer('short_id')
+      .primaryKey()
+      .references(() => shorts.id, { onDelete: 'cascade' }),
+    base: doublePrecision('base').notNull(),
+    score: doublePrecision('score').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('short_ranks_order_idx').on(t.score.desc(), t.createdAt.desc(), t.shortId.desc()),
+    index('short_ranks_created_idx').on(t.createdAt),
   ],
 );
 

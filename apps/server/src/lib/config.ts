@@ -36,6 +36,8 @@ const envSchema = z.object({
   UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
   /** Test/demo only: the server's clock starts at this instant and runs on from there. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
+  /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process (issue 13). */
+  PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
@@ -65,7 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Defaults for tests and tools that build the app without an environment. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  // Scratch files of tests go to the system temp directory, never into the repository's ./data.
+  // Scratch files of tests go to the system temp directory, never into the repository's ./data. No response
+  // cache by default: tests write rows directly and read them back at once; the cache has its own tests.
   const DATA_DIR = join(tmpdir(), 'ohgood-test-data');
-  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR }), ...overrides };
+  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR, PUBLIC_CACHE_MS: '0' }), ...overrides };
 }

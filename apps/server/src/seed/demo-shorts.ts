@@ -225,7 +225,8 @@ export async function seedDemoShorts(
   config: Config = loadConfig(),
   storage: MediaStorage = createStorage(config),
 ): Promise<void> {
-  const tools = resolveMediaTools(config);
+  // Probing ffmpeg and fonts costs processes: only when a clip must be rendered (not on every restart).
+  let renderer: { tools: MediaTools; font: string | null } | undefined;
   const demoId = await ensureDemoCustomer(db);
   const creatorIds = await ensureCreators(db);
   const everyone = [demoId, ...creatorIds];
@@ -240,7 +241,8 @@ export async function seedDemoShorts(
       const [row] = await db.select({ id: shorts.id }).from(shorts).where(eq(shorts.videoKey, videoKey));
       const hasFiles = (await storage.size(videoKey)) !== null && (await storage.size(thumbnailKey)) !== null;
       if (row && hasFiles) return;
-      const rendered = await renderClip(tools, work, index, clip, font);
+      renderer ??= { tools: resolveMediaTools(config), font: koreanFont() };
+      const rendered = await renderClip(renderer.tools, work, index, clip, renderer.font);
       await storage.putFile(videoKey, rendered.video, 'video/mp4');
       await storage.putFile(thumbnailKey, rendered.poster, 'image/jpeg');
       if (row) return;

@@ -31,12 +31,22 @@ export function dueDate(month: string, extended: boolean): string {
  * Available limit (domain §6.2): the grade's monthly limit minus what is still owed on this month's
  * unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
  */
-export async function availableLimit(db: Executor, customerId: number, currentMonth: string): Promise<number> {
-  const [customer] = await db
-    .select({ gradePoint: customers.gradePoint })
-    .from(customers)
-    .where(eq(customers.id, customerId));
-  const limit = gradeOf(customer?.gradePoint ?? 0).monthlyLimit;
+export async function availableLimit(
+  db: Executor,
+  customerId: number,
+  currentMonth: string,
+  /** The customer's grade points when the caller already holds the row (saves a round trip). */
+  knownGradePoint?: number,
+): Promise<number> {
+  let gradePoint = knownGradePoint;
+  if (gradePoint === undefined) {
+    const [customer] = await db
+      .select({ gradePoint: customers.gradePoint })
+      .from(customers)
+      .where(eq(customers.id, customerId));
+    gradePoint = customer?.gradePoint ?? 0;
+  }
+  const limit = gradeOf(gradePoint).monthlyLimit;
   const [owed] = await db
     .select({ sum: sql<string>`coalesce(sum(${purchases.price}), 0)` })
     .from(purchases)

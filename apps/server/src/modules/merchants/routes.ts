@@ -1,17 +1,26 @@
 import { merchantEndpoints as api, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Notifications } from '../../db/notifications';
 import { requireMerchant } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import type { Clock } from '../../lib/clock';
+import { createLiveStatus } from './live-status';
 import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
-const STREAM_POLL_MS = 700;
+const STREAM_PING_MS = 15_000;
 const STREAM_MAX_MS = 10 * 60 * 1000;
 /** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
 const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 
-export function merchantRoutes(merchants: MerchantService, publicUrl: string | undefined): FastifyPluginAsyncZod {
+export function merchantRoutes(
+  merchants: MerchantService,
+  publicUrl: string | undefined,
+  notifications: Notifications,
+  clock: Clock,
+): FastifyPluginAsyncZod {
+  const live = createLiveStatus(merchants, notifications);
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
@@ -39,8 +48,9 @@ export function merchantRoutes(merchants: MerchantService, publicUrl: string | u
     );
 
     /*
-     * Live status for checkout screens (Server-Sent Events). It reads the database, not process memory,
-     * so it works whichever instance took the payment. The stream ends at a terminal status.
+     * Live status for checkout screens (Server-Sent Events). Changes arrive by PostgreSQL LISTEN/NOTIFY
+     * (live-status.ts), so it works whichever instance took the payment and an idle stream runs no query;
+     * a timer re-reads at the request's expiry. The stream ends at a terminal status.
      */
     app.get(
       '/api/merchant/payment-requests/:requestId/events',
@@ -56,45 +66,67 @@ export function merchantRoutes(merchants: MerchantService, publicUrl: string | u
       async (request, reply) => {
         const merchantId = requireMerchant(request);
         const { requestId } = request.params;
-        let last = await merchants.status(merchantId, requestId);
-        reply.hijack();
+        let last: string | undefined;
+        let missed = false;
+        let closed = false;
         const res = reply.raw;
+        const send = (status: string) => res.write(`event: status\ndata: ${JSON.stringify({ requestId, status })}\n\n`);
+        const onStatus = (status: string) => {
+          if (closed) return;
+          if (last === undefined) {
+            missed = true;
+            return;
+          }
+          if (status !== last) {
+            last = status;
+            send(status);
+          }
+          if (TERMINAL.has(status)) stop();
+        };
+        // Listen first, then read: a change in between is seen either by the read or by the listener.
+        const unwatch = await live.watch(merchantId, requestId, onStatus);
+        let current: Awaited<ReturnType<MerchantService['status']>>;
+        try {
+          current = await merchants.status(merchantId, requestId);
+        } catch (error) {
+          unwatch();
+          throw error;
+        }
+        reply.hijack();
         res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-cache, no-transform',
           connection: 'keep-alive',
           'x-accel-buffering': 'no',
         });
-        const send = (status: string) => res.write(`event: status\ndata: ${JSON.stringify({ requestId, status })}\n\n`);
+        last = current.status;
         send(last);
-        if (TERMINAL.has(last)) {
-          res.end();
-          return;
-        }
-        const startedAt = Date.now();
-        let closed = false;
-        const timer = setInterval(async () => {
-          try {
-            const status = await merchants.status(merchantId, requestId);
-            if (status !== last) {
-              last = status;
-              send(status);
-            }
-            if (TERMINAL.has(status) || Date.now() - startedAt > STREAM_MAX_MS) stop();
-            else res.write(': ping\n\n');
-          } catch {
-            stop();
-          }
-        }, STREAM_POLL_MS);
+        const timers: NodeJS.Timeout[] = [];
         function stop(final?: string) {
           if (closed) return;
           closed = true;
-          clearInterval(timer);
+          unwatch();
+          for (const timer of timers) clearTimeout(timer);
           openStreams.delete(stop);
           res.end(final ? `${final}data: ${JSON.stringify({ requestId, status: last })}\n\n` : undefined);
         }
+        if (TERMINAL.has(last)) {
+          stop();
+          return;
+        }
         openStreams.add(stop);
         request.raw.on('close', stop);
+        const recheck = () => live.refresh(requestId).catch(() => stop());
+        if (missed) recheck();
+        timers.push(
+          setTimeout(recheck, Math.max(0, current.expiresAt.getTime() - clock.now().getTime()) + 50),
+          setTimeout(stop, STREAM_MAX_MS),
+          // A comment line keeps proxies from closing an idle stream; with a test clock, expiry shows here.
+          setInterval(() => {
+            res.write(': ping\n\n');
+            if (clock.now().getTime() >= current.expiresAt.getTime()) recheck();
+          }, STREAM_PING_MS),
+        );
       },
     );
   };

@@ -39,8 +39,8 @@ export interface MerchantService {
   get(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
   cancel(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
   refund(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
-  /** Current status only, for the live stream. */
-  status(merchantId: number, requestId: string): Promise<PaymentRequestStatus>;
+  /** Current status and expiry only, for the live stream. */
+  status(merchantId: number, requestId: string): Promise<{ status: PaymentRequestStatus; expiresAt: Date }>;
 }
 
 export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number): MerchantService {
@@ -137,7 +137,8 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
     },
 
     async status(merchantId, requestId) {
-      return effectiveStatus(await load(merchantId, requestId), clock.now());
+      const row = await load(merchantId, requestId);
+      return { status: effectiveStatus(row, clock.now()), expiresAt: row.expiresAt };
     },
 
     async cancel(merchantId, requestId, origin) {

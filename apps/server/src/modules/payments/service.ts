@@ -21,7 +21,7 @@ import { addMonths, type Clock, kstIso, kstMonth } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { hit, isOver } from '../../lib/rate-limit';
 import { availableLimit, ensureStatement } from '../bills/statements';
-import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
+import { POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
@@ -101,7 +101,11 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       }
       const [customer] = await db
-        .select({ suspended: customers.suspended, pointBalance: customers.pointBalance })
+        .select({
+          suspended: customers.suspended,
+          pointBalance: customers.pointBalance,
+          gradePoint: customers.gradePoint,
+        })
         .from(customers)
         .where(eq(customers.id, customerId));
       if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
@@ -151,7 +155,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
         point: customer.pointBalance,
-        balance: await availableLimit(db, customerId, kstMonth(now)),
+        balance: await availableLimit(db, customerId, kstMonth(now), customer.gradePoint),
         requestId: reserved.id,
       };
     },
@@ -187,13 +191,15 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
 
         if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
-        const points = await lockedPointBalance(tx, customerId);
+        // The customer row is locked above, so its balance is current (the ledger's invariant keeps it exact).
+        const points = customer.pointBalance;
         if (point < 0 || point > Math.min(request.totalPrice, points)) {
           throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
         }
         const owed = request.totalPrice - point;
         const month = kstMonth(now);
-        if (owed > (await availableLimit(tx, customerId, month))) {
+        const available = await availableLimit(tx, customerId, month, customer.gradePoint);
+        if (owed > available) {
           throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
         }
 
@@ -245,7 +251,8 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
           price: request.totalPrice,
           pointUsed: point,
           pointEarned: earned,
-          balance: await availableLimit(tx, customerId, month),
+          // Nothing else changes this customer's lines while the row is locked: only this UNPAID purchase.
+          balance: available - owed,
           pointBalance,
         };
         const row = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../app';
 import type { Database } from '../../db/client';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import type { PublicCache } from '../../http/public-cache';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import { makeWorkDir, workRoot } from '../../lib/work-dir';
@@ -17,6 +18,7 @@ import { resolveMediaTools } from '../media/ffmpeg';
 import { mediaRoutes } from '../media/routes';
 import { createStorage } from '../media/storage';
 import { ShortsPipeline, tooLarge } from './pipeline';
+import { createRanking, RANK_REFRESH_MS } from './ranking';
 import { createShortsService } from './service';
 
 const pipelines = new WeakMap<Database, ShortsPipeline>();
@@ -33,8 +35,15 @@ function feedBody({ data, ...paging }: FeedPage) {
   return { ...ok(data), ...paging };
 }
 
+/** Public answers the same for every anonymous caller, so the in-process cache may keep them briefly. */
+export const PUBLIC_SHORTS_ROUTES = [
+  '/api/public/shorts/feeds',
+  '/api/public/shorts/:id',
+  '/api/public/shorts/feeds/:id/comments',
+];
+
 /** Shorts: media serving, upload pipeline, feed, comments, reactions, subscriptions, views and points. */
-export function shortsRoutes(deps: AppDeps): FastifyPluginAsync {
+export function shortsRoutes(deps: AppDeps, publicCache: PublicCache): FastifyPluginAsync {
   return async (app) => {
     const { config, database, clock } = deps;
     const storage = deps.storage ?? createStorage(config);
@@ -47,7 +56,14 @@ export function shortsRoutes(deps: AppDeps): FastifyPluginAsync {
     const tools = () => resolveMediaTools(config);
     const pipeline = new ShortsPipeline(database.db, clock, storage, tools, limits, app.log, work);
     pipelines.set(database, pipeline);
-    const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL);
+    const ranking = createRanking(database.db, clock, config.PUBLIC_CACHE_MS);
+    const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
+    // Whatever drops the public answers (a change notification, a shorts write here) drops pages and cursors.
+    publicCache.onClear(() => ranking.forgetCursors());
+    // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
+    const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
+    refreshTimer.unref();
+    app.addHook('onClose', async () => clearInterval(refreshTimer));
 
     app.addHook('onReady', () => pipeline.recover());
     app.addHook('onClose', () => pipeline.close());

@@ -19,6 +19,7 @@ import { lockCustomer } from '../../db/locks';
 import {
   customers,
   shortComments,
+  shortRanks,
   shortReactions,
   shortSubscriptions,
   shorts,
@@ -29,6 +30,7 @@ import { type Tx, withTx } from '../../db/tx';
 import { type Clock, kstDate } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
+import type { Ranking } from './ranking';
 import { keywordFilter } from './search';
 
 const shortNotFound = () => notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
@@ -63,7 +65,7 @@ const shortColumns = {
   profileImg: customers.profileImg,
 };
 
-export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) {
+export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string, ranking: Ranking) {
   /** myReaction and subscriptionStatus for a whole page in two queries (no N+1). */
   async function personalise(rows: ShortRow[], viewer: number | null): Promise<ShortItem[]> {
     const reactions = new Map<number, MyReaction>();
@@ -133,25 +135,53 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string) 
   return {
     mediaBaseUrl,
 
-    /** Domain §9 ranking: likes, comments, a #tag and freshness, then date, then id (all descending). */
+    /**
+     * Domain §9 ranking, from the stored scores (migration 0003, `ranking.ts`): score, then date, then id,
+     * all descending, through the index. Page n+1 continues from page n's last key when it is known.
+     */
     async feed(query: FeedQuery, viewer: number | null): Promise<FeedPage> {
-      const now = clock.now();
-      const score = sql`(1.5 * ln(1 + ${shorts.likeCount}) + 1.2 * ln(1 + ${shorts.commentCount})
-        + case when ${shorts.content} ~ '#[^[:space:]#]+' then 1.2 else 0 end
-        + 5.0 * exp(-greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - ${shorts.createdAt}))) / 3600.0 / 72.0))`;
+      await ranking.ensureFresh();
       const keyword = query.keyword?.trim();
-      const where = keyword ? and(eq(shorts.status, 'READY'), keywordFilter(keyword)) : eq(shorts.status, 'READY');
-      const rows = await db
-        .select(shortColumns)
-        .from(shorts)
-        .innerJoin(customers, eq(customers.id, shorts.customerId))
-        .where(where)
-        .orderBy(desc(score), desc(shorts.createdAt), desc(shorts.id))
-        .limit(query.size + 1)
-        .offset((query.page - 1) * query.size);
-      const hasNext = rows.length > query.size;
+      const generation = ranking.generation();
+      const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
+      const conditions = [eq(shorts.status, 'READY')];
+      if (keyword) {
+        conditions.push(keywordFilter(keyword));
+      }
+      if (cursor) {
+        conditions.push(
+          sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
+        );
+      }
+      type RankedPage = { rows: ShortRow[]; hasNext: boolean };
+      let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
+      if (!ranked) {
+        const rows = await db
+          .select({
+            ...shortColumns,
+            rankScore: sql<string>`${shortRanks.score}::text`,
+            rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
+          })
+          .from(shortRanks)
+          .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
+          .innerJoin(customers, eq(customers.id, shorts.customerId))
+          .where(and(...conditions))
+          .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
+          .limit(query.size + 1)
+          .offset(cursor ? 0 : (query.page - 1) * query.size);
+        const hasNext = rows.length > query.size;
+        const page = rows.slice(0, query.size);
+        const last = page.at(-1);
+        if (!keyword && hasNext && last) {
+          const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
+          ranking.remember(query.size, query.page, end, generation);
+        }
+        ranked = { rows: page, hasNext };
+        if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
+      }
+      const { rows: page, hasNext } = ranked;
       return {
-        data: await personalise(rows.slice(0, query.size), viewer),
+        data: await personalise(page, viewer),
         page: query.page,
         size: query.size,
         hasNext,

@@ -1,0 +1,62 @@
+import type { PaymentRequestStatus } from '@ohgood/contract/payments';
+import type { Notifications } from '../../db/notifications';
+import type { MerchantService } from './service';
+
+type Listener = (status: PaymentRequestStatus) => void;
+
+/** Watchers of one request, by merchant (a stream is authorised for its own merchant only). */
+type Watch = Map<number, Set<Listener>>;
+
+/**
+ * Live status of payment requests for every open stream of this instance. A trigger notifies
+ * `payment_request_status` with the request id on each status change (any instance, job or code path); the
+ * one LISTEN connection hands it here, the status is read once per changed request and fanned out to its
+ * watchers. Idle streams cost no query.
+ */
+export function createLiveStatus(merchants: MerchantService, notifications: Notifications) {
+  const watches = new Map<string, Watch>();
+  let subscribed: Promise<unknown> | undefined;
+
+  async function refresh(requestId: string): Promise<void> {
+    for (const [merchantId, listeners] of watches.get(requestId) ?? []) {
+      const { status } = await merchants.status(merchantId, requestId);
+      for (const listener of [...listeners]) listener(status);
+    }
+  }
+
+  function changed(requestId: string): void {
+    // '*' after a reconnect: anything may have changed during the gap.
+    const ids = requestId === '*' ? [...watches.keys()] : watches.has(requestId) ? [requestId] : [];
+    for (const id of ids) refresh(id).catch(() => undefined);
+  }
+
+  return {
+    /** Resolves once changes are being listened to; returns the function that stops watching. */
+    async watch(merchantId: number, requestId: string, listener: Listener): Promise<() => void> {
+      subscribed ??= notifications.subscribe('payment_request_status', changed);
+      await subscribed;
+      const watch: Watch = watches.get(requestId) ?? new Map();
+      watches.set(requestId, watch);
+      const listeners = watch.get(merchantId) ?? new Set();
+      watch.set(merchantId, listeners);
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) watch.delete(merchantId);
+        if (watch.size === 0 && watches.get(requestId) === watch) watches.delete(requestId);
+      };
+    },
+
+    /** Re-reads one request now (its expiry time came). */
+    refresh,
+
+    /** Open watches, for tests and the bench. */
+    size(): number {
+      let n = 0;
+      for (const watch of watches.values()) for (const listeners of watch.values()) n += listeners.size;
+      return n;
+    },
+  };
+}
+
+export type LiveStatus = ReturnType<typeof createLiveStatus>;

@@ -1,0 +1,145 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shorts } from '../../db/schema';
+import { bearer, createHarness, type Harness } from '../../test/harness';
+
+const HOUR = 3600_000;
+type Item = { shortsId: number; likeCount: number; shortsName: string };
+
+/** Domain §9, evaluated in JS: the stored ranking must give exactly this order. */
+function domainScore(row: { likes: number; comments: number; content: string; ageMs: number }): number {
+  const ageHours = Math.max(0, row.ageMs) / HOUR;
+  const freshness = ageHours > 60 * 24 ? 0 : 5 * Math.exp(-ageHours / 72);
+  return (
+    1.5 * Math.log(1 + row.likes) +
+    1.2 * Math.log(1 + row.comments) +
+    (/#[^\s#]+/.test(row.content) ? 1.2 : 0) +
+    freshness
+  );
+}
+
+const like = (h: Harness, id: number, token: string) =>
+  h.app.inject({
+    method: 'POST',
+    url: `/api/shorts/feeds/${id}/reactions`,
+    headers: bearer(token),
+    payload: { shortsId: id, type: 'like' },
+  });
+
+async function insertShorts(h: Harness, customerId: number, count: number) {
+  const now = h.clock.now().getTime();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    customerId,
+    title: `순위 ${i}`,
+    content: i % 3 === 0 ? `태그 #주제${i}` : `설명 ${i}`,
+    videoKey: `v/${i}.mp4`,
+    status: 'READY',
+    likeCount: (i * 7) % 11,
+    commentCount: (i * 5) % 4,
+    // From an hour ago to 100 days ago, so some carry no freshness at all.
+    createdAt: new Date(now - HOUR - ((i * 37) % 100) * 24 * HOUR - i * 1000),
+  }));
+  const inserted = await h.database.db.insert(shorts).values(rows).returning({ id: shorts.id });
+  return rows.map((row, i) => ({ ...row, id: inserted[i]?.id ?? 0 }));
+}
+
+describe('stored ranking with keyset pages', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  it('pages through exactly the domain order, page after page, and follows a like at once', async () => {
+    const { customerId, token } = await h.signUp();
+    const rows = await insertShorts(h, customerId, 37);
+    const now = h.clock.now().getTime();
+    const expected = [...rows]
+      .map((r) => ({
+        id: r.id,
+        created: r.createdAt.getTime(),
+        score: domainScore({
+          likes: r.likeCount,
+          comments: r.commentCount,
+          content: r.content,
+          ageMs: now - r.createdAt.getTime(),
+        }),
+      }))
+      .sort((a, b) => b.score - a.score || b.created - a.created || b.id - a.id)
+      .map((r) => r.id);
+
+    const readAll = async () => {
+      const ids: number[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const res = await h.app.inject({ method: 'GET', url: `/api/public/shorts/feeds?page=${page}&size=10` });
+        expect(res.statusCode).toBe(200);
+        ids.push(...res.json().data.map((s: Item) => s.shortsId));
+        expect(res.json().hasNext).toBe(page < 4);
+      }
+      return ids;
+    };
+    // The first pass pages by offset and remembers page ends; the second continues from them (keyset).
+    expect(await readAll()).toEqual(expected);
+    expect(await readAll()).toEqual(expected);
+    // Page 3 alone, by keyset from the remembered end of page 2, is the same slice.
+    const three = await h.app.inject({ method: 'GET', url: '/api/public/shorts/feeds?page=3&size=10' });
+    expect(three.json().data.map((s: Item) => s.shortsId)).toEqual(expected.slice(20, 30));
+
+    // A like changes the stored score in the same transaction (trigger): the last short moves up.
+    const last = expected.at(-1) ?? 0;
+    const fans = await Promise.all([h.signUp(), h.signUp(), h.signUp(), h.signUp()]);
+    for (const fan of [...fans, { token }]) {
+      expect((await like(h, last, fan.token)).statusCode).toBe(200);
+    }
+    const after = await readAll();
+    expect(after.indexOf(last)).toBeLessThan(expected.indexOf(last));
+    expect([...after].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('public answer cache', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000 } });
+  });
+  afterAll(() => h.close());
+
+  it('serves anonymous feed pages with ETag and Cache-Control, and drops them when shorts change', async () => {
+    const creator = await h.signUp();
+    const [row] = await insertShorts(h, creator.customerId, 1);
+    const id = row?.id ?? 0;
+    const url = '/api/public/shorts/feeds?page=1&size=10';
+    const first = await h.app.inject({ method: 'GET', url });
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers['cache-control']).toBe('public, max-age=60');
+    expect(first.headers.vary).toContain('authorization');
+
+    const again = await h.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    // A write made through this instance: the next anonymous read already shows it.
+    const fan = await h.signUp();
+    const liked = await like(h, id, fan.token);
+    expect(liked.statusCode).toBe(200);
+    const afterLike = await h.app.inject({ method: 'GET', url });
+    expect(afterLike.json().data[0].likeCount).toBe(liked.json().data.likeCount);
+    expect(afterLike.headers.etag).not.toBe(etag);
+
+    // A write made elsewhere (another instance, a job): the database notifies every instance.
+    await h.database.db.update(shorts).set({ title: '바뀐 제목' }).where(eq(shorts.id, id));
+    await expect
+      .poll(async () => (await h.app.inject({ method: 'GET', url })).json().data[0].shortsName, {
+        timeout: 10_000,
+      })
+      .toBe('바뀐 제목');
+
+    // A personalised answer is never public.
+    const mine = await h.app.inject({ method: 'GET', url, headers: bearer(fan.token) });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['cache-control']).toBeUndefined();
+    expect(mine.json().data[0].myReaction).toBe('like');
+  });
+});
