@@ -275,6 +275,18 @@ function lighthouse(base, paths) {
   return scores;
 }
 
+// ---------- 3. chat turn (issue 10) ----------
+/** In-process chat-turn micro-benchmark of the server (apps/server/src/modules/chat/chat-bench.ts). */
+function chatBench() {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/modules/chat/chat-bench.ts'], {
+    cwd: join(root, 'apps/server'),
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) return { error: run.stderr.slice(-500) };
+  return JSON.parse(run.stdout.trim().split('\n').at(-1));
+}
+
 const report = { bundles: bundles() };
 console.log('\n== Bundles (gzip KB)');
 console.log(`first load of /: ${report.bundles.firstLoadKb} KB (budget 100)`);
@@ -283,6 +295,11 @@ if (process.env.BENCH_SKIP_API !== '1') {
   report.api = await api();
   console.log(`\n== API (${CONNECTIONS} connections, ${DURATION} s each)`);
   console.table(report.api);
+}
+if (process.env.BENCH_SKIP_CHAT !== '1') {
+  report.chat = chatBench();
+  console.log(`\n== Chat turn on the server (${report.chat.database ?? '?'}; budget p99 ≤ 20 ms)`);
+  console.table({ server: report.chat.server, engine: report.chat.engine });
 }
 if (process.env.BENCH_LIGHTHOUSE === '1') {
   const port = 38000 + Math.floor(Math.random() * 1000);
@@ -298,5 +315,6 @@ if (process.env.BENCH_LIGHTHOUSE === '1') {
 const failed =
   report.bundles.firstLoadKb > 100 ||
   report.bundles.routes.some((r) => r.kb > 60) ||
-  report.api?.finalCorrectness?.doubleSpend;
+  report.api?.finalCorrectness?.doubleSpend ||
+  (report.chat !== undefined && report.chat.ok !== true);
 process.exit(failed ? 1 : 0);

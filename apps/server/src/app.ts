@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { healthResponse } from '@ohgood/contract/auth';
+import { authEndpoints } from '@ohgood/contract/auth';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
 import { registerAuthGuard } from './http/auth-guard';
+import { registerEndpoint } from './http/endpoint';
 import { registerErrorHandler } from './http/error-handler';
 import { loggerOptions } from './http/logging';
 import { isApiPath } from './http/paths';
@@ -22,6 +23,9 @@ import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
+import { chatLlmFromConfig } from './modules/chat/llm';
+import { chatRoutes } from './modules/chat/routes';
+import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
 import { createStorage, type MediaStorage } from './modules/media/storage';
@@ -29,6 +33,8 @@ import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
+import { reportRoutes } from './modules/report/routes';
+import { createReportService } from './modules/report/service';
 import { shortsRoutes } from './modules/shorts/routes';
 
 export interface AppDeps {
@@ -78,11 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
   // instance restarted; that is what readiness (/health/ready) reports.
-  app.get(
-    '/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], response: { 200: healthResponse } } },
-    async () => ({ status: 'ok' as const, database: database.kind }),
-  );
+  registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
   registerReadiness(app, { db: database.db, storage });
 
   const auth = createAuthService(database.db, clock, tokens);
@@ -92,8 +94,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(merchantRoutes(database.db, merchants, config.PUBLIC_URL));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
-  await app.register(billsRoutes(createBillsService(database.db, clock)));
+  const bills = createBillsService(database.db, clock);
+  await app.register(billsRoutes(bills));
+  await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
+  const chat = createChatService(database.db, clock, {
+    mediaBaseUrl: config.MEDIA_BASE_URL,
+    llm: chatLlmFromConfig(config),
+  });
+  await app.register(chatRoutes(chat));
 
   await registerWebApp(app, config.WEB_DIST);
   return app;

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { recordAlerts, signUpAndLogIn } from './helpers';
+import { logInAsDemo, recordAlerts, signUpAndLogIn } from './helpers';
 
 interface Line {
   paymentId: number;
@@ -16,19 +16,12 @@ interface Status {
   statements: Array<{ month: string; extension: string | null; status: string; amount: number }>;
 }
 
-async function logInAsDemo(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('이메일').fill('demo@ohgood.kr');
-  await page.getByLabel('비밀번호').fill('ohgood123!');
-  await page.getByRole('button', { name: '로그인', exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
-async function getData<T>(page: Page, request: APIRequestContext, url: string): Promise<T> {
+/** The HTTP body of a GET as the logged-in customer. */
+async function getBody<T>(page: Page, request: APIRequestContext, url: string): Promise<T> {
   const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
   const res = await request.get(url, { headers: { authorization: `Bearer ${token}` } });
   expect(res.ok()).toBe(true);
-  return (await res.json()).data as T;
+  return (await res.json()) as T;
 }
 
 const won = (n: number) => `${n.toLocaleString('ko-KR')}원`;
@@ -41,8 +34,8 @@ test('the demo customer extends last month’s statement, then pays selected bil
   await logInAsDemo(page);
 
   // Home: this month's card shows what /payment lists for the current month.
-  const before = await getData<Info>(page, request, '/api/payment/info');
-  const status = await getData<Status>(page, request, '/api/payment/statements');
+  const before = await getBody<Info>(page, request, '/api/payment/info');
+  const { data: status } = await getBody<{ data: Status }>(page, request, '/api/payment/statements');
   const [previous, current] = before.unpaidBills as [Line[], Line[]];
   expect(previous.length).toBeGreaterThan(0);
   expect(current.length).toBeGreaterThan(0);
@@ -67,7 +60,7 @@ test('the demo customer extends last month’s statement, then pays selected bil
   await page.getByRole('button', { name: '확인' }).click();
   await expect(dueCard).toContainText('연장됨');
   await expect(dueCard).toContainText('말일');
-  expect((await getData<Info>(page, request, '/api/payment/info')).extension).toBe(true);
+  expect((await getBody<Info>(page, request, '/api/payment/info')).extension).toBe(true);
   await page.getByRole('button', { name: '연장 신청' }).click();
   await expect.poll(() => alerts).toContain('이미 연장 신청되었습니다.');
 
@@ -103,7 +96,7 @@ test('the demo customer extends last month’s statement, then pays selected bil
   await page.getByRole('button', { name: '확인' }).click();
   await expect(page.getByTestId('available-amount')).toHaveText(won(before.balance + first.price));
 
-  const after = await getData<Info>(page, request, '/api/payment/info');
+  const after = await getBody<Info>(page, request, '/api/payment/info');
   const paidIds = [...previous, first].map((l) => l.paymentId);
   expect(after.unpaidBills.flat().some((l) => paidIds.includes(l.paymentId))).toBe(false);
   expect(after.unpaidBills.flat()).toHaveLength(current.length - 1);

@@ -30,3 +30,12 @@ export async function signUpAndLogIn(page: Page, emailId = uniqueEmail(), pwd = 
   await expect(page).toHaveURL(/\/$/);
   return emailId;
 }
+
+/** Logs in as the seeded demo customer (README) through the UI. */
+export async function logInAsDemo(page: Page): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('이메일').fill('demo@ohgood.kr');
+  await page.getByLabel('비밀번호').fill('ohgood123!');
+  await page.getByRole('button', { name: '로그인', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+}

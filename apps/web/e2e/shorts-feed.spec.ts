@@ -5,7 +5,7 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 async function firstDemoId(page: Page, predicate: (s: { commentCount: number; durationSeconds: number }) => boolean) {
   const res = await page.request.get('/api/public/shorts/feeds?page=1&size=50');
-  const items = (await res.json()).data.data as Array<{
+  const items = (await res.json()).data as Array<{
     shortsId: number;
     commentCount: number;
     durationSeconds: number;

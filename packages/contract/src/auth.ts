@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_PATTERN, BIRTH_PATTERN, EMAIL_PATTERN, PASSWORD_CHARS } from './auth-rules';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped } from './endpoint';
 import { BANKS, LIMITS } from './limits';
 
 export const registerRequest = z
@@ -15,7 +15,7 @@ export const registerRequest = z
   .strict();
 export type RegisterRequest = z.infer<typeof registerRequest>;
 
-export const registerResponse = envelope(z.object({ customerId: z.number().int() }));
+export const registerResponse = enveloped(z.object({ customerId: z.number().int() }));
 
 export const loginRequest = z
   .object({
@@ -33,3 +33,33 @@ export const healthResponse = z.object({
   status: z.literal('ok'),
   database: z.enum(['embedded', 'postgres']),
 });
+
+export const authEndpoints = {
+  register: defineEndpoint({
+    method: 'POST',
+    path: '/api/public/register',
+    body: registerRequest,
+    response: registerResponse,
+    access: 'public',
+    summary: '회원가입',
+    tags: ['auth'],
+  }),
+  /** Bare `{accessToken}` (spec §7). */
+  login: defineEndpoint({
+    method: 'POST',
+    path: '/auth',
+    body: loginRequest,
+    response: loginResponse,
+    access: 'public',
+    summary: '로그인',
+    tags: ['auth'],
+  }),
+  health: defineEndpoint({
+    method: 'GET',
+    path: '/health',
+    response: healthResponse,
+    access: 'public',
+    summary: '상태 확인 (데이터베이스 포함)',
+    tags: ['system'],
+  }),
+} as const;

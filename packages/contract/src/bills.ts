@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped } from './endpoint';
 import { GRADE_NAMES } from './grades';
 
 /** One unpaid bill line (spec §3 "Unpaid payment", domain §6.2). `date` is an ISO instant. */
@@ -30,7 +30,6 @@ export const paymentInfo = z.object({
   unpaidBills: z.array(z.array(unpaidLine)),
 });
 export type PaymentInfo = z.infer<typeof paymentInfo>;
-export const paymentInfoResponse = envelope(paymentInfo);
 
 export const STATEMENT_STATUSES = ['OPEN', 'DUE', 'EXTENDED', 'OVERDUE'] as const;
 export type StatementStatus = (typeof STATEMENT_STATUSES)[number];
@@ -56,9 +55,9 @@ export const billStatus = z.object({
   statements: z.array(statementSummary),
 });
 export type BillStatus = z.infer<typeof billStatus>;
-export const billStatusResponse = envelope(billStatus);
+export const billStatusResponse = enveloped(billStatus);
 
-export const extensionResponse = envelope(z.object({ month: z.string(), dueDate: z.string() }));
+export const extensionResponse = enveloped(z.object({ month: z.string(), dueDate: z.string() }));
 
 const paymentIds = z.array(z.number().int().positive()).max(1000);
 /** POST /api/payment/immediately: a bare array of paymentIds (spec §7); `{paymentIds}` is accepted too. */
@@ -72,23 +71,79 @@ export const repayResult = z.object({
   suspended: z.boolean(),
 });
 export type RepayResult = z.infer<typeof repayResult>;
-export const repayResponse = envelope(repayResult);
+export const repayResponse = enveloped(repayResult);
 
-/** GET /api/dash/me/pay-this-month (domain §6.6). Amounts are what goes on the bill (after points). */
+/**
+ * GET /api/dash/me/pay-this-month (domain §6.6), a bare body. Amounts are what goes on the bill (after
+ * points); `point` is points earned. Spec §7 clients read the original names (`sumTotalPrice`,
+ * `sumPointThisMonth`, `currentPointBalance`; items `paymentId, date, requestName, totalPrice, point`);
+ * the domain's names (`amount`, `pointsThisMonth`, `pointBalance`; items `id, merchant, amount`) sit beside
+ * them with the same values. `sumTotalPrice` is the sum of the items' `totalPrice`.
+ */
 export const payThisMonth = z.object({
   month: z.string(),
+  sumTotalPrice: z.number().int(),
+  sumPointThisMonth: z.number().int(),
+  currentPointBalance: z.number().int(),
   amount: z.number().int(),
   pointsThisMonth: z.number().int(),
   pointBalance: z.number().int(),
   items: z.array(
     z.object({
-      id: z.number().int(),
+      paymentId: z.number().int(),
       date: z.string(),
+      requestName: z.string(),
+      totalPrice: z.number().int(),
+      point: z.number().int(),
+      id: z.number().int(),
       merchant: z.string(),
       amount: z.number().int(),
-      point: z.number().int(),
     }),
   ),
 });
 export type PayThisMonth = z.infer<typeof payThisMonth>;
-export const payThisMonthResponse = envelope(payThisMonth);
+
+export const billEndpoints = {
+  /** Bare §3 "Payment info" fields. */
+  info: defineEndpoint({
+    method: 'GET',
+    path: '/api/payment/info',
+    response: paymentInfo,
+    access: 'customer',
+    summary: '납부 정보와 미납 내역',
+    tags: ['bills'],
+  }),
+  statements: defineEndpoint({
+    method: 'GET',
+    path: '/api/payment/statements',
+    response: billStatusResponse,
+    access: 'customer',
+    summary: '미납 청구서별 납부 기한·상태와 정지 여부',
+    tags: ['bills'],
+  }),
+  extension: defineEndpoint({
+    method: 'POST',
+    path: '/api/payment/extension',
+    response: extensionResponse,
+    access: 'customer',
+    summary: '납부 기한 연장 신청',
+    tags: ['bills'],
+  }),
+  repay: defineEndpoint({
+    method: 'POST',
+    path: '/api/payment/immediately',
+    body: repayRequest,
+    response: repayResponse,
+    access: 'customer',
+    summary: '선택한 결제 내역 즉시 납부',
+    tags: ['bills'],
+  }),
+  payThisMonth: defineEndpoint({
+    method: 'GET',
+    path: '/api/dash/me/pay-this-month',
+    response: payThisMonth,
+    access: 'customer',
+    summary: '이번 달 BNPL 이용 요약',
+    tags: ['bills'],
+  }),
+} as const;

@@ -1,5 +1,11 @@
+import { authEndpoints } from './auth';
+import { billEndpoints } from './bills';
+import { chatEndpoints } from './chat';
+import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
-import { paymentEndpoints } from './payments';
+import { merchantEndpoints, paymentEndpoints } from './payments';
+import { reportEndpoints } from './report';
+import { shortsEndpoints } from './shorts';
 
 /**
  * Every declared endpoint, by domain: the one list. The server's contract test walks it, so an endpoint
@@ -7,7 +13,14 @@ import { paymentEndpoints } from './payments';
  * (Not for the web: it imports the domain it calls, to keep route chunks small.)
  */
 export const endpointGroups = {
+  auth: authEndpoints,
+  merchants: merchantEndpoints,
   payments: paymentEndpoints,
+  bills: billEndpoints,
+  checkin: checkinEndpoints,
+  shorts: shortsEndpoints,
+  report: reportEndpoints,
+  chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

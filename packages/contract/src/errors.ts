@@ -74,6 +74,8 @@ export const ERROR_CODES = [
   'VIDEO_UNREADABLE',
   'UPLOAD_FIELDS_REQUIRED',
   'UPLOAD_TOO_MANY_PARTS',
+  // chat
+  'CHAT_SESSION_FORBIDDEN',
 ] as const;
 export const errorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCode>;

@@ -165,3 +165,52 @@ export const paymentEndpoints = {
     tags: ['customer'],
   }),
 } as const;
+
+/* Merchant API (domain §4): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
+ * plain route: it has no JSON body. */
+
+/** Optional in the schema so a missing key is the merchant module's 401, not a validation 400. */
+const merchantKeyHeaders = z.looseObject({ 'x-merchant-key': z.string().max(256).optional() });
+
+export const merchantEndpoints = {
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/api/merchant/payment-requests',
+    headers: merchantKeyHeaders,
+    body: createPaymentRequestBody,
+    response: paymentRequestView,
+    access: 'merchant',
+    summary: '결제 요청 생성 (주문번호로 멱등)',
+    tags: ['merchant'],
+  }),
+  get: defineEndpoint({
+    method: 'GET',
+    path: '/api/merchant/payment-requests/:requestId',
+    params: requestIdParams,
+    headers: merchantKeyHeaders,
+    response: paymentRequestView,
+    access: 'merchant',
+    summary: '결제 요청 조회',
+    tags: ['merchant'],
+  }),
+  cancel: defineEndpoint({
+    method: 'POST',
+    path: '/api/merchant/payment-requests/:requestId/cancel',
+    params: requestIdParams,
+    headers: merchantKeyHeaders,
+    response: paymentRequestView,
+    access: 'merchant',
+    summary: '결제 요청 취소',
+    tags: ['merchant'],
+  }),
+  refund: defineEndpoint({
+    method: 'POST',
+    path: '/api/merchant/payment-requests/:requestId/refund',
+    params: requestIdParams,
+    headers: merchantKeyHeaders,
+    response: paymentRequestView,
+    access: 'merchant',
+    summary: '결제 환불 (90일 이내)',
+    tags: ['merchant'],
+  }),
+} as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envelope } from './envelope';
+import { defineEndpoint, enveloped } from './endpoint';
+import { errorCode } from './errors';
 import { LIMITS } from './limits';
 
 export { requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
@@ -48,12 +49,17 @@ export const feedPage = z.object({
   page: z.number().int(),
   size: z.number().int(),
   hasNext: z.boolean(),
+  /** Where relative media paths are joined (our addition). */
   mediaBaseUrl: z.string(),
 });
 export type FeedPage = z.infer<typeof feedPage>;
-export const feedResponse = envelope(feedPage);
+/** Spec §7 "data.data list": the body's `data` is the list; paging sits beside it. */
+export const feedResponse = enveloped(z.array(shortItem)).extend(feedPage.omit({ data: true }).shape);
+export type FeedResponse = z.infer<typeof feedResponse>;
 
-export const oneShortResponse = envelope(shortItem.extend({ mediaBaseUrl: z.string() }));
+/** The short itself, bare (spec §3 fields). */
+export const oneShortResponse = shortItem.extend({ mediaBaseUrl: z.string() });
+export type OneShortResponse = z.infer<typeof oneShortResponse>;
 
 export const idParams = z.object({ id: z.coerce.number().int().positive() });
 export const commentParams = z.object({
@@ -73,17 +79,18 @@ export const commentItem = z.object({
   customerId: z.number().int(),
 });
 export type CommentItem = z.infer<typeof commentItem>;
-export const commentsResponse = envelope(z.object({ data: z.array(commentItem) }));
+/** Spec §7 "data.data": the body's `data` is the list. */
+export const commentsResponse = enveloped(z.array(commentItem));
 
 export const createCommentRequest = z.object({
   content: z.string().trim().min(1).max(LIMITS.commentMax),
   gno: z.coerce.number().int().min(0).default(0),
 });
 export type CreateCommentRequest = z.infer<typeof createCommentRequest>;
-export const createCommentResponse = envelope(commentItem);
+export const createCommentResponse = enveloped(commentItem);
 /** The spec's delete sends a customerId; it is ignored (domain §1). */
 export const deleteCommentQuery = z.object({ customerId: z.string().optional() });
-export const deleteCommentResponse = envelope(z.object({ deleted: z.boolean() }));
+export const deleteCommentResponse = enveloped(z.object({ deleted: z.boolean() }));
 
 export const reactionRequest = z.object({
   shortsId: z.coerce.number().int().optional(),
@@ -92,13 +99,13 @@ export const reactionRequest = z.object({
 export type ReactionRequest = z.infer<typeof reactionRequest>;
 export const reactionResult = z.object({ likeCount: z.number().int(), myReaction });
 export type ReactionResult = z.infer<typeof reactionResult>;
-export const reactionResponse = envelope(reactionResult);
+export const reactionResponse = enveloped(reactionResult);
 
 export const targetParams = z.object({ targetId: z.coerce.number().int().positive() });
 export const targetQuery = z.object({ targetId: z.coerce.number().int().positive() });
-export const subscriptionResponse = envelope(z.object({ subscriptionStatus, subscriberCount: z.number().int() }));
+export const subscriptionResponse = enveloped(z.object({ subscriptionStatus, subscriberCount: z.number().int() }));
 
-export const viewResponse = envelope(z.object({ viewId: z.number().int(), startedAt: z.string() }));
+export const viewResponse = enveloped(z.object({ viewId: z.number().int(), startedAt: z.string() }));
 
 export const earnRequest = z.object({
   watchedSeconds: z.number().positive().max(3600),
@@ -108,7 +115,7 @@ export type EarnRequest = z.infer<typeof earnRequest>;
 /** Domain §7.2: `{success, earnedPoints, todayTotalPoints}`; at the daily cap success is false with a code. */
 export const earnResult = z.object({
   success: z.boolean(),
-  code: z.string().optional(),
+  code: errorCode.optional(),
   message: z.string(),
   earnedPoints: z.number().int(),
   todayTotalPoints: z.number().int(),
@@ -121,7 +128,7 @@ export type WatchToday = z.infer<typeof watchToday>;
 
 export const uploadResult = z.object({ shortsId: z.number().int(), status: processingStatus, thumbnail: z.string() });
 export type UploadResult = z.infer<typeof uploadResult>;
-export const uploadResponse = envelope(uploadResult);
+export const uploadResponse = enveloped(uploadResult);
 
 export const statusResult = z.object({
   shortsId: z.number().int(),
@@ -129,4 +136,140 @@ export const statusResult = z.object({
   failureReason: z.string().nullable(),
 });
 export type StatusResult = z.infer<typeof statusResult>;
-export const statusResponse = envelope(statusResult);
+export const statusResponse = enveloped(statusResult);
+
+export const watchTodayResponse = enveloped(watchToday);
+
+const tags = ['shorts'];
+
+export const shortsEndpoints = {
+  publicFeed: defineEndpoint({
+    method: 'GET',
+    path: '/api/public/shorts/feeds',
+    query: feedQuery,
+    response: feedResponse,
+    access: 'optional',
+    summary: '쇼츠 피드',
+    tags,
+  }),
+  feed: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/feeds',
+    query: feedQuery,
+    response: feedResponse,
+    access: 'customer',
+    summary: '쇼츠 피드 (로그인)',
+    tags,
+  }),
+  one: defineEndpoint({
+    method: 'GET',
+    path: '/api/public/shorts/:id',
+    params: idParams,
+    response: oneShortResponse,
+    access: 'optional',
+    summary: '쇼츠 한 편',
+    tags,
+  }),
+  status: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/:id/status',
+    params: idParams,
+    response: statusResponse,
+    access: 'customer',
+    summary: '내 영상 처리 상태',
+    tags,
+  }),
+  comments: defineEndpoint({
+    method: 'GET',
+    path: '/api/public/shorts/feeds/:id/comments',
+    params: idParams,
+    response: commentsResponse,
+    access: 'optional',
+    summary: '댓글 목록',
+    tags,
+  }),
+  addComment: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/feeds/:id/comments',
+    params: idParams,
+    body: createCommentRequest,
+    response: createCommentResponse,
+    access: 'customer',
+    summary: '댓글 작성',
+    tags,
+  }),
+  deleteComment: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/shorts/feeds/:id/comments/:commentId/delete',
+    params: commentParams,
+    query: deleteCommentQuery,
+    response: deleteCommentResponse,
+    access: 'customer',
+    summary: '댓글 삭제 (본인)',
+    tags,
+  }),
+  react: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/feeds/:id/reactions',
+    params: idParams,
+    body: reactionRequest,
+    response: reactionResponse,
+    access: 'customer',
+    summary: '좋아요 / 싫어요',
+    tags,
+  }),
+  subscribe: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/subscribe/:targetId',
+    params: targetParams,
+    response: subscriptionResponse,
+    access: 'customer',
+    summary: '구독',
+    tags,
+  }),
+  unsubscribe: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/shorts/mypage/subscription',
+    query: targetQuery,
+    response: subscriptionResponse,
+    access: 'customer',
+    summary: '구독 취소',
+    tags,
+  }),
+  openView: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/:id/views',
+    params: idParams,
+    response: viewResponse,
+    access: 'customer',
+    summary: '시청 시작',
+    tags,
+  }),
+  watchToday: defineEndpoint({
+    method: 'GET',
+    path: '/api/shorts/point/today',
+    response: watchTodayResponse,
+    access: 'customer',
+    summary: '오늘 받은 시청 포인트',
+    tags,
+  }),
+  /** Bare `{success, earnedPoints, todayTotalPoints}`; at the daily cap `success: false` with a code. */
+  earn: defineEndpoint({
+    method: 'POST',
+    path: '/api/shorts/point/earn',
+    body: earnRequest,
+    response: earnResult,
+    access: 'customer',
+    summary: '시청 포인트 적립',
+    tags,
+  }),
+  upload: defineEndpoint({
+    method: 'POST',
+    path: '/api/upload',
+    body: 'multipart',
+    response: uploadResponse,
+    access: 'customer',
+    summary: '쇼츠 업로드 (multipart: video, thumbnail?, title, content)',
+    tags,
+  }),
+} as const;

@@ -1,10 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Endpoint } from '@ohgood/contract/endpoint';
 import { allEndpoints, endpointGroups } from '@ohgood/contract/endpoints';
 import { errorBody } from '@ohgood/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipelineOf } from '../modules/shorts/routes';
+import { makeVideo, multipart, uploadShort } from '../modules/shorts/test-media';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { createMerchant, grantPoints } from '../test/merchant-fixture';
-import { createRequest, validatePin } from '../test/payment-helpers';
+import { createRequest, finalPay, validatePin } from '../test/payment-helpers';
+import { insertPurchase } from '../test/purchase-fixture';
 import { type EndpointSample, injectEndpoint } from './inject-endpoint';
 
 /**
@@ -14,10 +20,22 @@ import { type EndpointSample, injectEndpoint } from './inject-endpoint';
  * it has one.
  */
 
+interface Customer {
+  token: string;
+  customerId: number;
+  emailId: string;
+  auth: Record<string, string>;
+}
+
 interface Fixtures {
   h: Harness;
-  customer(): Promise<{ token: string; customerId: number; auth: Record<string, string> }>;
+  /** One shared customer (the viewer); `fresh` signs up a new one for calls that change its state. */
+  customer(): Promise<Customer>;
+  fresh(): Promise<Customer>;
   merchant(): Promise<{ headers: Record<string, string> }>;
+  /** A READY short by its own creator, uploaded through the API. */
+  short(): Promise<{ shortsId: number; creator: Customer; durationSeconds: number }>;
+  clip(): Promise<string>;
 }
 
 type Groups = typeof endpointGroups;
@@ -25,7 +43,51 @@ type Samples = {
   [G in keyof Groups]: { [N in keyof Groups[G]]: (f: Fixtures) => Promise<EndpointSample> };
 };
 
+let orders = 0;
+const orderBody = (totalPrice = 1000) => ({
+  orderId: `contract-${Date.now()}-${++orders}`,
+  requestName: '계약 테스트',
+  totalPrice,
+});
+
+/** A request the customer has validated and paid. */
+async function paidRequest(f: Fixtures, customer: Customer) {
+  const request = await createRequest(f.h, (await f.merchant()).headers, 2000);
+  await validatePin(f.h, customer.token, request.pinCode);
+  await finalPay(f.h, customer.token, request.requestId);
+  return request;
+}
+
 const samples: Samples = {
+  auth: {
+    register: async () => ({
+      body: {
+        name: '계약',
+        emailId: `contract-${Date.now()}@example.com`,
+        pwd: 'password1!',
+        birth: '1990-01-01',
+        account: '12345678901',
+        accountName: '국민',
+      },
+    }),
+    login: async (f) => ({ body: { emailId: (await f.customer()).emailId, pwd: 'password1!' } }),
+    health: async () => ({}),
+  },
+  merchants: {
+    create: async (f) => ({ headers: (await f.merchant()).headers, body: orderBody() }),
+    get: async (f) => {
+      const request = await createRequest(f.h, (await f.merchant()).headers, 1000);
+      return { headers: (await f.merchant()).headers, params: { requestId: request.requestId } };
+    },
+    cancel: async (f) => {
+      const request = await createRequest(f.h, (await f.merchant()).headers, 1000);
+      return { headers: (await f.merchant()).headers, params: { requestId: request.requestId } };
+    },
+    refund: async (f) => {
+      const request = await paidRequest(f, await f.fresh());
+      return { headers: (await f.merchant()).headers, params: { requestId: request.requestId } };
+    },
+  },
   payments: {
     validate: async (f) => {
       const { auth, customerId } = await f.customer();
@@ -46,31 +108,167 @@ const samples: Samples = {
     pointHistory: async (f) => ({ headers: (await f.customer()).auth, query: { month: '2026-11' } }),
     mypage: async (f) => ({ headers: (await f.customer()).auth }),
   },
+  bills: {
+    info: async (f) => {
+      const customer = await f.fresh();
+      await insertPurchase(f.h.database.db, { customerId: customer.customerId, totalPrice: 8000, at: LAST_MONTH });
+      await paidRequest(f, customer);
+      return { headers: customer.auth };
+    },
+    statements: async (f) => ({ headers: (await f.customer()).auth }),
+    extension: async (f) => {
+      const customer = await f.fresh();
+      await insertPurchase(f.h.database.db, { customerId: customer.customerId, totalPrice: 8000, at: LAST_MONTH });
+      return { headers: customer.auth };
+    },
+    repay: async (f) => {
+      const customer = await f.fresh();
+      const at = f.h.clock.now();
+      const id = await insertPurchase(f.h.database.db, { customerId: customer.customerId, totalPrice: 5000, at });
+      return { headers: customer.auth, body: [id] };
+    },
+    payThisMonth: async (f) => {
+      const customer = await f.fresh();
+      await paidRequest(f, customer);
+      return { headers: customer.auth };
+    },
+  },
+  checkin: {
+    today: async (f) => ({ headers: (await f.customer()).auth }),
+    roulette: async (f) => ({ headers: (await f.fresh()).auth, query: { point: '10' } }),
+  },
+  shorts: {
+    publicFeed: async (f) => {
+      await f.short();
+      return { query: { page: 1, size: 5 } };
+    },
+    feed: async (f) => {
+      await f.short();
+      return { headers: (await f.customer()).auth, query: { page: 1, size: 5 } };
+    },
+    one: async (f) => ({ params: { id: (await f.short()).shortsId } }),
+    status: async (f) => {
+      const { shortsId, creator } = await f.short();
+      return { headers: creator.auth, params: { id: shortsId } };
+    },
+    comments: async (f) => {
+      const { shortsId } = await f.short();
+      const { auth } = await f.customer();
+      await injectEndpoint(f.h.app, endpointGroups.shorts.addComment, {
+        headers: auth,
+        params: { id: shortsId },
+        body: { content: '첫 댓글', gno: 0 },
+      });
+      return { headers: auth, params: { id: shortsId } };
+    },
+    addComment: async (f) => ({
+      headers: (await f.customer()).auth,
+      params: { id: (await f.short()).shortsId },
+      body: { content: '좋아요', gno: 0 },
+    }),
+    deleteComment: async (f) => {
+      const { shortsId } = await f.short();
+      const { auth } = await f.customer();
+      const added = await injectEndpoint(f.h.app, endpointGroups.shorts.addComment, {
+        headers: auth,
+        params: { id: shortsId },
+        body: { content: '지울 댓글', gno: 0 },
+      });
+      const { commentId } = (added.body as { data: { commentId: number } }).data;
+      return { headers: auth, params: { id: shortsId, commentId } };
+    },
+    react: async (f) => {
+      const { shortsId } = await f.short();
+      return { headers: (await f.customer()).auth, params: { id: shortsId }, body: { shortsId, type: 'like' } };
+    },
+    subscribe: async (f) => ({
+      headers: (await f.customer()).auth,
+      params: { targetId: (await f.short()).creator.customerId },
+    }),
+    unsubscribe: async (f) => ({
+      headers: (await f.customer()).auth,
+      query: { targetId: (await f.short()).creator.customerId },
+    }),
+    openView: async (f) => ({ headers: (await f.customer()).auth, params: { id: (await f.short()).shortsId } }),
+    watchToday: async (f) => ({ headers: (await f.customer()).auth }),
+    earn: async (f) => {
+      const { shortsId, durationSeconds } = await f.short();
+      const viewer = await f.fresh();
+      await injectEndpoint(f.h.app, endpointGroups.shorts.openView, { headers: viewer.auth, params: { id: shortsId } });
+      f.h.clock.advance(Math.ceil(durationSeconds * 1000) + 1000);
+      return { headers: viewer.auth, body: { shortsId, watchedSeconds: Math.floor(durationSeconds) } };
+    },
+    upload: async (f) => {
+      const body = await multipart(
+        { title: '계약 업로드', content: '설명' },
+        { video: { path: await f.clip(), filename: 'clip.mp4', type: 'video/mp4' } },
+      );
+      return {
+        headers: (await f.customer()).auth,
+        multipart: { payload: body.payload, contentType: body.headers['content-type'] as string },
+      };
+    },
+  },
+  report: {
+    score: async (f) => ({ headers: (await f.customer()).auth }),
+    analyze: async (f) => {
+      const { auth, customerId } = await f.customer();
+      await insertPurchase(f.h.database.db, { customerId, totalPrice: 12_000, at: f.h.clock.now() });
+      return { headers: auth, body: { windowMonths: 6 } };
+    },
+    advice: async (f) => ({ headers: (await f.customer()).auth }),
+  },
+  chat: {
+    turn: async (f) => ({
+      headers: (await f.customer()).auth,
+      body: { sessionId: 'contract-chat-1', inputMessage: '포인트 내역 보여줘', flow: 'init' },
+    }),
+    clearSession: async (f) => ({ headers: (await f.customer()).auth, body: { sessionId: 'contract-chat-1' } }),
+  },
 };
 
+/** Early in the month (like the e2e clock), so last month's statement can still be extended. */
+const NOW = '2026-11-10T03:00:00Z';
+const LAST_MONTH = new Date('2026-10-20T03:00:00Z');
+
 let h: Harness;
+let work: string;
 let fixtures: Fixtures;
 
 beforeAll(async () => {
-  h = await createHarness();
-  let customer: Awaited<ReturnType<Fixtures['customer']>> | undefined;
-  let merchant: Awaited<ReturnType<Fixtures['merchant']>> | undefined;
+  work = mkdtempSync(join(tmpdir(), 'ohgood-contract-'));
+  h = await createHarness({ now: NOW, config: { MEDIA_DIR: join(work, 'media') } });
+  const once = <T>(make: () => Promise<T>) => {
+    let value: Promise<T> | undefined;
+    return () => {
+      value ??= make();
+      return value;
+    };
+  };
+  const fresh = async (): Promise<Customer> => {
+    const signed = await h.signUp();
+    return { ...signed, auth: bearer(signed.token) };
+  };
+  const clip = once(() => makeVideo(work, 'clip.mp4', { seconds: 2 }));
   fixtures = {
     h,
-    async customer() {
-      if (!customer) {
-        const { token, customerId } = await h.signUp();
-        customer = { token, customerId, auth: bearer(token) };
-      }
-      return customer;
-    },
-    async merchant() {
-      merchant ??= await createMerchant(h.database.db);
-      return merchant;
-    },
+    fresh,
+    customer: once(fresh),
+    merchant: once(() => createMerchant(h.database.db)),
+    clip,
+    short: once(async () => {
+      const creator = await fresh();
+      const shortsId = await uploadShort(h, creator.token, await clip());
+      const one = await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}` });
+      return { shortsId, creator, durationSeconds: one.json().durationSeconds as number };
+    }),
   };
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await pipelineOf(h.database)?.idle();
+  await h.close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 const cases = Object.entries(endpointGroups).flatMap(([group, endpoints]) =>
   Object.entries(endpoints as Record<string, Endpoint>).map(([name, endpoint]) => ({

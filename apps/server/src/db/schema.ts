@@ -381,3 +381,49 @@ export const shortWatchDaily = pgTable(
     check('short_watch_daily_cap', sql`${t.total} between 0 and 100`),
   ],
 );
+
+/* ---------- Chatbot (issue 10): product catalogue and conversation sessions ---------- */
+
+/** Demo products the mascot recommends (domain §10); images are generated at seed time into media. */
+export const chatProducts = pgTable(
+  'chat_products',
+  {
+    id: serial('id').primaryKey(),
+    /** Stable seed key, so seeding is idempotent. */
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    price: integer('price').notNull(),
+    imageKey: text('image_key').notNull(),
+    url: text('url').notNull(),
+    category: text('category').notNull(),
+    hobby: text('hobby').notNull(),
+    moods: text('moods').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chat_products_slug_key').on(t.slug),
+    index('chat_products_hobby_price_idx').on(t.hobby, t.price),
+    check('chat_products_price_range', sql`${t.price} between 1 and 10000000`),
+  ],
+);
+
+/** One conversation, owned by the customer who started it; forgotten after an hour idle. */
+export const chatSessions = pgTable(
+  'chat_sessions',
+  {
+    id: text('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    flow: text('flow').notNull(),
+    mood: text('mood'),
+    hobby: text('hobby'),
+    shownProductIds: integer('shown_product_ids').array().notNull().default(sql`'{}'`),
+    options: jsonb('options').$type<string[]>().notNull(),
+    pending: jsonb('pending'),
+    history: jsonb('history').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('chat_sessions_updated_at_idx').on(t.updatedAt)],
+);

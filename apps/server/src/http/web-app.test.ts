@@ -35,6 +35,22 @@ it('serves index.html, uncached, for every app route (deep links)', async () => 
   }
 });
 
+it('serves the app to a browser opening a page whose path the API shares (GET /chat), not to API calls', async () => {
+  const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  for (const url of ['/chat', '/chat?x=1', '/dashboard', '/auth']) {
+    const res = await h.app.inject({ method: 'GET', url, headers: { accept: html } });
+    expect(res.statusCode, url).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+  }
+  const json = await h.app.inject({ method: 'GET', url: '/chat', headers: { accept: 'application/json' } });
+  expect(json.statusCode).toBe(404);
+  expect(json.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+  const apiPage = await h.app.inject({ method: 'GET', url: '/api/nope', headers: { accept: html } });
+  expect(apiPage.statusCode).toBe(404);
+  const post = await h.app.inject({ method: 'POST', url: '/dashboard', headers: { accept: html } });
+  expect(post.statusCode).toBe(404);
+});
+
 it('answers a missing asset and an unknown API path with 404, never the app', async () => {
   const asset = await h.app.inject({ method: 'GET', url: '/assets/gone-000.js' });
   expect(asset.statusCode).toBe(404);

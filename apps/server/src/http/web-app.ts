@@ -1,8 +1,25 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorBodyOf } from '../lib/errors';
 import { isApiPath } from './paths';
+
+/** Prefixes that only ever hold API calls or files: never the app, whatever the browser accepts. */
+const NEVER_THE_APP = ['/api/', '/media/', '/assets/'];
+
+/**
+ * Which unmatched requests get index.html: a GET (or HEAD) of any app path, and a GET that accepts HTML
+ * even where the API owns the path for other methods (spec §2 routes such as /chat are pages for a
+ * browser, while POST /chat is the API). API-only prefixes and missing hashed assets stay JSON 404s (a
+ * missing script must never be answered with HTML).
+ */
+export function servesTheApp(request: Pick<FastifyRequest, 'method' | 'url' | 'headers'>): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const path = request.url.split('?')[0] ?? '/';
+  if (path === '/api' || NEVER_THE_APP.some((prefix) => path.startsWith(prefix))) return false;
+  return !isApiPath(path) || (request.headers.accept ?? '').includes('text/html');
+}
 
 /**
  * Serves the built web app: hashed assets with long cache, index.html for every other GET (SPA fallback),
@@ -26,11 +43,9 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    // A missing hashed asset is a 404, never index.html (which a browser would refuse as a script).
-    const isAsset = request.url.startsWith('/assets/');
-    if (!isApiPath(request.url) && !isAsset && hasDist && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (hasDist && servesTheApp(request)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '요청한 경로를 찾을 수 없습니다.' });
+    return reply.status(404).send(errorBodyOf('NOT_FOUND', '요청한 경로를 찾을 수 없습니다.'));
   });
 }

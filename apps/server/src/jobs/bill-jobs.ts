@@ -1,12 +1,13 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../db/schema';
 import type { Tx } from '../db/tx';
 import { addMonths } from '../lib/clock';
 import { dueDate, recomputeSuspension } from '../modules/bills/statements';
 
-/** Grade-point penalties of domain §3. */
-export const AUTO_EXTENSION_PENALTY = 5;
-export const OVERDUE_PENALTY = 20;
+/** Grade-point penalties of domain §3 (contract constants: the chatbot's FAQ quotes the same numbers). */
+export const AUTO_EXTENSION_PENALTY = BILL_RULES.autoExtensionPenalty;
+export const OVERDUE_PENALTY = BILL_RULES.overduePenalty;
 
 const hasUnpaidLine = sql`exists (select 1 from ${purchases} where ${purchases.customerId} = ${statements.customerId}
   and ${purchases.statementMonth} = ${statements.month} and ${purchases.status} = 'UNPAID')`;
@@ -23,7 +24,8 @@ async function penalize(tx: Tx, customerId: number, points: number): Promise<voi
  * extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
  */
 export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ extended: number }> {
-  if (Number(today.slice(8, 10)) < 16) throw new Error(`auto-extension runs on or after the 16th, not ${today}`);
+  if (Number(today.slice(8, 10)) < BILL_RULES.autoExtensionDay)
+    throw new Error(`auto-extension runs on or after the 16th, not ${today}`);
   const month = addMonths(today.slice(0, 7), -1);
   const rows = await tx
     .update(statements)

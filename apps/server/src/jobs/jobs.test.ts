@@ -37,7 +37,7 @@ async function status(t: string): Promise<BillStatus> {
   return (await h.app.inject({ method: 'GET', url: '/api/payment/statements', headers: bearer(t) })).json().data;
 }
 async function info(t: string): Promise<PaymentInfo> {
-  return (await h.app.inject({ method: 'GET', url: '/api/payment/info', headers: bearer(t) })).json().data;
+  return (await h.app.inject({ method: 'GET', url: '/api/payment/info', headers: bearer(t) })).json();
 }
 const repay = (t: string, ids: number[]) =>
   h.app.inject({ method: 'POST', url: '/api/payment/immediately', headers: bearer(t), payload: ids });

@@ -1,3 +1,4 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns } from '../db/schema';
@@ -7,8 +8,13 @@ import { autoExtend, markOverdue } from './bill-jobs';
 
 /** The scheduled jobs (domain §6.4): the KST day of month and minute they run. */
 export const JOBS = {
-  'auto-extension': { day: 16, minute: 5, cron: '5 0 16 * *', run: autoExtend },
-  overdue: { day: 1, minute: 5, cron: '5 0 1 * *', run: markOverdue },
+  'auto-extension': {
+    day: BILL_RULES.autoExtensionDay,
+    minute: 5,
+    cron: `5 0 ${BILL_RULES.autoExtensionDay} * *`,
+    run: autoExtend,
+  },
+  overdue: { day: BILL_RULES.overdueDay, minute: 5, cron: `5 0 ${BILL_RULES.overdueDay} * *`, run: markOverdue },
 } as const satisfies Record<
   string,
   { day: number; minute: number; cron: string; run: (tx: Tx, today: string, at: Date) => Promise<object> }

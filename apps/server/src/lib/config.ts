@@ -38,6 +38,11 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
+  /** Optional OpenAI-compatible model for the chatbot (issue 10); off unless a base URL and model are set. */
+  CHAT_LLM_BASE_URL: z.string().url().optional(),
+  CHAT_LLM_API_KEY: z.string().optional(),
+  CHAT_LLM_MODEL: z.string().optional(),
+  CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
 
 export type Config = z.infer<typeof envSchema>;

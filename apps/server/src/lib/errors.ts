@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@ohgood/contract/errors';
+import type { ErrorBody, ErrorCode } from '@ohgood/contract/errors';
 
 /** A failure the client should see: a real HTTP status, a stable code and a Korean message. */
 export class AppError extends Error {
@@ -19,3 +19,8 @@ export const notFound = (code: ErrorCode, message: string) => new AppError(404, 
 export const conflict = (code: ErrorCode, message: string) => new AppError(409, code, message);
 export const unprocessable = (code: ErrorCode, message: string) => new AppError(422, code, message);
 export const tooMany = (code: ErrorCode, message: string) => new AppError(429, code, message);
+
+/** The one error body, for the few places that answer without throwing (not-found handlers, the error handler). */
+export function errorBodyOf(code: ErrorCode, message: string): ErrorBody {
+  return { success: false, code, message };
+}

@@ -49,7 +49,7 @@ it('renders playable vertical 5–15 s demo shorts with likes and comments, idem
 
   // The public feed is alive.
   const feed = await h.app.inject({ method: 'GET', url: '/api/public/shorts/feeds?page=1&size=10' });
-  expect(feed.json().data.data.length).toBe(rows.length);
+  expect(feed.json().data.length).toBe(rows.length);
 
   await seedDemoShorts(h.database.db, h.clock, config);
   expect(await h.database.db.select().from(shorts)).toHaveLength(rows.length);

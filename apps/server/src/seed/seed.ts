@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
 import { seedDemoBills } from './demo-bills';
+import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
 import { seedDemoShorts } from './demo-shorts';
@@ -18,4 +19,5 @@ export async function seedDemo({ db, clock, demoMerchantKey }: SeedContext): Pro
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await seedDemoBills(db, clock);
   await seedDemoShorts(db, clock);
+  await seedChatProducts(db);
 }

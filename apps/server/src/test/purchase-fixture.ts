@@ -14,6 +14,8 @@ export interface PurchaseInput {
   pointUsed?: number;
   pointEarned?: number;
   requestName?: string;
+  /** The shop (the demo GS25 by default). */
+  merchantId?: number;
   /** When it was bought (the controlled clock's now by default): its KST month picks the statement. */
   at: Date;
 }
@@ -26,7 +28,7 @@ export interface PurchaseInput {
 export async function insertPurchase(db: Db, input: PurchaseInput): Promise<number> {
   return withTx(db, async (tx) => {
     const merchantIds = await ensureDemoMerchants(tx);
-    const merchantId = merchantIds.get('GS25') ?? 0;
+    const merchantId = input.merchantId ?? merchantIds.get('GS25') ?? 0;
     const pointUsed = input.pointUsed ?? 0;
     const requestName = input.requestName ?? '테스트 상품';
     const [request] = await tx

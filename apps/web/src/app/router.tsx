@@ -37,6 +37,8 @@ const paymentDetails = lazyPage(() => import('../features/payments/pages/payment
 const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
 const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
 const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
+const chat = lazyPage(() => import('./pages/chat-route'));
+const dashboard = lazyPage(() => import('./pages/dashboard-route'));
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
 function NavigatorBridge() {
@@ -62,8 +64,8 @@ export function AppRoutes() {
             <Route path="/payment/details" element={paymentDetails} />
             <Route path="/mypage" element={mypage} />
             <Route path="/point/history" element={pointHistory} />
-            <Route path="/chat" element={placeholder('오굿이와 대화하기')} />
-            <Route path="/dashboard" element={placeholder('오굿 리포트')} />
+            <Route path="/chat" element={chat} />
+            <Route path="/dashboard" element={dashboard} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -1,7 +1,12 @@
+import { authEndpoints } from '@ohgood/contract/auth';
+import { billEndpoints } from '@ohgood/contract/bills';
+import { checkinEndpoints } from '@ohgood/contract/checkin';
 import { defineEndpoint, enveloped } from '@ohgood/contract/endpoint';
+import { paymentEndpoints } from '@ohgood/contract/payments';
+import { shortsEndpoints } from '@ohgood/contract/shorts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, api, callEndpoint, isPublicPath } from './api-client';
+import { ApiError, callEndpoint } from './api-client';
 import { getToken, setToken } from './auth-token';
 import { registerNavigator } from './navigation';
 
@@ -22,36 +27,58 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('api client', () => {
-  it('adds the bearer token and unwraps {success, message, data}', async () => {
+describe('api client (real contract endpoints)', () => {
+  it('adds the bearer token and resolves to the body as declared, bare or enveloped', async () => {
     setToken('tok-1');
-    const fetchMock = respond(200, { success: true, message: 'ok', data: { n: 1 } });
+    const mypage = { name: '오굿', emailId: 'a@b.kr', gradeName: 'bronze', pointPercent: 0.2, gradePoint: 0 };
+    const fetchMock = respond(200, mypage);
     vi.stubGlobal('fetch', fetchMock);
-    await expect(api.get('/api/mypage')).resolves.toEqual({ n: 1 });
-    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    await expect(callEndpoint(paymentEndpoints.mypage)).resolves.toEqual(mypage);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/mypage');
     expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok-1');
+    const statements = { success: true, message: 'OK', data: { today: '2026-11-10' } };
+    vi.stubGlobal('fetch', respond(200, statements));
+    await expect(callEndpoint(billEndpoints.statements)).resolves.toEqual(statements);
   });
 
   it('passes raw arrays and booleans through', async () => {
     setToken('tok');
     vi.stubGlobal('fetch', respond(200, [1, 2]));
-    await expect(api.get('/api/point/history')).resolves.toEqual([1, 2]);
+    await expect(callEndpoint(paymentEndpoints.pointHistory)).resolves.toEqual([1, 2]);
     vi.stubGlobal('fetch', respond(200, true));
-    await expect(api.get('/api/checkin/today')).resolves.toBe(true);
+    await expect(callEndpoint(checkinEndpoints.today)).resolves.toBe(true);
+    vi.stubGlobal('fetch', respond(200, false));
+    await expect(callEndpoint(checkinEndpoints.today)).resolves.toBe(false);
   });
 
-  it('throws the message of success:false, or the default text', async () => {
+  it('throws the message and code of a 200 success:false body, or the default text (spec §8)', async () => {
     setToken('tok');
-    vi.stubGlobal('fetch', respond(200, { success: false, message: '한도가 부족합니다.' }));
-    await expect(api.post('/api/payment/final')).rejects.toThrow('한도가 부족합니다.');
+    const capped = {
+      success: false,
+      code: 'DAILY_LIMIT_REACHED',
+      message: '한도',
+      earnedPoints: 0,
+      todayTotalPoints: 100,
+    };
+    vi.stubGlobal('fetch', respond(200, capped));
+    await expect(
+      callEndpoint(shortsEndpoints.earn, { body: { shortsId: 1, watchedSeconds: 3 } }),
+    ).rejects.toMatchObject({
+      status: 200,
+      code: 'DAILY_LIMIT_REACHED',
+      message: '한도',
+    });
     vi.stubGlobal('fetch', respond(200, { success: false }));
-    await expect(api.post('/api/payment/final')).rejects.toThrow('요청에 실패했습니다.');
+    await expect(callEndpoint(shortsEndpoints.earn, { body: { shortsId: 1, watchedSeconds: 3 } })).rejects.toThrow(
+      '요청에 실패했습니다.',
+    );
   });
 
   it('clears the token and goes to /login on 401', async () => {
     setToken('expired');
     vi.stubGlobal('fetch', respond(401, { success: false, code: 'UNAUTHORIZED', message: '인증이 필요합니다.' }));
-    await expect(api.get('/api/mypage')).rejects.toBeInstanceOf(ApiError);
+    await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
   });
@@ -59,7 +86,8 @@ describe('api client', () => {
   it('keeps the session on a business 403 such as a suspended account', async () => {
     setToken('tok');
     vi.stubGlobal('fetch', respond(403, { success: false, code: 'ACCOUNT_SUSPENDED', message: '연체' }));
-    await expect(api.post('/api/payment/validate', {})).rejects.toMatchObject({
+    const body = { codeType: 'pincode', value: '123456' } as const;
+    await expect(callEndpoint(paymentEndpoints.validate, { body })).rejects.toMatchObject({
       status: 403,
       code: 'ACCOUNT_SUSPENDED',
     });
@@ -67,20 +95,29 @@ describe('api client', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
-  it('warns and goes to /login when a private path is called without a token', async () => {
+  it('warns and goes to /login when a customer endpoint is called without a token', async () => {
     const fetchMock = respond(200, {});
     vi.stubGlobal('fetch', fetchMock);
-    await expect(api.get('/api/mypage')).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
+    await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
     expect(alertSpy).toHaveBeenCalledWith('로그인 후 이용 가능합니다.');
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('treats /auth and /api/public as public', () => {
-    expect(isPublicPath('/auth')).toBe(true);
-    expect(isPublicPath('/api/public/shorts/feeds')).toBe(true);
-    expect(isPublicPath('/api/shorts/feeds')).toBe(false);
-    expect(isPublicPath('/authority')).toBe(false);
+  it('calls /auth and the public feed without a token, and sends the token to the feed when held', async () => {
+    const fetchMock = respond(200, { accessToken: 't' });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(callEndpoint(authEndpoints.login, { body: { emailId: 'a@b.kr', pwd: 'x' } })).resolves.toEqual({
+      accessToken: 't',
+    });
+    const feed = respond(200, { success: true, message: 'OK', data: [], page: 1, size: 5, hasNext: false });
+    vi.stubGlobal('fetch', feed);
+    await callEndpoint(shortsEndpoints.publicFeed, { query: { page: 1, size: 5 } });
+    setToken('held');
+    await callEndpoint(shortsEndpoints.publicFeed, { query: { page: 1, size: 5 } });
+    const calls = feed.mock.calls as unknown as Array<[string, { headers: Record<string, string> }]>;
+    expect(calls.map(([url]) => url)).toEqual(Array(2).fill('/api/public/shorts/feeds?page=1&size=5'));
+    expect(calls.map(([, init]) => init.headers.authorization)).toEqual([undefined, 'Bearer held']);
   });
 
   it('reports a timeout as a Korean network error', async () => {
@@ -91,7 +128,24 @@ describe('api client', () => {
         throw new DOMException('timed out', 'TimeoutError');
       }),
     );
-    await expect(api.get('/api/mypage')).rejects.toMatchObject({ status: 0, code: 'TIMEOUT' });
+    await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ status: 0, code: 'TIMEOUT' });
+  });
+
+  it('sends multipart uploads as FormData without a timeout', async () => {
+    setToken('tok');
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    const fetchMock = respond(200, { success: true, message: 'OK', data: { shortsId: 1 } });
+    vi.stubGlobal('fetch', fetchMock);
+    const form = new FormData();
+    form.append('title', '제목');
+    await callEndpoint(shortsEndpoints.upload, { body: form });
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.body).toBe(form);
+    expect((init.headers as Record<string, string>)['content-type']).toBeUndefined();
+    expect(timeout).not.toHaveBeenCalled();
+    await callEndpoint(paymentEndpoints.mypage);
+    expect(timeout).toHaveBeenCalledWith(10_000);
+    timeout.mockRestore();
   });
 });
 

@@ -38,10 +38,6 @@ function toErrorCode(code: unknown): ErrorCode {
  * suspended account) do not. */
 const AUTH_FORBIDDEN_CODES: ReadonlySet<ErrorCode> = new Set(['FORBIDDEN', 'UNAUTHORIZED', 'TOKEN_REVOKED']);
 
-export function isPublicPath(path: string): boolean {
-  return path.includes('/api/public') || /^\/auth(\/|$|\?)/.test(path) || path.startsWith('/health');
-}
-
 type Query = Record<string, unknown>;
 
 interface Call {
@@ -195,54 +191,3 @@ export function callEndpoint<E extends Endpoint>(endpoint: E, ...[options]: Call
     timeoutMs: opts.timeout === undefined ? defaultTimeout : opts.timeout,
   }) as Promise<EndpointResponse<E>>;
 }
-
-/* Path-based clients, until every feature calls its endpoints through callEndpoint. */
-
-interface RequestOptions {
-  query?: Query;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  /** Calls the merchant API with this key instead of the customer's token (no login redirects). */
-  merchantKey?: string;
-}
-
-/** Unwraps `{success, message, data}`; raw arrays, booleans and objects without `data` pass through. */
-function unwrap(body: unknown): unknown {
-  if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body && 'success' in body) {
-    return (body as { data: unknown }).data;
-  }
-  return body;
-}
-
-function client(timeoutMs: number | null) {
-  const request = async <T>(method: Endpoint['method'], path: string, body: unknown, options: RequestOptions = {}) => {
-    const asMerchant = options.merchantKey !== undefined;
-    const headers = asMerchant
-      ? { ...options.headers, 'x-merchant-key': options.merchantKey as string }
-      : options.headers;
-    const parsed = await send({
-      method,
-      path,
-      isPublic: asMerchant || isPublicPath(path),
-      asMerchant,
-      query: options.query,
-      body,
-      headers,
-      signal: options.signal,
-      timeoutMs,
-    });
-    return unwrap(parsed) as T;
-  };
-  return {
-    get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
-    post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
-    delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
-  };
-}
-
-/** @deprecated Use callEndpoint. The 10 s client (spec §7). */
-export const api = client(TIMEOUTS.shortMs);
-/** @deprecated Use callEndpoint with `timeout: LONG_TIMEOUT`. */
-export const apiLong = client(TIMEOUTS.longMs);
-/** @deprecated Use callEndpoint: multipart endpoints have no timeout. */
-export const apiUpload = client(null);

@@ -1,38 +1,13 @@
-import { loginRequest, loginResponse, registerRequest, registerResponse } from '@ohgood/contract/auth';
-import { errorBody } from '@ohgood/contract/envelope';
+import { authEndpoints as api } from '@ohgood/contract/auth';
 import { MSG } from '@ohgood/contract/messages';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import type { AuthService } from './service';
 
-export function authRoutes(auth: AuthService): FastifyPluginAsyncZod {
+export function authRoutes(auth: AuthService): FastifyPluginAsync {
   return async (app) => {
-    app.post(
-      '/api/public/register',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['auth'],
-          summary: '회원가입',
-          body: registerRequest,
-          response: { 200: registerResponse, 400: errorBody, 409: errorBody },
-        },
-      },
-      async (request) => ok(await auth.register(request.body), MSG.registerSuccess),
-    );
-
-    app.post(
-      '/auth',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags: ['auth'],
-          summary: '로그인',
-          body: loginRequest,
-          response: { 200: loginResponse, 401: errorBody, 429: errorBody },
-        },
-      },
-      async (request) => auth.login(request.body, request.ip),
-    );
+    registerEndpoint(app, api.register, async (request) => ok(await auth.register(request.body), MSG.registerSuccess));
+    registerEndpoint(app, api.login, async (request) => auth.login(request.body, request.ip));
   };
 }

@@ -53,7 +53,7 @@ async function login(customerId: number): Promise<string> {
 async function info(token: string): Promise<PaymentInfo> {
   const res = await h.app.inject({ method: 'GET', url: '/api/payment/info', headers: bearer(token) });
   expect(res.statusCode).toBe(200);
-  return res.json().data;
+  return res.json();
 }
 
 async function checkInvariants(customerId: number, token: string): Promise<void> {

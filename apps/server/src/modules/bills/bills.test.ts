@@ -20,7 +20,7 @@ const kst = (date: string, hh = 12, mm = 0) => new Date(kstStartOfDay(date).getT
 async function info(token: string): Promise<PaymentInfo> {
   const res = await h.app.inject({ method: 'GET', url: '/api/payment/info', headers: bearer(token) });
   expect(res.statusCode).toBe(200);
-  return res.json().data;
+  return res.json();
 }
 async function status(token: string): Promise<BillStatus> {
   const res = await h.app.inject({ method: 'GET', url: '/api/payment/statements', headers: bearer(token) });
@@ -360,27 +360,34 @@ describe('GET /api/dash/me/pay-this-month (domain §6.6)', () => {
 
     const res = await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    const data = res.json().data;
+    // A bare body: spec §7 clients read the original names at the top, beside the domain's.
+    const data = res.json();
     expect(data).toMatchObject({
       month: '2026-11',
+      sumTotalPrice: 12_000 + 6_000,
+      sumPointThisMonth: prize,
+      currentPointBalance: prize,
       amount: 12_000 + 6_000,
       pointsThisMonth: prize,
       pointBalance: prize,
     });
-    expect(data.items.map((i: { id: number }) => i.id)).toEqual([unpaid, paid]);
+    expect(data.items.map((i: { paymentId: number }) => i.paymentId)).toEqual([unpaid, paid]);
     expect(data.items[1]).toEqual({
-      id: paid,
+      paymentId: paid,
       date: '2026-11-01T00:00:00+09:00',
+      requestName: '첫 결제',
+      totalPrice: 12_000,
+      point: 0,
+      id: paid,
       merchant: 'GS25',
       amount: 12_000,
-      point: 0,
     });
 
     // A minute later it is December in Seoul: a new, empty month.
     h.clock.set(kst('2026-12-01', 0, 0));
     const dec = (
       await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) })
-    ).json().data;
+    ).json();
     expect(dec).toMatchObject({ month: '2026-12', amount: 0, pointsThisMonth: 0, items: [] });
   });
 });

@@ -1,4 +1,5 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type {
   BillStatus,
   PaymentInfo,
@@ -17,8 +18,8 @@ import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors'
 import { POINT_REASONS } from '../points/ledger';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
-/** KRW repaid on time per grade point (domain §3). */
-export const KRW_PER_GRADE_POINT = 10_000;
+/** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
+export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
 const EARN_REASONS = [
@@ -294,6 +295,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         .select({
           id: purchases.id,
           createdAt: purchases.createdAt,
+          requestName: purchases.requestName,
           merchant: merchants.name,
           amount: purchases.price,
           point: purchases.pointEarned,
@@ -319,17 +321,27 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
             inArray(pointLedger.reason, EARN_REASONS),
           ),
         );
+      const amount = items.reduce((sum, item) => sum + item.amount, 0);
+      const pointsThisMonth = Number(earned?.sum ?? 0);
+      const pointBalance = customer?.pointBalance ?? 0;
+      // Both spellings carry the same values (see the contract's payThisMonth).
       return {
         month,
-        amount: items.reduce((sum, item) => sum + item.amount, 0),
-        pointsThisMonth: Number(earned?.sum ?? 0),
-        pointBalance: customer?.pointBalance ?? 0,
+        sumTotalPrice: amount,
+        sumPointThisMonth: pointsThisMonth,
+        currentPointBalance: pointBalance,
+        amount,
+        pointsThisMonth,
+        pointBalance,
         items: items.map((item) => ({
-          id: item.id,
+          paymentId: item.id,
           date: kstIso(item.createdAt),
+          requestName: item.requestName,
+          totalPrice: item.amount,
+          point: item.point,
+          id: item.id,
           merchant: item.merchant,
           amount: item.amount,
-          point: item.point,
         })),
       };
     },

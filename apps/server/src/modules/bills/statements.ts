@@ -1,3 +1,4 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
@@ -22,7 +23,8 @@ export async function ensureStatement(tx: Tx, customerId: number, month: string)
 /** Due date of a statement of `month` (domain §6.1): the 15th of M+1, or its last day when extended. */
 export function dueDate(month: string, extended: boolean): string {
   const next = addMonths(month, 1);
-  return `${next}-${extended ? String(daysInMonth(next)).padStart(2, '0') : '15'}`;
+  const day = extended ? daysInMonth(next) : BILL_RULES.dueDay;
+  return `${next}-${String(day).padStart(2, '0')}`;
 }
 
 /**

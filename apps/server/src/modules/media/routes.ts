@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBodyOf } from '../../lib/errors';
 import { contentTypeOf, type MediaStorage, safeKey } from './storage';
 
 /** Parses a single `bytes=` range; undefined = whole file, null = unsatisfiable. */
@@ -36,11 +37,11 @@ export function mediaRoutes(storage: MediaStorage): FastifyPluginAsync {
       const key = safeKey(request.params['*'] ?? '');
       // Originals waiting for transcoding are private.
       if (!key || key.startsWith('incoming/')) {
-        return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '파일을 찾을 수 없습니다.' });
+        return reply.status(404).send(errorBodyOf('NOT_FOUND', '파일을 찾을 수 없습니다.'));
       }
       const size = await storage.size(key);
       if (size === null) {
-        return reply.status(404).send({ success: false, code: 'NOT_FOUND', message: '파일을 찾을 수 없습니다.' });
+        return reply.status(404).send(errorBodyOf('NOT_FOUND', '파일을 찾을 수 없습니다.'));
       }
       reply
         .header('accept-ranges', 'bytes')

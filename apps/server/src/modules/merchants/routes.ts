@@ -1,8 +1,8 @@
-import { errorBody } from '@ohgood/contract/envelope';
-import { createPaymentRequestBody, paymentRequestView, requestIdParams } from '@ohgood/contract/payments';
+import { merchantEndpoints as api, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
+import { registerEndpoint } from '../../http/endpoint';
 import { authenticateMerchant } from './keys';
 import type { MerchantService } from './service';
 
@@ -11,10 +11,6 @@ const STREAM_POLL_MS = 700;
 const STREAM_MAX_MS = 10 * 60 * 1000;
 /** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
 const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
-
-const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
-const tags = ['merchant'];
-const security = [{ merchantKey: [] }];
 
 export function merchantRoutes(
   db: Db,
@@ -31,67 +27,20 @@ export function merchantRoutes(
       for (const stop of openStreams) stop(SHUTDOWN_EVENT);
     });
 
-    app.post(
-      '/api/merchant/payment-requests',
-      {
-        config: { access: 'merchant' },
-        schema: {
-          tags,
-          security,
-          summary: '결제 요청 생성 (주문번호로 멱등)',
-          body: createPaymentRequestBody,
-          response: { 200: paymentRequestView, ...errors },
-        },
-      },
-      async (request) => merchants.create(await authenticateMerchant(db, request), request.body, originOf(request)),
+    registerEndpoint(app, api.create, async (request) =>
+      merchants.create(await authenticateMerchant(db, request), request.body, originOf(request)),
     );
 
-    app.get(
-      '/api/merchant/payment-requests/:requestId',
-      {
-        config: { access: 'merchant' },
-        schema: {
-          tags,
-          security,
-          summary: '결제 요청 조회',
-          params: requestIdParams,
-          response: { 200: paymentRequestView, ...errors },
-        },
-      },
-      async (request) =>
-        merchants.get(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+    registerEndpoint(app, api.get, async (request) =>
+      merchants.get(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
     );
 
-    app.post(
-      '/api/merchant/payment-requests/:requestId/cancel',
-      {
-        config: { access: 'merchant' },
-        schema: {
-          tags,
-          security,
-          summary: '결제 요청 취소',
-          params: requestIdParams,
-          response: { 200: paymentRequestView, ...errors },
-        },
-      },
-      async (request) =>
-        merchants.cancel(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+    registerEndpoint(app, api.cancel, async (request) =>
+      merchants.cancel(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
     );
 
-    app.post(
-      '/api/merchant/payment-requests/:requestId/refund',
-      {
-        config: { access: 'merchant' },
-        schema: {
-          tags,
-          security,
-          summary: '결제 환불 (90일 이내)',
-          params: requestIdParams,
-          response: { 200: paymentRequestView, ...errors },
-        },
-      },
-      async (request) =>
-        merchants.refund(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
+    registerEndpoint(app, api.refund, async (request) =>
+      merchants.refund(await authenticateMerchant(db, request), request.params.requestId, originOf(request)),
     );
 
     /*
@@ -102,7 +51,12 @@ export function merchantRoutes(
       '/api/merchant/payment-requests/:requestId/events',
       {
         config: { access: 'merchant' },
-        schema: { tags, security, summary: '결제 상태 스트림 (SSE)', params: requestIdParams },
+        schema: {
+          tags: ['merchant'],
+          security: [{ merchantKey: [] }],
+          summary: '결제 상태 스트림 (SSE, 계약 밖: JSON 본문 없음)',
+          params: requestIdParams,
+        },
       },
       async (request, reply) => {
         const merchantId = await authenticateMerchant(db, request);

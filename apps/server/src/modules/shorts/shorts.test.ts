@@ -52,15 +52,15 @@ describe('feed', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
-    const ids = body.data.data.map((s: { shortsId: number }) => s.shortsId);
+    const ids = body.data.map((s: { shortsId: number }) => s.shortsId);
     // 1.5·ln4 ≈ 2.08 beats 1.2 for the tag; same age, so the plain one is last.
     expect(ids).toEqual([liked, tagged, plain]);
-    expect(body.data.hasNext).toBe(false);
-    expect(body.data.mediaBaseUrl).toBe('/media/');
+    expect(body.hasNext).toBe(false);
+    expect(body.mediaBaseUrl).toBe('/media/');
     const two = await get('/api/public/shorts/feeds?page=2&size=2');
-    expect(two.json().data.data.map((s: { shortsId: number }) => s.shortsId)).toEqual([plain]);
+    expect(two.json().data.map((s: { shortsId: number }) => s.shortsId)).toEqual([plain]);
     const first = await get('/api/public/shorts/feeds?page=1&size=2');
-    expect(first.json().data.hasNext).toBe(true);
+    expect(first.json().hasNext).toBe(true);
   });
 
   it('lets freshness win over old popularity as time passes', async () => {
@@ -69,7 +69,7 @@ describe('feed', () => {
     try {
       const newcomer = await h.signUp(); // tokens live 12 h, so sign in at the new time
       const fresh = await uploadShort(h, newcomer.token, clip, { title: '새 영상', content: '방금' });
-      const ids = (await get('/api/public/shorts/feeds')).json().data.data.map((s: { shortsId: number }) => s.shortsId);
+      const ids = (await get('/api/public/shorts/feeds')).json().data.map((s: { shortsId: number }) => s.shortsId);
       expect(ids[0]).toBe(fresh);
       expect(ids.slice(1)).toEqual([liked, tagged, plain]);
     } finally {
@@ -78,14 +78,14 @@ describe('feed', () => {
   });
 
   it('personalises with a token: myReaction and subscriptionStatus (SELF for own videos)', async () => {
-    const anonymous = (await get(`/api/public/shorts/${liked}`)).json().data;
+    const anonymous = (await get(`/api/public/shorts/${liked}`)).json();
     expect(anonymous).toMatchObject({ myReaction: 'none', subscriptionStatus: 'NOT_SUBSCRIBED', likeCount: 3 });
     await react(liked, viewer.token, 'dislike');
     await post(`/api/shorts/subscribe/${creator.customerId}`, viewer.token);
-    const mine = (await get('/api/shorts/feeds', viewer.token)).json().data.data;
+    const mine = (await get('/api/shorts/feeds', viewer.token)).json().data;
     const item = mine.find((s: { shortsId: number }) => s.shortsId === liked);
     expect(item).toMatchObject({ myReaction: 'dislike', subscriptionStatus: 'SUBSCRIBED', likeCount: 3 });
-    const own = (await get(`/api/public/shorts/feeds`, creator.token)).json().data.data;
+    const own = (await get(`/api/public/shorts/feeds`, creator.token)).json().data;
     const ownItems = own.filter((s: { customerId: number }) => s.customerId === creator.customerId);
     expect(ownItems.length).toBeGreaterThan(0);
     expect(ownItems.every((s: { subscriptionStatus: string }) => s.subscriptionStatus === 'SELF')).toBe(true);
@@ -98,7 +98,7 @@ describe('feed', () => {
     const byKeyword = async (keyword: string) =>
       (await get(`/api/public/shorts/feeds?keyword=${encodeURIComponent(keyword)}`))
         .json()
-        .data.data.map((s: { shortsId: number }) => s.shortsId);
+        .data.map((s: { shortsId: number }) => s.shortsId);
     expect(await byKeyword('100%')).toEqual([percent]);
     expect(await byKeyword('%')).toEqual([percent]);
     expect(await byKeyword('#커피')).toEqual([tagged]);
@@ -136,7 +136,7 @@ describe('reactions', () => {
   });
 
   it('keeps one reaction per customer when one customer clicks many times at once', async () => {
-    const before = (await get(`/api/public/shorts/${id}`)).json().data.likeCount as number;
+    const before = (await get(`/api/public/shorts/${id}`)).json().likeCount as number;
     const results = await Promise.all(Array.from({ length: 7 }, () => react(id, viewer.token, 'like')));
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     // Seven toggles from 'none' end on 'like'.
@@ -214,7 +214,7 @@ describe('comments', () => {
   const comment = (shortId: number, token: string, content: string, gno = 0) =>
     post(`/api/shorts/feeds/${shortId}/comments`, token, { content, gno });
   const list = async (shortId: number, token?: string) =>
-    (await get(`/api/public/shorts/feeds/${shortId}/comments`, token)).json().data.data as Array<{
+    (await get(`/api/public/shorts/feeds/${shortId}/comments`, token)).json().data as Array<{
       commentId: number;
       gno: number;
       content: string;
@@ -253,7 +253,7 @@ describe('comments', () => {
     const parent = (await comment(other, viewer.token, '부모 댓글')).json().data;
     const reply = (await comment(other, creator.token, '자식 답글', parent.commentId)).json().data;
     const lone = (await comment(other, viewer.token, '혼자 댓글')).json().data;
-    expect((await get(`/api/public/shorts/${other}`)).json().data.commentCount).toBe(3);
+    expect((await get(`/api/public/shorts/${other}`)).json().commentCount).toBe(3);
 
     const listed = await list(other, viewer.token);
     expect(listed.find((c) => c.commentId === parent.commentId)?.deletable).toBe(true);
@@ -270,12 +270,12 @@ describe('comments', () => {
     const after = await list(other, viewer.token);
     expect(after.map((c) => c.commentId)).toEqual([parent.commentId, reply.commentId]);
     expect(after[0]).toMatchObject({ content: '삭제된 댓글입니다.', deleted: true, deletable: false });
-    expect((await get(`/api/public/shorts/${other}`)).json().data.commentCount).toBe(1);
+    expect((await get(`/api/public/shorts/${other}`)).json().commentCount).toBe(1);
 
     // Once its last reply goes, the placeholder goes too.
     await del(other, reply.commentId, creator.token);
     expect(await list(other)).toEqual([]);
-    expect((await get(`/api/public/shorts/${other}`)).json().data.commentCount).toBe(0);
+    expect((await get(`/api/public/shorts/${other}`)).json().commentCount).toBe(0);
   });
 
   it('needs a login to comment', async () => {

@@ -164,7 +164,7 @@ describe('processing', () => {
 
     const one = await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}` });
     expect(one.statusCode).toBe(200);
-    const item = one.json().data;
+    const item = one.json();
     expect(item.title).toBe('녹화 영상');
     expect(item.durationSeconds).toBeGreaterThan(2.5);
     expect(item.durationSeconds).toBeLessThan(3.6);
@@ -295,7 +295,7 @@ describe('failure and recovery', () => {
       expect(status.json().data).toMatchObject({ status: 'FAILED', failureReason: '영상 변환에 실패했습니다.' });
       expect(filesUnder(dir)).toEqual([]);
       const feed = await broken.app.inject({ method: 'GET', url: '/api/public/shorts/feeds' });
-      expect(feed.json().data.data).toEqual([]);
+      expect(feed.json().data).toEqual([]);
     } finally {
       await broken.close();
     }
@@ -321,7 +321,7 @@ describe('failure and recovery', () => {
       expect(interrupted?.sourceKey).toMatch(/^incoming\//);
       // Only playable videos are listed.
       const feed = await first.app.inject({ method: 'GET', url: '/api/public/shorts/feeds' });
-      expect(feed.json().data.data).toEqual([]);
+      expect(feed.json().data).toEqual([]);
       expect((await first.app.inject({ method: 'GET', url: `/api/public/shorts/${id}` })).statusCode).toBe(404);
 
       // The next process re-queues it at start-up.

@@ -1,11 +1,15 @@
-import type { PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
-import { api } from '../../shared/api-client';
+import {
+  merchantEndpoints as api,
+  type CreatePaymentRequestBody,
+  type PaymentRequestStatus,
+} from '@ohgood/contract/payments';
+import { callEndpoint } from '../../shared/api-client';
 
-export const createPaymentRequest = (key: string, body: { orderId: string; requestName: string; totalPrice: number }) =>
-  api.post<PaymentRequestView>('/api/merchant/payment-requests', body, { merchantKey: key });
+export const createPaymentRequest = (key: string, body: CreatePaymentRequestBody) =>
+  callEndpoint(api.create, { headers: { 'x-merchant-key': key }, body });
 
 export const cancelPaymentRequest = (key: string, requestId: string) =>
-  api.post<PaymentRequestView>(`/api/merchant/payment-requests/${requestId}/cancel`, undefined, { merchantKey: key });
+  callEndpoint(api.cancel, { headers: { 'x-merchant-key': key }, params: { requestId } });
 
 /** Wait before following again after a stream ended early (an instance shutting down says ~1 s). */
 const RECONNECT_MS = 1_000;

@@ -1,5 +1,6 @@
-import type { LoginRequest, LoginResponse, RegisterRequest } from '@ohgood/contract/auth';
-import { api } from '../../../shared/api-client';
+import { authEndpoints as api, type LoginRequest, type RegisterRequest } from '@ohgood/contract/auth';
+import { callEndpoint } from '../../../shared/api-client';
 
-export const login = (body: LoginRequest) => api.post<LoginResponse>('/auth', body);
-export const register = (body: RegisterRequest) => api.post<{ customerId: number }>('/api/public/register', body);
+/** Bare `{accessToken}`. */
+export const login = (body: LoginRequest) => callEndpoint(api.login, { body });
+export const register = (body: RegisterRequest) => callEndpoint(api.register, { body }).then((res) => res.data);

@@ -1,6 +1,6 @@
-import type { BillStatus, PaymentInfo, PayThisMonth, RepayResult } from '@ohgood/contract/bills';
+import { billEndpoints as api } from '@ohgood/contract/bills';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../shared/api-client';
+import { callEndpoint } from '../../../shared/api-client';
 
 export const billKeys = {
   all: ['bills'] as const,
@@ -9,9 +9,11 @@ export const billKeys = {
   thisMonth: ['bills', 'this-month'] as const,
 };
 
-export const fetchPaymentInfo = () => api.get<PaymentInfo>('/api/payment/info');
-export const fetchBillStatus = () => api.get<BillStatus>('/api/payment/statements');
-export const fetchPayThisMonth = () => api.get<PayThisMonth>('/api/dash/me/pay-this-month');
+/** Bare §3 fields. */
+export const fetchPaymentInfo = () => callEndpoint(api.info);
+export const fetchBillStatus = () => callEndpoint(api.statements).then((body) => body.data);
+/** Bare; the card reads the domain's names, which sit beside the spec's original ones. */
+export const fetchPayThisMonth = () => callEndpoint(api.payThisMonth);
 
 export function usePaymentInfo() {
   return useQuery({ queryKey: billKeys.info, queryFn: fetchPaymentInfo });
@@ -34,7 +36,7 @@ function useRefreshBills() {
 export function useExtension() {
   const refresh = useRefreshBills();
   return useMutation({
-    mutationFn: () => api.post<{ month: string; dueDate: string }>('/api/payment/extension'),
+    mutationFn: () => callEndpoint(api.extension).then((body) => body.data),
     onSuccess: refresh,
   });
 }
@@ -42,7 +44,7 @@ export function useExtension() {
 export function useRepay() {
   const refresh = useRefreshBills();
   return useMutation({
-    mutationFn: (paymentIds: number[]) => api.post<RepayResult>('/api/payment/immediately', paymentIds),
+    mutationFn: (paymentIds: number[]) => callEndpoint(api.repay, { body: paymentIds }).then((body) => body.data),
     onSuccess: refresh,
   });
 }

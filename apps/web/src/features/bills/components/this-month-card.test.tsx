@@ -1,3 +1,4 @@
+import type { PayThisMonth } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -5,15 +6,29 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
 import ThisMonthCard, { TICKER_MS } from './this-month-card';
 
-const month = {
+const line = (id: number, date: string, merchant: string, requestName: string, amount: number, point: number) => ({
+  paymentId: id,
+  date,
+  requestName,
+  totalPrice: amount,
+  point,
+  id,
+  merchant,
+  amount,
+});
+/** The bare body of GET /api/dash/me/pay-this-month: the spec's names and the domain's side by side. */
+const month: PayThisMonth = {
   month: '2026-11',
+  sumTotalPrice: 41_000,
+  sumPointThisMonth: 120,
+  currentPointBalance: 860,
   amount: 41_000,
   pointsThisMonth: 120,
   pointBalance: 860,
   items: [
-    { id: 3, date: '2026-11-20T14:00:00+09:00', merchant: 'CGV 용산', amount: 15_000, point: 150 },
-    { id: 2, date: '2026-11-10T14:00:00+09:00', merchant: 'GS25', amount: 2_400, point: 0 },
-    { id: 1, date: '2026-11-02T14:00:00+09:00', merchant: '올리브영', amount: 23_600, point: 0 },
+    line(3, '2026-11-20T14:00:00+09:00', 'CGV 용산', '영화', 15_000, 150),
+    line(2, '2026-11-10T14:00:00+09:00', 'GS25', '편의점', 2_400, 0),
+    line(1, '2026-11-02T14:00:00+09:00', '올리브영', '화장품', 23_600, 0),
   ],
 };
 let suspended = false;
@@ -38,7 +53,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
-      if (url === '/api/dash/me/pay-this-month') return json({ success: true, message: 'OK', data: month });
+      if (url === '/api/dash/me/pay-this-month') return json(month);
       return json({
         success: true,
         message: 'OK',

@@ -65,7 +65,7 @@ beforeEach(() => {
     vi.fn(async (url: string, init: RequestInit) => {
       const method = init.method ?? 'GET';
       calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (url === '/api/payment/info') return json({ success: true, message: 'OK', data: info });
+      if (url === '/api/payment/info') return json(info);
       if (url === '/api/payment/statements') return json({ success: true, message: 'OK', data: status });
       if (url === '/api/payment/extension') {
         info = makeInfo({ extension: true });

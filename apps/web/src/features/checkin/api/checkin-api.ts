@@ -1,13 +1,13 @@
-import type { RouletteResult } from '@ohgood/contract/checkin';
+import { checkinEndpoints as api } from '@ohgood/contract/checkin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../shared/api-client';
+import { callEndpoint } from '../../../shared/api-client';
 
 export const checkinKeys = { today: ['checkin', 'today'] as const };
 
 export function useCheckedInToday(enabled = true) {
   return useQuery({
     queryKey: checkinKeys.today,
-    queryFn: () => api.get<boolean>('/api/checkin/today'),
+    queryFn: () => callEndpoint(api.today),
     staleTime: 0,
     enabled,
   });
@@ -17,7 +17,7 @@ export function useCheckedInToday(enabled = true) {
 export function useSpin() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<RouletteResult>('/api/checkin/roulette'),
+    mutationFn: () => callEndpoint(api.roulette).then((body) => body.data),
     onSettled: () => client.invalidateQueries({ queryKey: checkinKeys.today }),
   });
 }

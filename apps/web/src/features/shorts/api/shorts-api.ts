@@ -1,33 +1,29 @@
-import type {
-  CommentItem,
-  EarnResult,
-  FeedPage,
-  ReactionResult,
-  ReactionType,
-  ShortItem,
-  StatusResult,
-  UploadResult,
-  WatchToday,
-} from '@ohgood/contract/shorts';
-import { api, apiUpload } from '../../../shared/api-client';
+import { shortsEndpoints as api, type ReactionType } from '@ohgood/contract/shorts';
+import { callEndpoint } from '../../../shared/api-client';
 
-/** Spec §7 shorts calls; the client adds the token when held, so public feeds are personalised. */
+/**
+ * Spec §7 shorts calls; the client adds the token when held, so public feeds are personalised. Feeds,
+ * the single short and earn are read as their bodies; `.data` is taken here, in sight, where the body is
+ * the `{success, message, data}` envelope.
+ */
 export const shortsApi = {
-  feed: (page: number, size = 10) => api.get<FeedPage>('/api/public/shorts/feeds', { query: { page, size } }),
-  one: (id: number) => api.get<ShortItem & { mediaBaseUrl: string }>(`/api/public/shorts/${id}`),
-  comments: (id: number) => api.get<{ data: CommentItem[] }>(`/api/public/shorts/feeds/${id}/comments`),
+  /** The body: `data` is the list, paging beside it. */
+  feed: (page: number, size = 10) => callEndpoint(api.publicFeed, { query: { page, size } }),
+  one: (id: number) => callEndpoint(api.one, { params: { id } }),
+  /** The body: `data` is the list. */
+  comments: (id: number) => callEndpoint(api.comments, { params: { id } }),
   addComment: (id: number, content: string, gno: number) =>
-    api.post<CommentItem>(`/api/shorts/feeds/${id}/comments`, { content, gno }),
+    callEndpoint(api.addComment, { params: { id }, body: { content, gno } }).then((body) => body.data),
   deleteComment: (id: number, commentId: number) =>
-    api.delete<{ deleted: boolean }>(`/api/shorts/feeds/${id}/comments/${commentId}/delete`),
+    callEndpoint(api.deleteComment, { params: { id, commentId } }).then((body) => body.data),
   react: (id: number, type: ReactionType) =>
-    api.post<ReactionResult>(`/api/shorts/feeds/${id}/reactions`, { shortsId: id, type }),
-  subscribe: (targetId: number) => api.post<unknown>(`/api/shorts/subscribe/${targetId}`),
-  unsubscribe: (targetId: number) => api.delete<unknown>('/api/shorts/mypage/subscription', { query: { targetId } }),
-  openView: (id: number) => api.post<{ viewId: number }>(`/api/shorts/${id}/views`),
-  watchToday: () => api.get<WatchToday>('/api/shorts/point/today'),
-  earn: (shortsId: number, watchedSeconds: number) =>
-    api.post<EarnResult>('/api/shorts/point/earn', { watchedSeconds, shortsId }),
-  upload: (form: FormData) => apiUpload.post<UploadResult>('/api/upload', form),
-  status: (id: number) => api.get<StatusResult>(`/api/shorts/${id}/status`),
+    callEndpoint(api.react, { params: { id }, body: { shortsId: id, type } }).then((body) => body.data),
+  subscribe: (targetId: number) => callEndpoint(api.subscribe, { params: { targetId } }).then((body) => body.data),
+  unsubscribe: (targetId: number) => callEndpoint(api.unsubscribe, { query: { targetId } }).then((body) => body.data),
+  openView: (id: number) => callEndpoint(api.openView, { params: { id } }).then((body) => body.data),
+  watchToday: () => callEndpoint(api.watchToday).then((body) => body.data),
+  /** Bare `{success, earnedPoints, todayTotalPoints}`; `success: false` (the daily cap) rejects with its code. */
+  earn: (shortsId: number, watchedSeconds: number) => callEndpoint(api.earn, { body: { watchedSeconds, shortsId } }),
+  upload: (form: FormData) => callEndpoint(api.upload, { body: form }).then((body) => body.data),
+  status: (id: number) => callEndpoint(api.status, { params: { id } }).then((body) => body.data),
 };

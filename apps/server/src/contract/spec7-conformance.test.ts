@@ -1,0 +1,231 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipelineOf } from '../modules/shorts/routes';
+import { makeVideo } from '../modules/shorts/test-media';
+import { createHarness, type Harness } from '../test/harness';
+import { createMerchant } from '../test/merchant-fixture';
+
+/**
+ * Spec §7 as a stranger's client sees it: plain fetch against the app listening on a port, bodies read the
+ * way an axios client does (`response.data` is the HTTP body), field places taken from the table of issue
+ * #8 — and no code shared with the contract package. Only the set-up (a merchant key, a short to watch)
+ * uses server test tools.
+ */
+
+let h: Harness;
+let work: string;
+let base: string;
+let merchantKey: string;
+let shortsId: number;
+
+/** What an axios-style client gets: the status and the parsed body. */
+async function call(method: string, path: string, options: { token?: string; json?: unknown; headers?: object } = {}) {
+  const headers: Record<string, string> = { accept: 'application/json', ...(options.headers as object) };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: a plain client reads untyped JSON, as the spec's does
+  const data: any = text ? JSON.parse(text) : null;
+  return { status: res.status, data };
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ohgood-spec7-'));
+  h = await createHarness({ now: '2026-11-10T03:00:00Z', config: { MEDIA_DIR: join(work, 'media') } });
+  base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  merchantKey = (await createMerchant(h.database.db, '스펙상점')).key;
+
+  // A creator uploads one short over HTTP (multipart), and the server finishes transcoding it.
+  const creator = await h.signUp();
+  const form = new FormData();
+  form.append('title', '스펙 영상');
+  form.append('content', '설명 #스펙');
+  const video = await readFile(await makeVideo(work, 'clip.mp4', { seconds: 3 }));
+  form.append('video', new Blob([video], { type: 'video/mp4' }), 'clip.mp4');
+  const uploaded = await fetch(`${base}/api/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${creator.token}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+  shortsId = ((await uploaded.json()) as { data: { shortsId: number } }).data.shortsId;
+  await pipelineOf(h.database)?.idle();
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('spec §7 with a plain client', () => {
+  const emailId = `spec7-${Date.now()}@example.com`;
+  const pwd = 'spec7pass!';
+  let token: string;
+  let requestId: string;
+
+  it('registers: {success, message, data}', async () => {
+    const res = await call('POST', '/api/public/register', {
+      json: { name: '스펙', emailId, pwd, birth: '1995-05-05', account: '110123456789', accountName: '신한' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.success).toBe(true);
+    expect(res.data.message).toBe('회원가입 성공');
+  });
+
+  it('logs in: POST /auth → {accessToken} at the top', async () => {
+    const res = await call('POST', '/auth', { json: { emailId, pwd } });
+    expect(res.status).toBe(200);
+    expect(typeof res.data.accessToken).toBe('string');
+    token = res.data.accessToken;
+  });
+
+  it('validates a PIN: {requestName, price, point, balance, requestId} at the top', async () => {
+    const created = await call('POST', '/api/merchant/payment-requests', {
+      headers: { 'x-merchant-key': merchantKey },
+      json: { orderId: `spec7-${Date.now()}`, requestName: '아메리카노', totalPrice: 4500 },
+    });
+    expect(created.status).toBe(200);
+    const res = await call('POST', '/api/payment/validate', {
+      token,
+      json: { codeType: 'pincode', value: created.data.pinCode },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.requestName).toBe('아메리카노');
+    expect(res.data.price).toBe(4500);
+    expect(res.data.point).toBe(0);
+    expect(res.data.balance).toBe(100_000);
+    expect(res.data.requestId).toBe(created.data.requestId);
+    requestId = res.data.requestId;
+  });
+
+  it('pays: POST /api/payment/final?point&requestId → {success, result}', async () => {
+    const res = await call('POST', `/api/payment/final?point=0&requestId=${requestId}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.data.success).toBe(true);
+    expect(res.data.result.price).toBe(4500);
+    expect(typeof res.data.result.paymentId).toBe('number');
+  });
+
+  it('lists payment and point history as bare arrays', async () => {
+    const payments = await call('GET', '/api/payment/history', { token });
+    expect(Array.isArray(payments.data)).toBe(true);
+    expect(payments.data[0]).toMatchObject({ requestName: '아메리카노', totalPrice: 4500, point: 0, price: 4500 });
+    expect(typeof payments.data[0].paymentId).toBe('number');
+    expect(typeof payments.data[0].date).toBe('string');
+    const points = await call('GET', '/api/point/history', { token });
+    expect(Array.isArray(points.data)).toBe(true);
+    expect(points.data[0]).toMatchObject({ pointExplain: expect.any(String), point: expect.any(Number) });
+  });
+
+  it('reads my page fields at the top', async () => {
+    const res = await call('GET', '/api/mypage', { token });
+    expect(res.status).toBe(200);
+    expect(res.data.name).toBe('스펙');
+    expect(res.data.emailId).toBe(emailId);
+    expect(res.data.gradeName).toBe('bronze');
+    expect(res.data.accountName).toBe('신한');
+    expect(res.data.account).toBe('110123456789');
+    expect(typeof res.data.pointPercent).toBe('number');
+    expect(typeof res.data.gradePoint).toBe('number');
+    expect(typeof res.data.point).toBe('number');
+  });
+
+  it('reads payment info fields at the top, unpaid bills as lists of lists', async () => {
+    const res = await call('GET', '/api/payment/info', { token });
+    expect(res.status).toBe(200);
+    expect(res.data.balance).toBe(100_000 - 4500);
+    expect(res.data.limitPrice).toBe(100_000);
+    expect(res.data.gradeName).toBe('bronze');
+    expect(res.data).toMatchObject({ accountName: '신한', auto: false, extension: false });
+    expect(typeof res.data.customerId).toBe('number');
+    expect(typeof res.data.pointPercentage).toBe('number');
+    expect(res.data.unpaidBills[0][0]).toMatchObject({ requestName: '아메리카노', price: 4500 });
+    expect(typeof res.data.unpaidBills[0][0].paymentId).toBe('number');
+  });
+
+  it('reads this month with the original names', async () => {
+    const res = await call('GET', '/api/dash/me/pay-this-month', { token });
+    expect(res.data.month).toBe('2026-11');
+    expect(res.data.sumTotalPrice).toBe(4500);
+    expect(typeof res.data.sumPointThisMonth).toBe('number');
+    expect(typeof res.data.currentPointBalance).toBe('number');
+    expect(res.data.items[0]).toMatchObject({ requestName: '아메리카노', totalPrice: 4500 });
+    expect(typeof res.data.items[0].paymentId).toBe('number');
+  });
+
+  it('says whether today is checked in with a bare boolean', async () => {
+    const res = await call('GET', '/api/checkin/today', { token });
+    expect(res.data).toBe(false);
+  });
+
+  it('pages the feed: data is the list, paging beside it', async () => {
+    for (const path of ['/api/public/shorts/feeds?page=1&size=10', '/api/shorts/feeds?page=1&size=10']) {
+      const res = await call('GET', path, { token });
+      expect(res.status).toBe(200);
+      expect(res.data).toMatchObject({ success: true, page: 1, size: 10, hasNext: false });
+      expect(typeof res.data.message).toBe('string');
+      expect(Array.isArray(res.data.data)).toBe(true);
+      expect(res.data.data[0]).toMatchObject({ shortsId, title: '스펙 영상', myReaction: 'none' });
+    }
+    const anonymous = await call('GET', '/api/public/shorts/feeds?page=1&size=10');
+    expect(anonymous.data.data[0].shortsId).toBe(shortsId);
+  });
+
+  it('lists comments: data is the list', async () => {
+    const posted = await call('POST', `/api/shorts/feeds/${shortsId}/comments`, {
+      token,
+      json: { content: '좋아요!', gno: 0 },
+    });
+    expect(posted.status).toBe(200);
+    const res = await call('GET', `/api/public/shorts/feeds/${shortsId}/comments`);
+    expect(res.data.success).toBe(true);
+    expect(Array.isArray(res.data.data)).toBe(true);
+    expect(res.data.data[0]).toMatchObject({ content: '좋아요!', gno: 0, nickname: expect.any(String) });
+    expect(typeof res.data.data[0].commentId).toBe('number');
+  });
+
+  it('reads one short as the item itself', async () => {
+    const res = await call('GET', `/api/public/shorts/${shortsId}`, { token });
+    expect(res.status).toBe(200);
+    expect(res.data.shortsId).toBe(shortsId);
+    expect(res.data).toMatchObject({ title: '스펙 영상', commentCount: 1, likeCount: 0, myReaction: 'none' });
+    expect(typeof res.data.videoName).toBe('string');
+    expect(res.data.subscriptionStatus).toBe('NOT_SUBSCRIBED');
+  });
+
+  it('reacts: {success, message, data: {likeCount, myReaction}}', async () => {
+    const res = await call('POST', `/api/shorts/feeds/${shortsId}/reactions`, {
+      token,
+      json: { shortsId, type: 'like' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data.success).toBe(true);
+    expect(res.data.data).toEqual({ likeCount: 1, myReaction: 'like' });
+  });
+
+  it('earns watch points: {success, earnedPoints, todayTotalPoints} at the top', async () => {
+    const view = await call('POST', `/api/shorts/${shortsId}/views`, { token });
+    expect(view.status).toBe(200);
+    const one = await call('GET', `/api/public/shorts/${shortsId}`);
+    const watchedSeconds = Math.floor(one.data.durationSeconds);
+    h.clock.advance((watchedSeconds + 1) * 1000);
+    const res = await call('POST', '/api/shorts/point/earn', { token, json: { watchedSeconds, shortsId } });
+    expect(res.status).toBe(200);
+    expect(res.data.success).toBe(true);
+    expect(res.data.earnedPoints).toBeGreaterThan(0);
+    expect(res.data.todayTotalPoints).toBe(res.data.earnedPoints);
+  });
+
+  it('fails in one shape: a status with {success: false, code, message}', async () => {
+    const res = await call('GET', '/api/mypage');
+    expect(res.status).toBe(401);
+    expect(res.data).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
+  });
+});

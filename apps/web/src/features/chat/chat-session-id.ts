@@ -1,0 +1,20 @@
+/** The chat session id lives in local storage (spec §3); entering the page replaces it (spec §4). */
+const KEY = 'ohgood.chat.sessionId';
+
+export function storedSessionId(): string | null {
+  try {
+    return localStorage.getItem(KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function newSessionId(): string {
+  const id = crypto.randomUUID();
+  try {
+    localStorage.setItem(KEY, id);
+  } catch {
+    // Private mode without storage: the id still works for this visit.
+  }
+  return id;
+}

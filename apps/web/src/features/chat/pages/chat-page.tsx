@@ -1,0 +1,112 @@
+import type { ChatQuickMenu } from '@ohgood/contract/chat';
+import { CHAT_MSG, CHAT_TIMINGS } from '@ohgood/contract/chat-rules';
+import { ChevronLeft } from 'lucide-react';
+import { type CSSProperties, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { Mascot } from '../../../shared/ui/mascot';
+import styles from '../chat.module.css';
+import { ChatComposer } from '../components/chat-composer';
+import { ProductCard } from '../components/product-card';
+import { QuickMenuCard } from '../components/quick-menu-card';
+import { type ChatItem, useChat } from '../use-chat';
+
+export interface ChatPageProps {
+  /** Opens the attendance roulette (the check-in quick menu); composed by the app. */
+  onCheckin: () => void;
+}
+
+function Item({ item, onQuickMenu }: { item: ChatItem; onQuickMenu: (menu: ChatQuickMenu) => void }) {
+  switch (item.kind) {
+    case 'user':
+      return <p className={styles.user}>{item.text}</p>;
+    case 'bot': {
+      const typing = item.shown < item.text.length;
+      return (
+        <div className={styles.botRow}>
+          <Mascot size={32} />
+          <p className={styles.bot} data-testid="chat-bot-message" data-typing={typing}>
+            {/* Screen readers get the whole message once; the typing animation is for the eyes. */}
+            <span className="visually-hidden">{item.text}</span>
+            <span aria-hidden>{item.text.slice(0, item.shown)}</span>
+          </p>
+        </div>
+      );
+    }
+    case 'product':
+      return <ProductCard product={item.product} />;
+    case 'quick':
+      return <QuickMenuCard menu={item.menu} onOpen={onQuickMenu} />;
+    case 'loading':
+      return (
+        <div className={styles.botRow}>
+          <Mascot size={32} />
+          <p className={styles.thinking} role="status">
+            <span className="visually-hidden">오굿이가 입력 중...</span>
+            <span aria-hidden className={styles.dots}>
+              <i />
+              <i />
+              <i />
+            </span>
+          </p>
+        </div>
+      );
+  }
+}
+
+/** The chat screen (spec §2): header with back, message log, options, and the input. */
+export default function ChatPage({ onCheckin }: ChatPageProps) {
+  const navigate = useNavigate();
+  const { items, options, busy, send, inputLocked } = useChat();
+  const end = useRef<HTMLDivElement>(null);
+
+  // Keep the newest message in view: after every message, typed character batch and option change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs because the list changed
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [items, options]);
+
+  const openQuickMenu = (menu: ChatQuickMenu) => {
+    if (menu.path === null) onCheckin();
+    else navigate(menu.path);
+  };
+  const back = () => {
+    if (window.history.length > 1) navigate(-1);
+    else navigate('/');
+  };
+
+  return (
+    <section className={styles.page} aria-labelledby="chat-title">
+      <header className={styles.header}>
+        <button type="button" className={styles.back} onClick={back} aria-label="뒤로 가기">
+          <ChevronLeft size={24} aria-hidden />
+        </button>
+        <h1 id="chat-title" className={styles.title}>
+          {CHAT_MSG.title}
+        </h1>
+      </header>
+      <div className={styles.log} role="log" aria-live="polite" aria-label="대화 내용">
+        {items.map((item) => (
+          <Item key={item.id} item={item} onQuickMenu={openQuickMenu} />
+        ))}
+        {options.length > 0 ? (
+          <fieldset className={styles.options} disabled={busy}>
+            <legend className="visually-hidden">선택지</legend>
+            {options.map((option, index) => (
+              <button
+                key={option}
+                type="button"
+                className={styles.option}
+                style={{ '--delay': `${index * CHAT_TIMINGS.optionStaggerMs}ms` } as CSSProperties}
+                onClick={() => void send(option)}
+              >
+                {option}
+              </button>
+            ))}
+          </fieldset>
+        ) : null}
+        <div ref={end} className={styles.end} />
+      </div>
+      <ChatComposer disabled={inputLocked} onSend={(text) => void send(text)} />
+    </section>
+  );
+}

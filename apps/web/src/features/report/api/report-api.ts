@@ -1,0 +1,35 @@
+import { reportEndpoints as api } from '@ohgood/contract/report';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
+
+export const reportKeys = {
+  all: ['report'] as const,
+  score: ['report', 'score'] as const,
+  analysis: (windowMonths: number) => ['report', 'analysis', windowMonths] as const,
+  advice: ['report', 'advice'] as const,
+};
+
+// The report's calls take the 30 s timeout (spec §7: two clients; the slow one serves the report).
+export const fetchScore = async () => (await callEndpoint(api.score, { timeout: LONG_TIMEOUT })).data;
+export const fetchAnalysis = async (windowMonths: number) =>
+  (await callEndpoint(api.analyze, { body: { windowMonths }, timeout: LONG_TIMEOUT })).data;
+export const fetchAdvice = async () => (await callEndpoint(api.advice, { timeout: LONG_TIMEOUT })).data;
+
+// Each card retries by hand ('다시 시도'): a failing call shows its error at once instead of retrying silently.
+export function useScore() {
+  return useQuery({ queryKey: reportKeys.score, queryFn: fetchScore, retry: false });
+}
+
+export function useAnalysis(windowMonths: number) {
+  return useQuery({
+    queryKey: reportKeys.analysis(windowMonths),
+    queryFn: () => fetchAnalysis(windowMonths),
+    retry: false,
+    // Switching the window keeps the old bars on screen until the new ones arrive.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdvice() {
+  return useQuery({ queryKey: reportKeys.advice, queryFn: fetchAdvice, retry: false });
+}
