@@ -129,7 +129,7 @@ describe('media on S3', () => {
     const id = await uploadShort(h, token, clip, { title: 'S3 영상' });
     const status = await h.app.inject({ method: 'GET', url: `/api/shorts/${id}/status`, headers: bearer(token) });
     expect(status.json().data).toMatchObject({ status: 'READY' });
-    const one = (await h.app.inject({ method: 'GET', url: `/api/public/shorts/${id}` })).json().data;
+    const one = (await h.app.inject({ method: 'GET', url: `/api/public/shorts/${id}` })).json();
     // Only the MP4 and its poster stay; the original waiting for transcoding is gone from the bucket.
     const added = (await bucketKeys()).filter((k) => !before.has(k));
     expect(added).toEqual([one.thumbnail, one.videoName].sort());
