@@ -33,6 +33,8 @@ export default defineConfig({
     viewport: { width: 390, height: 844 },
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
+    // The production build registers a service worker (ADR 0041); only the PWA spec lets it run.
+    serviceWorkers: 'block',
     launchOptions,
   },
   webServer: {

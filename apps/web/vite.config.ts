@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes .br and .gz beside every text asset of the build, so the server sends them precompressed
@@ -39,8 +40,60 @@ export const zodTypesOnly = {
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
 
+/**
+ * Installable app (issue #14, ADR 0041): the manifest, and a Workbox service worker that precaches the
+ * built app and answers a page load without a network with offline.html. Only production builds get it
+ * (dev has none), and the e2e browser blocks service workers except in the PWA spec.
+ */
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  // A tiny separate registerSW.js, loaded with defer: nothing is added to the entry chunk.
+  injectRegister: 'script-defer',
+  includeAssets: ['favicon.svg', 'offline.html', 'icons/*.svg', 'icons/apple-touch-icon.png'],
+  manifest: {
+    id: '/',
+    name: '오굿페이',
+    short_name: '오굿페이',
+    description: 'QR·PIN으로 결제하고 다음 달에 납부하는 후불결제, 쇼츠 보고 포인트 받기',
+    lang: 'ko',
+    dir: 'ltr',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    theme_color: '#ff6b3d',
+    background_color: '#f5f6f8',
+    categories: ['finance', 'shopping'],
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+    shortcuts: [
+      { name: 'QR·PIN 결제', url: '/qrpin', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+      { name: '결제 내역', url: '/payment/details', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+    ],
+  },
+  workbox: {
+    // The app shell and its chunks; media, API answers and the big scanner worker are never cached.
+    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    globIgnores: ['**/qr-scanner-worker*'],
+    maximumFileSizeToCacheInBytes: 600 * 1024,
+    navigateFallback: null,
+    cleanupOutdatedCaches: true,
+    runtimeCaching: [
+      {
+        // Pages always come from the network (money screens must be current); offline, offline.html.
+        urlPattern: ({ request }) => request.mode === 'navigate',
+        handler: 'NetworkOnly',
+        options: { precacheFallback: { fallbackURL: '/offline.html' } },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), pwa],
   resolve: { alias: [zodTypesOnly] },
   server: {
     port: 5173,

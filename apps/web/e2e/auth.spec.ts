@@ -14,7 +14,7 @@ test('register → login → header shows logout → logout', async ({ page }) =
   await page.getByLabel('계좌번호').fill('110123456789');
   await page.getByRole('button', { name: '회원가입' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  expect(alerts).toContain('회원가입 성공');
+  await expect.poll(() => alerts).toContain('회원가입 성공');
 
   await expect(page.getByTestId('login-link')).toBeVisible();
   // The URL changes before the lazily loaded login page replaces the register form (a transition).
@@ -23,13 +23,13 @@ test('register → login → header shows logout → logout', async ({ page }) =
   await page.getByLabel('비밀번호').fill('goodpass1!');
   await page.getByRole('button', { name: '로그인', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
-  expect(alerts).toContain('로그인 성공!');
+  await expect.poll(() => alerts).toContain('로그인 성공!');
   await expect(page.getByRole('button', { name: '로그아웃' })).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('accessToken'))).toMatch(/^ey/);
 
   await page.getByRole('button', { name: '로그아웃' }).click();
   await expect(page.getByRole('link', { name: '로그인' })).toBeVisible();
-  expect(alerts).toContain('로그아웃 되었습니다.');
+  await expect.poll(() => alerts).toContain('로그아웃 되었습니다.');
   expect(await page.evaluate(() => sessionStorage.getItem('accessToken'))).toBeNull();
 });
 
@@ -40,7 +40,8 @@ test('a wrong password shows the login failure text and stays logged out', async
   await page.getByLabel('비밀번호').fill('wrongpass1');
   await page.getByRole('button', { name: '로그인', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText('로그인에 실패했습니다.');
-  expect(alerts).toContain('로그인에 실패했습니다.');
+  // Said once, beside the form: no toast repeats it.
+  expect(alerts).toEqual([]);
   await expect(page.getByTestId('login-link')).toBeVisible();
 });
 
@@ -55,7 +56,7 @@ test('register validation: red borders and the blocking alert', async ({ page })
   await pwd.fill('bad pass$');
   await expect(pwd).toHaveAttribute('aria-invalid', 'true');
   await page.getByRole('button', { name: '회원가입' }).click();
-  expect(alerts).toEqual(['올바른 값을 입력해주세요.']);
+  await expect.poll(() => alerts).toEqual(['올바른 값을 입력해주세요.']);
   await expect(page).toHaveURL(/\/register$/);
   await expect(page.getByLabel('이름')).toHaveAttribute('aria-invalid', 'true');
 
@@ -68,8 +69,8 @@ test('register validation: red borders and the blocking alert', async ({ page })
 test('a guarded page alerts and redirects to /login', async ({ page }) => {
   const alerts = recordAlerts(page);
   await page.goto('/mypage');
-  await expect(page).toHaveURL(/\/login$/);
-  expect(alerts).toEqual(['로그인 후 이용 가능합니다.']);
+  await expect(page).toHaveURL(/\/login\?next=%2Fmypage$/);
+  await expect.poll(() => alerts).toEqual(['로그인 후 이용 가능합니다.']);
 });
 
 test('the demo customer can log in', async ({ page }) => {

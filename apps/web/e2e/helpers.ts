@@ -1,14 +1,41 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 let counter = 0;
 
-/** Collects every window.alert text and accepts the dialog, so tests can assert on the spec's alerts. */
+/** In the page: reports each new toast element's text to the test once. */
+function watchToasts() {
+  const w = window as unknown as { __e2eToast?(text: string): void; __e2eWatching?: boolean };
+  if (w.__e2eWatching) return;
+  w.__e2eWatching = true;
+  const seen = new WeakSet<Element>();
+  const report = () => {
+    for (const el of document.querySelectorAll('[data-testid="toast"]')) {
+      if (seen.has(el) || !w.__e2eToast) continue;
+      seen.add(el);
+      w.__e2eToast(el.textContent ?? '');
+    }
+  };
+  new MutationObserver(report).observe(document, { childList: true, subtree: true });
+  report();
+}
+
+/**
+ * Collects the text of every toast the app shows (the spec's alerts, issue #14), in order. A native
+ * alert()/confirm() is a bug now: it is dismissed and recorded as 'native: <text>', so assertions fail.
+ */
 export function recordAlerts(page: Page): string[] {
   const alerts: string[] = [];
   page.on('dialog', async (dialog) => {
-    alerts.push(dialog.message());
-    await dialog.accept();
+    alerts.push(`native: ${dialog.message()}`);
+    await dialog.dismiss();
   });
+  // Not awaited, so callers stay synchronous; a test that ends before its page loads must not fail on it.
+  const ignoreClosed = () => undefined;
+  page.exposeFunction('__e2eToast', (text: string) => alerts.push(text)).catch(ignoreClosed);
+  // Installed by an init script and again on every load, in case the first navigation began before the
+  // init script was registered; a flag keeps it to one observer per document.
+  page.addInitScript(watchToasts).catch(ignoreClosed);
+  page.on('domcontentloaded', () => void page.evaluate(watchToasts).catch(ignoreClosed));
   return alerts;
 }
 
@@ -29,6 +56,73 @@ export async function signUpAndLogIn(page: Page, emailId = uniqueEmail(), pwd = 
   await page.getByRole('button', { name: '로그인', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   return emailId;
+}
+
+export const MERCHANT = { 'x-merchant-key': 'demo-merchant-key' };
+
+/** A shop's payment request through the merchant API. */
+export async function merchantRequest(request: APIRequestContext, requestName: string, totalPrice: number) {
+  const res = await request.post('/api/merchant/payment-requests', {
+    headers: MERCHANT,
+    data: { orderId: `e2e-${Date.now()}-${Math.random()}`, requestName, totalPrice },
+  });
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as { requestId: string; pinCode: string; qrCode: string };
+}
+
+/** Opens /qrpin, switches to the PIN tab and types the code on the pad. */
+export async function enterPin(page: Page, pin: string) {
+  await page.goto('/qrpin');
+  await page.getByRole('tab', { name: 'PIN 입력' }).click();
+  const pad = page.getByRole('group', { name: 'PIN 입력' });
+  for (const digit of pin) await pad.getByRole('button', { name: digit, exact: true }).click();
+}
+
+/** After paying: the receipt, then '확인' to the history (issue #14). */
+export async function confirmReceipt(page: Page) {
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toBeVisible();
+  await receipt.getByRole('button', { name: '확인' }).click();
+  await expect(page).toHaveURL(/\/payment\/details$/);
+}
+
+/** A new customer made through the API only (fast): returns the access token. */
+export async function apiCustomer(request: APIRequestContext, emailId = uniqueEmail('api')): Promise<string> {
+  const pwd = 'password1!';
+  const reg = await request.post('/api/public/register', {
+    data: { name: '김오굿', emailId, pwd, birth: '1990-01-01', account: '1002345678901', accountName: '토스' },
+  });
+  expect(reg.ok()).toBe(true);
+  const res = await request.post('/auth', { data: { emailId, pwd } });
+  expect(res.ok()).toBe(true);
+  const body = await res.json();
+  return (body.accessToken ?? body.data?.accessToken) as string;
+}
+
+/** A purchase through the API: the shop's request, then the customer validates and pays it. */
+export async function apiPay(request: APIRequestContext, token: string, requestName: string, totalPrice: number) {
+  const r = await merchantRequest(request, requestName, totalPrice);
+  const headers = { authorization: `Bearer ${token}` };
+  const valid = await request.post('/api/payment/validate', {
+    headers,
+    data: { codeType: 'pincode', value: r.pinCode },
+  });
+  expect(valid.ok()).toBe(true);
+  const paid = await request.post(`/api/payment/final?point=0&requestId=${r.requestId}`, { headers });
+  expect(paid.ok()).toBe(true);
+}
+
+/** Opens pages of this test as the given customer (session storage is per tab, so set before load). */
+export async function openAsCustomer(page: Page, token: string): Promise<void> {
+  await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
+}
+
+/** Waits until the route's chunk and its data have loaded: no '…불러오는 중' text left. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => (document.querySelector('#root')?.childElementCount ?? 0) > 0, undefined, {
+    timeout: 15_000,
+  });
+  await expect(page.getByText(/불러오는 중/)).toHaveCount(0);
 }
 
 /** Logs in as the seeded demo customer (README) through the UI. */

@@ -1,16 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
-import QRCode from 'qrcode';
 import config from '../playwright.config';
 import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
-import { ffmpeg } from './media-tools';
+import { cameraFile, writeQrCameraVideo } from './qr-camera';
 
-const tmp = join(dirname(fileURLToPath(import.meta.url)), '.tmp');
-const y4m = join(tmp, 'qr-camera.y4m');
+const y4m = cameraFile('qr-camera');
 
 // Chromium's fake camera plays this file: a QR of a real payment request, made below before launch.
 // Both e2e browsers honour --use-file-for-fake-video-capture (Debian's Chromium and the npm one from
@@ -31,25 +25,7 @@ test.beforeAll(async () => {
   });
   const { qrCode } = await res.json();
   await api.dispose();
-  mkdirSync(tmp, { recursive: true });
-  const png = join(tmp, 'qr.png');
-  await QRCode.toFile(png, `http://127.0.0.1/qrpin?code=${qrCode}`, { width: 360, margin: 4 });
-  execFileSync(ffmpeg, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-loop',
-    '1',
-    '-i',
-    png,
-    '-t',
-    '2',
-    '-r',
-    '10',
-    '-vf',
-    'scale=360:360,pad=640:480:140:60:white,format=yuv420p',
-    y4m,
-  ]);
+  await writeQrCameraVideo(y4m, qrCode);
 });
 
 test('scanning the QR with the camera opens the payment modal', async ({ page }) => {

@@ -88,6 +88,11 @@ test('the demo customer’s report: gauge and reasons, this month, bars with a m
     await page.getByRole('button', { name: '2번째 조언 보기' }).click();
     await expect(slides.nth(1)).toBeInViewport({ ratio: 0.9 });
     await expect(page.getByRole('button', { name: '2번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+    // A swipe scrolls the snapping track: the dots follow the scroll position.
+    await page.getByTestId('advice-track').evaluate((el) => el.scrollTo({ left: 0 }));
+    await expect(page.getByRole('button', { name: '1번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+    await page.getByTestId('advice-track').evaluate((el) => el.scrollTo({ left: el.clientWidth }));
+    await expect(page.getByRole('button', { name: '2번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
   }
   await page.screenshot({ path: 'e2e/.tmp/dashboard.png', fullPage: true });
 

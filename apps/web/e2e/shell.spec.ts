@@ -58,8 +58,8 @@ test('shorts search: trimmed query, empty goes without q; profile button needs l
   await expect(page).toHaveURL(/\/shorts\/search$/);
 
   await page.getByRole('button', { name: '내 쇼츠' }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  expect(alerts).toContain('로그인 후 이용 가능합니다.');
+  await expect(page).toHaveURL(/\/login\?next=%2Fshorts%2Fmypage$/);
+  await expect.poll(() => alerts).toContain('로그인 후 이용 가능합니다.');
 });
 
 test('deep links are served by the SPA and unknown API paths are JSON 404s', async ({ page, request }) => {

@@ -39,8 +39,8 @@ test('logged out: the feed plays, and liking asks for a login', async ({ page })
   await expect(page.getByText('로그인하면 시청 포인트를 받을 수 있어요.')).toBeVisible();
 
   await page.getByRole('button', { name: '좋아요' }).first().click();
-  await expect(page).toHaveURL(/\/login$/);
-  expect(alerts).toContain('로그인 후 이용 가능합니다.');
+  await expect(page).toHaveURL(/\/login\?next=%2Fshorts%2Ffeeds/);
+  await expect.poll(() => alerts).toContain('로그인 후 이용 가능합니다.');
 });
 
 test('keyboard and swipe move one slide; back is blocked until moving forward', async ({ page }) => {
@@ -114,8 +114,10 @@ test('like, comment, reply and delete; share copies a link that opens the video 
   await expect(reply.getByRole('button', { name: '답글' })).toHaveCount(0);
 
   await reply.getByRole('button', { name: '댓글 삭제' }).click();
+  // The in-app confirm sheet, not window.confirm.
+  await page.getByRole('dialog', { name: '댓글을 삭제할까요?' }).getByRole('button', { name: '삭제' }).click();
   await expect(comments).toHaveCount(1);
-  expect(alerts).toContain('댓글을 삭제할까요?');
+  expect(alerts.filter((text) => text.startsWith('native:'))).toEqual([]);
   await panel.getByRole('button', { name: '댓글 닫기' }).click();
 
   await slide.getByRole('button', { name: '공유' }).click();

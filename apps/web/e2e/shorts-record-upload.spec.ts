@@ -21,7 +21,7 @@ test('record with the camera → upload → the video comes up first in the feed
   await page.goto('/shorts/feeds/test');
   await expect(page.getByTestId('rec-indicator')).toHaveText('STOPPED');
   await page.getByRole('button', { name: '녹화 영상 보내기' }).click();
-  expect(alerts).toContain('녹화된 영상이 없습니다.');
+  await expect.poll(() => alerts).toContain('녹화된 영상이 없습니다.');
 
   await page.getByRole('button', { name: '카메라 켜기' }).click();
   await page.getByRole('button', { name: '녹화 시작' }).click();
@@ -39,7 +39,7 @@ test('record with the camera → upload → the video comes up first in the feed
   await expect(page.getByAltText('썸네일 미리보기')).toBeVisible();
 
   await page.getByRole('button', { name: '업로드' }).click();
-  expect(alerts).toContain('영상, 제목, 내용을 모두 입력해주세요.');
+  await expect.poll(() => alerts).toContain('영상, 제목, 내용을 모두 입력해주세요.');
 
   await page.getByLabel('제목').fill('카메라 테스트 영상');
   const content = 'e2e로 녹화했어요 #테스트';
@@ -97,7 +97,7 @@ test('the gallery hands a picked video to the upload page; other files are refus
 
   const input = page.getByTestId('gallery-input').first();
   await input.setInputFiles(text);
-  expect(alerts).toContain('동영상 파일만 선택 가능합니다.');
+  await expect.poll(() => alerts).toContain('동영상 파일만 선택 가능합니다.');
   await expect(page).toHaveURL(/\/shorts\/feeds$/);
 
   await input.setInputFiles(clip);

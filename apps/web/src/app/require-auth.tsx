@@ -1,19 +1,28 @@
 import { MSG } from '@ohgood/contract/messages';
 import { useEffect, useRef } from 'react';
-import { Outlet, useNavigate } from 'react-router';
-import { useIsLoggedIn } from '../shared/auth-token';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useAuthState, wasLoggedOutByUser } from '../shared/auth-token';
 import { notify } from '../shared/notify';
+import { loginPath } from '../shared/return-to';
 
-/** Guarded pages: '로그인 후 이용 가능합니다.' and off to /login (spec §6). */
+/**
+ * Guarded pages: '로그인 후 이용 가능합니다.' and off to /login, which brings the user back here (path and
+ * query) after login (spec §6, issue #14). A user who just logged out here is simply taken home.
+ */
 export function RequireAuth() {
-  const loggedIn = useIsLoggedIn();
+  const auth = useAuthState();
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const warned = useRef(false);
   useEffect(() => {
-    if (loggedIn || warned.current) return;
+    if (auth !== 'out' || warned.current) return;
     warned.current = true;
+    if (wasLoggedOutByUser()) {
+      navigate('/', { replace: true });
+      return;
+    }
     notify(MSG.loginRequired);
-    navigate('/login', { replace: true });
-  }, [loggedIn, navigate]);
-  return loggedIn ? <Outlet /> : null;
+    navigate(loginPath(`${pathname}${search}`), { replace: true });
+  }, [auth, navigate, pathname, search]);
+  return auth === 'in' ? <Outlet /> : null;
 }

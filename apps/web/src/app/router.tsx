@@ -1,7 +1,9 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
+import { ConfirmHost } from '../shared/ui/confirm-host';
 import { LoadingText, ScreenPlaceholder } from '../shared/ui/page';
+import { Toaster } from '../shared/ui/toaster';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
@@ -51,6 +53,8 @@ export function AppRoutes() {
   return (
     <>
       <NavigatorBridge />
+      <Toaster />
+      <ConfirmHost />
       <Routes>
         {/* The merchant's checkout screen stands alone: no customer header or footer. */}
         <Route path="/merchant" element={merchant} />

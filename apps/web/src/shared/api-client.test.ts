@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ApiError, callEndpoint } from './api-client';
 import { getToken, setToken } from './auth-token';
 import { registerNavigator } from './navigation';
+import { currentToast } from './toast';
 
 const navigate = vi.fn();
 const alertSpy = vi.fn();
@@ -99,7 +100,9 @@ describe('api client (real contract endpoints)', () => {
     const fetchMock = respond(200, {});
     vi.stubGlobal('fetch', fetchMock);
     await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
-    expect(alertSpy).toHaveBeenCalledWith('로그인 후 이용 가능합니다.');
+    // The app's toast, never a native alert (issue #14).
+    expect(currentToast()?.message).toBe('로그인 후 이용 가능합니다.');
+    expect(alertSpy).not.toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -12,6 +12,7 @@ import { MSG } from '@ohgood/contract/messages';
 import { clearToken, getToken } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
+import { currentPath, loginPath } from './return-to';
 
 /**
  * A failed call: the HTTP status (0 for network/timeout), the contract's error code and the Korean message
@@ -66,7 +67,7 @@ function buildUrl(path: string, query?: Query): string {
 }
 
 function sendToLogin(): void {
-  if (window.location.pathname !== '/login') navigateTo('/login', { replace: true });
+  if (window.location.pathname !== '/login') navigateTo(loginPath(currentPath()), { replace: true });
 }
 
 /** Spec §8: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */

@@ -1,22 +1,86 @@
 import { useSyncExternalStore } from 'react';
 
-/** Spec §3: the access token lives in session storage under `accessToken`. */
+/**
+ * Spec §3: the access token lives in session storage under `accessToken`. Open tabs of the app share it
+ * over a BroadcastChannel (ADR 0040): a tab opened without one (a phone camera opening a QR link) asks
+ * the others first, a login in one tab logs in the others, and a logout logs out every tab.
+ */
 const KEY = 'accessToken';
+/** How long a new tab waits for another tab's answer before deciding it is logged out. */
+export const SHARE_WAIT_MS = 250;
+
+type Message = { type: 'ask' } | { type: 'token'; token: string } | { type: 'logout' };
+
 const listeners = new Set<() => void>();
+let checking = false;
+let channel: BroadcastChannel | null = null;
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
 
 export function getToken(): string | null {
   return sessionStorage.getItem(KEY);
 }
 
-export function setToken(token: string): void {
-  sessionStorage.setItem(KEY, token);
-  for (const notify of listeners) notify();
+function store(token: string | null): void {
+  if (token) sessionStorage.setItem(KEY, token);
+  else sessionStorage.removeItem(KEY);
+  checking = false;
+  emit();
 }
 
-export function clearToken(): void {
-  sessionStorage.removeItem(KEY);
-  for (const notify of listeners) notify();
+export function setToken(token: string): void {
+  loggedOutByUser = false;
+  store(token);
+  channel?.postMessage({ type: 'token', token } satisfies Message);
 }
+
+let loggedOutByUser = false;
+
+export function clearToken(): void {
+  loggedOutByUser = false;
+  store(null);
+  channel?.postMessage({ type: 'logout' } satisfies Message);
+}
+
+/** The logout icon: like clearToken, but guarded pages then leave quietly instead of asking for a login. */
+export function logout(): void {
+  clearToken();
+  loggedOutByUser = true;
+}
+
+/** True after the user logged out here (until the next login or session loss). */
+export function wasLoggedOutByUser(): boolean {
+  return loggedOutByUser;
+}
+
+function startSharing(): void {
+  if (typeof BroadcastChannel === 'undefined' || channel) return;
+  channel = new BroadcastChannel('ohgood-auth');
+  channel.onmessage = (event: MessageEvent<Message>) => {
+    const message = event.data;
+    if (message.type === 'ask') {
+      const token = getToken();
+      if (token) channel?.postMessage({ type: 'token', token } satisfies Message);
+    } else if (message.type === 'token') {
+      if (getToken() !== message.token) store(message.token);
+    } else if (message.type === 'logout') {
+      if (getToken()) store(null);
+    }
+  };
+  if (!getToken()) {
+    checking = true;
+    channel.postMessage({ type: 'ask' } satisfies Message);
+    setTimeout(() => {
+      if (!checking) return;
+      checking = false;
+      emit();
+    }, SHARE_WAIT_MS);
+  }
+}
+
+if (typeof window !== 'undefined') startSharing();
 
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);
@@ -30,7 +94,19 @@ function subscribe(onChange: () => void): () => void {
   };
 }
 
+export type AuthState = 'in' | 'out' | 'checking';
+
+function authState(): AuthState {
+  if (getToken() !== null) return 'in';
+  return checking ? 'checking' : 'out';
+}
+
+/** 'checking' only briefly at start-up while another open tab may hand over its session. */
+export function useAuthState(): AuthState {
+  return useSyncExternalStore(subscribe, authState);
+}
+
 /** True while a token is held; re-read on load, on focus and on every change made here. */
 export function useIsLoggedIn(): boolean {
-  return useSyncExternalStore(subscribe, () => getToken() !== null);
+  return useAuthState() === 'in';
 }

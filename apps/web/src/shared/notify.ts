@@ -1,4 +1,6 @@
-/** The spec's alerts, in one place so they can be changed to a toast later without hunting for them. */
+import { showToast } from './toast';
+
+/** The spec's alerts (§8), shown as the app's one toast instead of a native alert(). */
 export function notify(message: string): void {
-  window.alert(message);
+  showToast(message);
 }

@@ -90,7 +90,8 @@ describe('GET /api/payment/info', () => {
     );
     expect(body).toMatchObject({
       customerId,
-      account: '98765432101',
+      // One masking rule (issue #14): the full number never leaves the server.
+      account: '****2101',
       accountName: '신한',
       auto: false,
       extension: false,

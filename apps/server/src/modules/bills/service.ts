@@ -1,3 +1,4 @@
+import { maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type {
@@ -116,7 +117,8 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const grade = gradeOf(customer.gradePoint);
       return {
         customerId: customer.id,
-        account: customer.account,
+        // Masked before it leaves the server: the screens never need the full number (issue #14).
+        account: maskAccount(customer.account),
         accountName: customer.accountName,
         auto: oldest?.extension === 'AUTO',
         extension: Boolean(oldest?.extension),

@@ -42,8 +42,11 @@ export function hobbyOf(text: PreparedText): Hobby | null {
   return firstMatch(text, HOBBY_KEYWORDS, HOBBIES);
 }
 
+// BNPL is what every question is about, so it is the least specific item: 'BNPL 연장 가능?' asks about 연장.
+const FAQ_ORDER: readonly FaqItem[] = [...FAQ_ITEMS.filter((i) => i !== 'BNPL 이란?'), 'BNPL 이란?'];
+
 export function faqOf(text: PreparedText): FaqItem | null {
-  return firstMatch(text, FAQ_KEYWORDS, FAQ_ITEMS);
+  return firstMatch(text, FAQ_KEYWORDS, FAQ_ORDER);
 }
 
 export function quickMenuOf(text: PreparedText): QuickMenuEntry | null {

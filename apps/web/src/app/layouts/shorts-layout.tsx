@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
+import { loginPath } from '../../shared/return-to';
 import { Footer, isFooterHidden } from './footer';
 import styles from './shorts-layout.module.css';
 
@@ -11,6 +12,12 @@ import styles from './shorts-layout.module.css';
 export function searchPath(text: string): string {
   const q = text.trim();
   return q ? `/shorts/search?q=${encodeURIComponent(q)}` : '/shorts/search';
+}
+
+/** React Router numbers its history entries; index 0 is the page the app was opened on. */
+export function hasInAppHistory(state: unknown = window.history.state): boolean {
+  const idx = (state as { idx?: unknown } | null)?.idx;
+  return typeof idx === 'number' && idx > 0;
 }
 
 export function ShortsLayout() {
@@ -25,19 +32,26 @@ export function ShortsLayout() {
     navigate(searchPath(text));
   };
 
+  // History back (spec §2), but never out of the app: a feed opened from a shared link has no in-app
+  // entry behind it (the router's history index is 0), so back goes Home (issue #14).
+  const goBack = () => {
+    if (hasInAppHistory()) navigate(-1);
+    else navigate('/', { replace: true });
+  };
+
   const openMyShorts = () => {
     if (loggedIn) {
       navigate('/shorts/mypage');
       return;
     }
     notify(MSG.loginRequired);
-    navigate('/login');
+    navigate(loginPath('/shorts/mypage'));
   };
 
   return (
     <div className={styles.shell} data-layout="shorts">
       <header className={styles.header}>
-        <button type="button" className={styles.iconButton} onClick={() => navigate(-1)} aria-label="뒤로 가기">
+        <button type="button" className={styles.iconButton} onClick={goBack} aria-label="뒤로 가기">
           <ChevronLeft size={24} aria-hidden />
         </button>
         <search className={styles.search}>

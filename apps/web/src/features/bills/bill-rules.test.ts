@@ -1,14 +1,6 @@
 import type { UnpaidLine } from '@ohgood/contract/bills';
 import { describe, expect, it } from 'vitest';
-import {
-  checkExtension,
-  dDay,
-  dueDayLabel,
-  groupBills,
-  maskedAccount,
-  paymentMonth,
-  selectableIds,
-} from './bill-rules';
+import { checkExtension, dDay, dueDayLabel, groupBills, paymentMonth, selectableIds } from './bill-rules';
 
 const line = (paymentId: number, date: string): UnpaidLine => ({
   paymentId,
@@ -54,9 +46,5 @@ describe('bill rules', () => {
     expect(dDay('2026-12-28', '2027-01-15')).toBe('D-18');
     expect(dDay('2026-12-15', '2026-12-15')).toBe('D-Day');
     expect(dDay('2027-01-02', '2026-12-31')).toBe('D+2');
-  });
-
-  it('masks the account number', () => {
-    expect(maskedAccount('토스', '1002345678901')).toBe('토스 ****8901');
   });
 });

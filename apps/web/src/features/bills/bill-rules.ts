@@ -58,8 +58,3 @@ export function checkExtension(groups: BillGroup[], extended: boolean): Extensio
   if (!first?.dueNow) return 'not-allowed';
   return extended ? 'already' : 'ok';
 }
-
-/** '국민 ****8901': the account number masked except its last four digits. */
-export function maskedAccount(accountName: string, account: string): string {
-  return `${accountName} ${'*'.repeat(Math.max(0, Math.min(4, account.length - 4)))}${account.slice(-4)}`;
-}

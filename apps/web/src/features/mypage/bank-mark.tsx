@@ -1,3 +1,4 @@
+import { bankName } from '@ohgood/contract/bank';
 import type { Bank } from '@ohgood/contract/limits';
 
 /** Our own simple marks: each bank's colour with its first syllable. Not the banks' logos. */
@@ -14,7 +15,7 @@ const MARKS: Record<Bank, { bg: string; fg: string; glyph: string }> = {
 export function BankMark({ bank, size = 40 }: { bank: Bank; size?: number }) {
   const mark = MARKS[bank];
   return (
-    <svg width={size} height={size} viewBox="0 0 40 40" role="img" aria-label={`${bank}은행`}>
+    <svg width={size} height={size} viewBox="0 0 40 40" role="img" aria-label={bankName(bank)}>
       <rect width="40" height="40" rx="12" fill={mark.bg} />
       <text
         x="20"

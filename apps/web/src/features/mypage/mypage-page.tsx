@@ -1,3 +1,4 @@
+import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { GRADES, gradeByName, nextGrade, pointsToNextGrade, TOP_GRADE_MESSAGE } from '@ohgood/contract/grades';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
@@ -17,15 +18,10 @@ export function gradeProgress(gradePoint: number): number {
   return Math.round(((gradePoint - current.min) / (next.min - current.min)) * 100);
 }
 
-/** '1002345678901' → '1002-****-8901': the full number is not needed on screen. */
-export function maskAccount(account: string): string {
-  return account.length < 8 ? account : `${account.slice(0, 4)}-****-${account.slice(-4)}`;
-}
-
 export default function MypagePage() {
   const me = useQuery({ queryKey: ['mypage'], queryFn: fetchMypage });
   if (me.isPending) return <LoadingText />;
-  if (me.isError) return <ErrorText error={me.error} />;
+  if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
   const grade = gradeByName(data.gradeName);
   const toNext = pointsToNextGrade(data.gradePoint);
@@ -40,7 +36,12 @@ export default function MypagePage() {
         <span className={styles.email}>{data.emailId}</span>
       </p>
 
-      <section className={`${styles.card} ${styles.grade}`} aria-labelledby="grade-title" data-grade={grade.name}>
+      <section
+        className={`${styles.card} ${styles.grade}`}
+        aria-labelledby="grade-title"
+        data-grade={grade.name}
+        data-testid="grade-card"
+      >
         <h2 id="grade-title" className={styles.cardTitle}>
           나의 등급
         </h2>
@@ -71,7 +72,7 @@ export default function MypagePage() {
         <div className={styles.account}>
           <BankMark bank={data.accountName} />
           <div>
-            <p className={styles.bank}>{data.accountName}은행</p>
+            <p className={styles.bank}>{bankName(data.accountName)}</p>
             <p className={styles.accountNo}>{maskAccount(data.account)}</p>
           </div>
         </div>

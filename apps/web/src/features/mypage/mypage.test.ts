@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAQ } from './faq';
-import { gradeProgress, maskAccount } from './mypage-page';
+import { gradeProgress } from './mypage-page';
 
 describe('my page', () => {
   it('measures progress within the current grade', () => {
@@ -9,9 +9,6 @@ describe('my page', () => {
     expect(gradeProgress(21)).toBe(0);
     expect(gradeProgress(60)).toBe(95);
     expect(gradeProgress(120)).toBe(100);
-  });
-  it('masks the account number', () => {
-    expect(maskAccount('1002345678901')).toBe('1002-****-8901');
   });
   it('has the seven FAQ topics of the spec', () => {
     expect(FAQ).toHaveLength(7);

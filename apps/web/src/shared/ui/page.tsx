@@ -1,5 +1,8 @@
 import { MSG } from '@ohgood/contract/messages';
+import { RotateCw } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { ApiError } from '../api-client';
+import buttons from './button.module.css';
 import { Mascot } from './mascot';
 import styles from './page.module.css';
 
@@ -35,11 +38,31 @@ export function LoadingText({ children = '불러오는 중...' }: { children?: R
   );
 }
 
-export function ErrorText({ error }: { error: unknown }) {
+/**
+ * The reason in '오류가 발생했습니다: {reason}' (spec §8), said once: a network failure names the network
+ * instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
+ */
+export function loadErrorReason(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'NETWORK_ERROR') return '네트워크 연결을 확인해주세요.';
   const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*다시 시도해\s?주세요\.?$/, '').trim() || MSG.requestFailed;
+}
+
+/** A load error: the spec's text once and a '다시 시도' button (issue #14). */
+export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
-    <p className={styles.error} role="alert">
-      {MSG.genericError(message)}
-    </p>
+    <div className={styles.errorBox} role="alert">
+      <p className={styles.error}>{MSG.genericError(loadErrorReason(error))}</p>
+      <RetryButton onRetry={onRetry} />
+    </div>
+  );
+}
+
+export function RetryButton({ onRetry }: { onRetry: () => void }) {
+  return (
+    <button type="button" className={buttons.secondary} onClick={onRetry}>
+      <RotateCw size={18} aria-hidden />
+      다시 시도
+    </button>
   );
 }

@@ -1,10 +1,11 @@
 import { isValidEmail, PASSWORD_CHARS } from '@ohgood/contract/auth-rules';
 import { MSG } from '@ohgood/contract/messages';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { setToken } from '../../../shared/auth-token';
 import { notify } from '../../../shared/notify';
+import { safeNext } from '../../../shared/return-to';
 import buttons from '../../../shared/ui/button.module.css';
 import { Mascot } from '../../../shared/ui/mascot';
 import { login } from '../api/auth-api';
@@ -19,6 +20,8 @@ function loginErrorMessage(error: unknown): string {
 
 export default function LoginPage() {
   const navigate = useNavigate();
+  // Back to the guarded page that sent the user here, with its query (a QR deep link keeps its code).
+  const next = safeNext(useSearchParams()[0].get('next'));
   const [emailId, setEmailId] = useState('');
   const [pwd, setPwd] = useState('');
   const [submitting, setSubmitting] = useState(false);
@@ -36,11 +39,11 @@ export default function LoginPage() {
       const { accessToken } = await login({ emailId, pwd });
       setToken(accessToken);
       notify(MSG.loginSuccess);
-      navigate('/');
+      navigate(next, { replace: true });
     } catch (failure) {
       const message = loginErrorMessage(failure);
+      // Shown once, inline beside the form (a toast would repeat it).
       setError(message);
-      notify(message);
     } finally {
       setSubmitting(false);
     }

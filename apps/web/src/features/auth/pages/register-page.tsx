@@ -1,3 +1,4 @@
+import { bankName } from '@ohgood/contract/bank';
 import { BANKS, type Bank } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
 import { type FormEvent, useState } from 'react';
@@ -115,7 +116,7 @@ export default function RegisterPage() {
           <select id="reg-bank" className={styles.input} value={form.accountName} onChange={update('accountName')}>
             {BANKS.map((bank: Bank) => (
               <option key={bank} value={bank}>
-                {bank}
+                {bankName(bank)}
               </option>
             ))}
           </select>

@@ -1,7 +1,9 @@
+import { MSG } from '@ohgood/contract/messages';
 import { ChevronRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
+import { loadErrorReason, RetryButton } from '../../../shared/ui/page';
 import { useBillStatus, usePayThisMonth } from '../api/bills-api';
 import { monthLabel } from '../bill-rules';
 import { usePrefersReducedMotion, useTicker } from '../use-ticker';
@@ -37,7 +39,8 @@ export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: n
   if (summary.error || !summary.data) {
     return (
       <section className={styles.card} aria-label="이번 달 오굿페이">
-        <p className={styles.muted}>이번 달 이용 정보를 불러오지 못했어요. 잠시 후 다시 시도해주세요.</p>
+        <p className={styles.muted}>{MSG.genericError(loadErrorReason(summary.error))}</p>
+        <RetryButton onRetry={() => void refetch()} />
       </section>
     );
   }
@@ -63,6 +66,8 @@ export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: n
         <p className={styles.amount} data-testid="this-month-amount">
           {won(data.amount)}
         </p>
+        {/* The same figure as the '청구 금액' total of 결제 내역 (issue #14). */}
+        <p className={styles.amountNote}>포인트 사용 후 청구 금액</p>
         <p className={styles.points}>
           <span>
             이번 달 적립 <strong>{points(data.pointsThisMonth)}</strong>

@@ -31,49 +31,54 @@ export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll
         </label>
       </div>
       {groups.length === 0 ? <p className={styles.empty}>미납 내역이 없습니다.</p> : null}
-      {groups.map((group) => (
-        <div key={group.month} className={styles.group}>
-          <h3 className={styles.groupTitle}>
-            {monthLabel(group.month)} 이용분
-            {group.dueNow ? <span className={styles.badgeDanger}>납부 기한 도래</span> : null}
-          </h3>
-          <ul>
-            {group.lines.map((line) => {
-              const locked = !selectable.has(line.paymentId);
-              // Dates come as KST ISO strings ('2026-11-05T14:00:00+09:00'), so the text is already Seoul time.
-              return (
-                <li key={line.paymentId} className={locked ? styles.lineLocked : styles.line}>
-                  <label className={styles.lineLabel}>
-                    <input
-                      type="checkbox"
-                      checked={selected.has(line.paymentId)}
-                      disabled={locked}
-                      onChange={() => onToggle(line.paymentId)}
-                      aria-label={`${line.requestName} ${won(line.price)} 선택`}
-                    />
-                    <span className={styles.lineText}>
-                      <span className={styles.lineName}>{line.requestName}</span>
-                      <span className={styles.lineDate}>
-                        {shortDate(line.date)}
-                        {line.point > 0 ? ` · 포인트 ${number(line.point)}P 사용` : ''}
-                      </span>
-                    </span>
-                    <span className={styles.linePrice}>{won(line.price)}</span>
-                    {locked ? (
-                      <Lock
-                        size={16}
-                        className={styles.lockIcon}
-                        aria-label="이전 달 내역을 먼저 납부해주세요"
-                        role="img"
+      {groups.map((group) => {
+        const locked = group.lines.every((line) => !selectable.has(line.paymentId));
+        const noteId = `locked-${group.month}`;
+        return (
+          <div key={group.month} className={styles.group}>
+            <h3 className={styles.groupTitle}>
+              {monthLabel(group.month)} 이용분
+              {group.dueNow ? <span className={styles.badgeDanger}>납부 기한 도래</span> : null}
+            </h3>
+            {locked ? (
+              // Why these lines cannot be ticked, in words (issue #14), not just a lock.
+              <p id={noteId} className={styles.lockNote} data-testid="locked-reason">
+                <Lock size={14} aria-hidden />
+                이전 달 이용분을 모두 납부하면 선택할 수 있어요.
+              </p>
+            ) : null}
+            <ul>
+              {group.lines.map((line) => {
+                const locked = !selectable.has(line.paymentId);
+                // Dates come as KST ISO strings ('2026-11-05T14:00:00+09:00'), so the text is already Seoul time.
+                return (
+                  <li key={line.paymentId} className={locked ? styles.lineLocked : styles.line}>
+                    <label className={styles.lineLabel}>
+                      <input
+                        type="checkbox"
+                        checked={selected.has(line.paymentId)}
+                        disabled={locked}
+                        onChange={() => onToggle(line.paymentId)}
+                        aria-label={`${line.requestName} ${won(line.price)} 선택`}
+                        aria-describedby={locked ? noteId : undefined}
                       />
-                    ) : null}
-                  </label>
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      ))}
+                      <span className={styles.lineText}>
+                        <span className={styles.lineName}>{line.requestName}</span>
+                        <span className={styles.lineDate}>
+                          {shortDate(line.date)}
+                          {line.point > 0 ? ` · 포인트 ${number(line.point)}P 사용` : ''}
+                        </span>
+                      </span>
+                      <span className={styles.linePrice}>{won(line.price)}</span>
+                      {locked ? <Lock size={16} className={styles.lockIcon} aria-hidden /> : null}
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        );
+      })}
     </section>
   );
 }

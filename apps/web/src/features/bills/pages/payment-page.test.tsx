@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
+import { resetToastLog, toastLog } from '../../../test/toast-log';
 import PaymentPage from './payment-page';
 
 const line = (paymentId: number, date: string, price: number, requestName = `상품${paymentId}`) => ({
@@ -47,7 +48,7 @@ const normalStatus: BillStatus = {
 let info: PaymentInfo;
 let status: BillStatus;
 let calls: Array<{ url: string; method: string; body: unknown }>;
-const alerts: string[] = [];
+const alerts = toastLog;
 
 function json(body: unknown, statusCode = 200) {
   return new Response(JSON.stringify(body), { status: statusCode, headers: { 'content-type': 'application/json' } });
@@ -58,8 +59,7 @@ beforeEach(() => {
   info = makeInfo();
   status = normalStatus;
   calls = [];
-  alerts.length = 0;
-  window.alert = (message?: unknown) => void alerts.push(String(message));
+  resetToastLog();
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
@@ -115,6 +115,11 @@ describe('/payment page', () => {
     expect(screen.getByTestId('due-2026-11')).toHaveTextContent('12월 납부 예정 금액');
     expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
     expect(screen.getByLabelText('영화 25,000원 선택')).toBeDisabled();
+    // Locked lines say why, in words tied to the checkbox (issue #14).
+    expect(screen.getByLabelText('영화 25,000원 선택')).toHaveAccessibleDescription(
+      '이전 달 이용분을 모두 납부하면 선택할 수 있어요.',
+    );
+    expect(screen.getAllByTestId('locked-reason')).toHaveLength(1);
   });
 
   it('select-all covers only the selectable lines; nothing selected → the spec message', async () => {
@@ -137,7 +142,7 @@ describe('/payment page', () => {
     await user.click(screen.getByLabelText('택시 8,000원 선택'));
     await user.click(screen.getByRole('button', { name: '즉시 납부' }));
     const dialog = await screen.findByRole('dialog', { name: '즉시 납부' });
-    expect(dialog).toHaveTextContent('출금 계좌 토스 ****8901');
+    expect(dialog).toHaveTextContent('출금 계좌 토스뱅크 ****8901');
     await user.click(within(dialog).getByRole('button', { name: '20,000원 납부하기' }));
     expect(await screen.findByText('즉시 납부 신청되었습니다.')).toBeInTheDocument();
     const post = calls.find((c) => c.url === '/api/payment/immediately');

@@ -1,3 +1,4 @@
+import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { useMemo, useState } from 'react';
@@ -8,7 +9,7 @@ import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
-import { checkExtension, groupBills, maskedAccount, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
+import { checkExtension, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
 import { AvailableCard } from '../components/available-card';
 import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
@@ -24,7 +25,13 @@ export default function PaymentPage() {
       {info.isPending || status.isPending ? (
         <LoadingText />
       ) : info.error || status.error ? (
-        <ErrorText error={info.error ?? status.error} />
+        <ErrorText
+          error={info.error ?? status.error}
+          onRetry={() => {
+            void info.refetch();
+            void status.refetch();
+          }}
+        />
       ) : (
         <PaymentView info={info.data} status={status.data} />
       )}
@@ -130,10 +137,20 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
           선택 {selected.size}건 <strong>{won(total)}</strong>
         </p>
         <div className={styles.actionButtons}>
-          <button type="button" className={buttons.secondary} onClick={askExtension}>
+          <button
+            type="button"
+            className={buttons.secondary}
+            onClick={askExtension}
+            data-inactive={checkExtension(groups, info.extension) !== 'ok' || undefined}
+          >
             연장 신청
           </button>
-          <button type="button" className={buttons.primary} onClick={askRepay}>
+          <button
+            type="button"
+            className={buttons.primary}
+            onClick={askRepay}
+            data-inactive={selected.size === 0 || undefined}
+          >
             즉시 납부
           </button>
         </div>
@@ -181,7 +198,9 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
             <span>납부 금액</span>
             <strong>{won(total)}</strong>
           </p>
-          <p className={styles.modalNote}>출금 계좌 {maskedAccount(info.accountName, info.account)}</p>
+          <p className={styles.modalNote}>
+            출금 계좌 {bankName(info.accountName)} {maskAccount(info.account)}
+          </p>
           <div className={styles.modalActions}>
             <button type="button" className={buttons.ghost} onClick={() => setDialog('none')}>
               취소

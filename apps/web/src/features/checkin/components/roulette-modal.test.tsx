@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToken, setToken } from '../../../shared/auth-token';
 import { registerNavigator } from '../../../shared/navigation';
+import { resetToastLog, toastLog } from '../../../test/toast-log';
 import { landingRotation } from '../roulette';
 import RouletteModal from './roulette-modal';
 
@@ -86,8 +87,8 @@ describe('roulette modal', () => {
 
   it('logged out: the login-required alert and the login page, no call to the server', async () => {
     clearToken();
-    const alerts: string[] = [];
-    window.alert = (message?: unknown) => void alerts.push(String(message));
+    resetToastLog();
+    const alerts = toastLog;
     const navigate = vi.fn();
     registerNavigator(navigate);
     const onClose = vi.fn();

@@ -1,5 +1,5 @@
 import { PAY_MSG } from '@ohgood/contract/messages';
-import type { ValidateResult } from '@ohgood/contract/payments';
+import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
 import { useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { points as formatPoints, won } from '../../../shared/format';
@@ -13,7 +13,7 @@ import styles from './payment-modal.module.css';
 interface PaymentModalProps {
   request: ValidateResult | null;
   onClose: () => void;
-  onPaid: () => void;
+  onPaid: (result: FinalResult) => void;
 }
 
 export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
@@ -44,9 +44,9 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
     setSubmitting(true);
     setError(null);
     try {
-      await finalPayment(request.requestId, usePoints, idempotencyKey.current);
+      const { result } = await finalPayment(request.requestId, usePoints, idempotencyKey.current);
       setUsePoints(0);
-      onPaid();
+      onPaid(result);
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status > 0 ? failure.message || PAY_MSG.modalFailed : PAY_MSG.modalError,
@@ -90,6 +90,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
           전액사용
         </button>
       </div>
+      {maxPoints === 0 ? <p className={styles.noPoints}>사용할 수 있는 포인트가 없어요.</p> : null}
       <NumberPad
         label="사용할 포인트 입력"
         onDigit={(digit) => setUsePoints((current) => typePointDigit(current, digit, price, request.point))}

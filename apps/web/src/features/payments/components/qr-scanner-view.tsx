@@ -1,17 +1,20 @@
 import { PAY_MSG } from '@ohgood/contract/messages';
 import { useEffect, useRef, useState } from 'react';
+import buttons from '../../../shared/ui/button.module.css';
 import styles from './qr-scanner-view.module.css';
 
 interface QrScannerViewProps {
-  /** Called once per distinct decoded value (spec §4: only a new value is processed). */
+  /** Every decoded value while not paused; the page decides which ones are new (once per visit). */
   onScan: (value: string) => void;
   paused: boolean;
+  /** Camera denied or missing: the PIN tab is the way on. */
+  onUsePin: () => void;
 }
 
 /** The rear camera with qr-scanner (its worker is bundled by Vite; nothing is fetched from a CDN). */
-export function QrScannerView({ onScan, paused }: QrScannerViewProps) {
+export function QrScannerView({ onScan, paused, onUsePin }: QrScannerViewProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const lastValue = useRef<string | null>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
   const onScanRef = useRef(onScan);
   onScanRef.current = onScan;
   const pausedRef = useRef(paused);
@@ -23,15 +26,17 @@ export function QrScannerView({ onScan, paused }: QrScannerViewProps) {
     if (!video) return;
     let scanner: { start(): Promise<void>; stop(): void; destroy(): void } | null = null;
     let cancelled = false;
+    let decoded = 0;
     import('qr-scanner')
       .then(async ({ default: QrScanner }) => {
         if (cancelled) return;
         const instance = new QrScanner(
           video,
           (result) => {
-            if (pausedRef.current || result.data === lastValue.current) return;
-            lastValue.current = result.data;
-            onScanRef.current(result.data);
+            // A count of decoded frames on the element: tests wait on it instead of on time.
+            decoded += 1;
+            frameRef.current?.setAttribute('data-decoded', String(decoded));
+            if (!pausedRef.current) onScanRef.current(result.data);
           },
           {
             preferredCamera: 'environment',
@@ -63,19 +68,18 @@ export function QrScannerView({ onScan, paused }: QrScannerViewProps) {
     };
   }, []);
 
-  /** After a failed validation the same code may be shown again on purpose: accept it once more. */
-  useEffect(() => {
-    if (!paused) lastValue.current = null;
-  }, [paused]);
-
   return (
-    <div className={styles.frame}>
+    <div ref={frameRef} className={styles.frame} data-testid="qr-frame">
       <video ref={videoRef} className={styles.video} muted playsInline aria-label="QR 코드 스캔 화면" />
       <div className={styles.target} aria-hidden />
       {failed ? (
-        <p className={styles.message} role="alert">
-          {PAY_MSG.cameraDenied}
-        </p>
+        <div className={styles.message} role="alert">
+          <p>{PAY_MSG.cameraDenied}</p>
+          <p className={styles.messageSub}>카메라 없이도 매장의 6자리 코드로 결제할 수 있어요.</p>
+          <button type="button" className={buttons.primary} onClick={onUsePin}>
+            PIN으로 결제하기
+          </button>
+        </div>
       ) : (
         <p className={styles.hint}>QR 코드를 사각형 안에 맞춰주세요</p>
       )}

@@ -2,7 +2,8 @@ import { PAY_MSG } from '@ohgood/contract/messages';
 import type { PaymentHistoryItem } from '@ohgood/contract/payments';
 import { useQuery } from '@tanstack/react-query';
 import { getChoseong } from 'es-hangul';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'react-router';
 import { kstMonth, kstTime, points, won } from '../../../shared/format';
 import { groupByDay } from '../../../shared/group-by-day';
 import { Modal } from '../../../shared/ui/modal';
@@ -31,6 +32,15 @@ export default function PaymentDetailsPage() {
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<PaymentHistoryItem | null>(null);
   const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+  // The payment just made (from the receipt's '확인') is marked and scrolled into view.
+  const highlight = (useLocation().state as { highlight?: number } | null)?.highlight ?? null;
+  useEffect(() => {
+    if (highlight === null || !history.data) return;
+    document.querySelector('[data-highlighted="true"]')?.scrollIntoView({ block: 'center' });
+  }, [highlight, history.data]);
+  // Issue #14: the month's charged total (after points, refunds left out) is the figure Home's card shows,
+  // and each row's right-hand amount is its share of it, so the list adds up to the card.
+  const charged = (history.data ?? []).reduce((sum, item) => (item.status === 'REFUNDED' ? sum : sum + item.price), 0);
 
   const groups = useMemo(
     () =>
@@ -44,6 +54,12 @@ export default function PaymentDetailsPage() {
   return (
     <Page title="결제 내역">
       <MonthNav month={month} max={currentMonth} onChange={setMonth} />
+      {history.data && history.data.length > 0 ? (
+        <p className={styles.total} data-testid="month-charged">
+          <span>{Number(month.slice(5, 7))}월 청구 금액 (포인트 사용 후)</span>
+          <strong>{won(charged)}</strong>
+        </p>
+      ) : null}
       <label htmlFor="payment-search" className="visually-hidden">
         결제 내역 검색
       </label>
@@ -58,7 +74,7 @@ export default function PaymentDetailsPage() {
       {history.isPending ? (
         <LoadingText />
       ) : history.isError ? (
-        <ErrorText error={history.error} />
+        <ErrorText error={history.error} onRetry={() => void history.refetch()} />
       ) : groups.length === 0 ? (
         <p className={styles.empty}>{PAY_MSG.noPayments}</p>
       ) : (
@@ -70,7 +86,11 @@ export default function PaymentDetailsPage() {
                 {group.items.map((item) => (
                   <li
                     key={item.paymentId}
-                    className={`${styles.item} ${item.status === 'REFUNDED' ? styles.refunded : ''}`}
+                    className={`${styles.item} ${item.status === 'REFUNDED' ? styles.refunded : ''} ${
+                      item.paymentId === highlight ? styles.highlighted : ''
+                    }`}
+                    data-highlighted={item.paymentId === highlight ? 'true' : undefined}
+                    data-testid="payment-row"
                   >
                     <button type="button" className={styles.row} onClick={() => setSelected(item)}>
                       <span>
@@ -80,10 +100,13 @@ export default function PaymentDetailsPage() {
                         </p>
                         <p className={styles.sub}>
                           {item.merchant} · {kstTime(item.date)}
-                          {item.point > 0 ? ` · ${points(item.point)} 사용` : ''}
+                          {item.point > 0 ? ` · 결제 ${won(item.totalPrice)} · ${points(item.point)} 사용` : ''}
                         </p>
                       </span>
-                      <span className={styles.amount}>{won(item.totalPrice)}</span>
+                      <span className={styles.amount} data-testid="row-charged">
+                        {won(item.price)}
+                        {item.point > 0 ? <small className={styles.amountNote}>청구</small> : null}
+                      </span>
                     </button>
                   </li>
                 ))}

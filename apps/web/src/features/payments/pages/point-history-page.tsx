@@ -24,7 +24,7 @@ export default function PointHistoryPage() {
       {history.isPending ? (
         <LoadingText />
       ) : history.isError ? (
-        <ErrorText error={history.error} />
+        <ErrorText error={history.error} onRetry={() => void history.refetch()} />
       ) : groups.length === 0 ? (
         <p className={styles.empty}>{PAY_MSG.noPoints}</p>
       ) : (

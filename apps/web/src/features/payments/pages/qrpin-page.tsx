@@ -1,17 +1,26 @@
 import { LIMITS } from '@ohgood/contract/limits';
-import type { ValidateResult } from '@ohgood/contract/payments';
+import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
+import { qrTokenFrom } from '@ohgood/contract/qr';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import buttons from '../../../shared/ui/button.module.css';
 import { Page } from '../../../shared/ui/page';
+import { Tabs } from '../../../shared/ui/tabs';
 import { type CodeType, validateCode } from '../api/payments-api';
 import { codeErrorMessage } from '../components/code-errors';
 import { NumberPad } from '../components/number-pad';
 import { PaymentModal } from '../components/payment-modal';
 import { QrScannerView } from '../components/qr-scanner-view';
+import { Receipt } from '../components/receipt';
 import styles from './qrpin-page.module.css';
 
 type Mode = 'qr' | 'pin';
+
+const TABS = [
+  { key: 'qr' as const, label: 'QR 스캔' },
+  { key: 'pin' as const, label: 'PIN 입력' },
+];
 
 export default function QrPinPage() {
   const navigate = useNavigate();
@@ -23,7 +32,14 @@ export default function QrPinPage() {
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const [request, setRequest] = useState<ValidateResult | null>(null);
+  const [paid, setPaid] = useState<{ request: ValidateResult; result: FinalResult } | null>(null);
   const busy = useRef(false);
+  /*
+   * QR codes handled during this visit (issue #14): each is sent to the server once, whatever happened, so a
+   * code left in view neither reopens a closed modal nor piles up failed attempts. 'QR 다시 스캔' forgets them.
+   */
+  const handled = useRef(new Set<string>());
+  const [canRescan, setCanRescan] = useState(false);
 
   const validate = useCallback(async (codeType: CodeType, value: string) => {
     if (busy.current) return;
@@ -35,18 +51,29 @@ export default function QrPinPage() {
     } catch (failure) {
       setError(codeErrorMessage(failure));
       setPin('');
+      if (codeType === 'qrcode') setCanRescan(true);
     } finally {
       busy.current = false;
       setChecking(false);
     }
   }, []);
 
+  const scanned = useCallback(
+    (value: string) => {
+      const token = qrTokenFrom(value);
+      if (busy.current || handled.current.has(token)) return;
+      handled.current.add(token);
+      void validate('qrcode', value);
+    },
+    [validate],
+  );
+
   // A phone camera opening /qrpin?code=… validates at once (domain §4 deep link).
   useEffect(() => {
     if (!deepLinkCode) return;
     setParams({}, { replace: true });
-    void validate('qrcode', deepLinkCode);
-  }, [deepLinkCode, setParams, validate]);
+    scanned(deepLinkCode);
+  }, [deepLinkCode, setParams, scanned]);
 
   const typeDigit = useCallback(
     (digit: string) => {
@@ -62,68 +89,97 @@ export default function QrPinPage() {
   );
 
   useEffect(() => {
-    if (mode !== 'pin' || request) return;
+    if (mode !== 'pin' || request || paid) return;
     const onKey = (event: KeyboardEvent) => {
+      if (event.target instanceof HTMLElement && event.target.getAttribute('role') === 'tab') return;
       if (/^\d$/.test(event.key)) typeDigit(event.key);
       else if (event.key === 'Backspace') setPin((current) => current.slice(0, -1));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [mode, request, typeDigit]);
+  }, [mode, request, paid, typeDigit]);
 
   const closeModal = () => {
     setRequest(null);
     setPin('');
+    if (mode === 'qr') setCanRescan(true);
   };
 
-  const paid = () => {
+  const rescan = () => {
+    handled.current.clear();
+    setCanRescan(false);
+    setError(null);
+  };
+
+  const onPaid = (result: FinalResult) => {
+    if (request) setPaid({ request, result });
     setRequest(null);
     setPin('');
     void queryClient.invalidateQueries();
-    navigate('/payment/details');
   };
+
+  if (paid) {
+    return (
+      <Page title="결제 완료">
+        <Receipt
+          request={paid.request}
+          result={paid.result}
+          onDone={() => navigate('/payment/details', { state: { highlight: paid.result.paymentId } })}
+        />
+      </Page>
+    );
+  }
 
   return (
     <Page title="QR·PIN 결제">
-      <div className={styles.tabs} role="tablist" aria-label="결제 방식">
-        <button type="button" role="tab" aria-selected={mode === 'qr'} onClick={() => setMode('qr')}>
-          QR 스캔
-        </button>
-        <button type="button" role="tab" aria-selected={mode === 'pin'} onClick={() => setMode('pin')}>
-          PIN 입력
-        </button>
-      </div>
-
-      {mode === 'qr' ? (
-        <div role="tabpanel" aria-label="QR 스캔">
-          <QrScannerView paused={checking || request !== null} onScan={(value) => void validate('qrcode', value)} />
-        </div>
-      ) : (
-        <div role="tabpanel" aria-label="PIN 입력" className={styles.pinPanel}>
-          <p className={styles.pinHint}>매장에 표시된 6자리 코드를 입력하세요</p>
-          <div className={styles.dots} role="img" aria-label={`${pin.length}자리 입력됨`} data-testid="pin-dots">
-            {Array.from({ length: LIMITS.pinLength }, (_, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: fixed six slots
-              <span key={index} className={index < pin.length ? styles.filled : ''}>
-                {pin[index] ?? ''}
-              </span>
-            ))}
-          </div>
-          <NumberPad
-            label="PIN 입력"
-            onDigit={typeDigit}
-            onDelete={() => setPin((current) => current.slice(0, -1))}
-            onClear={() => setPin('')}
-            disabled={checking}
-          />
-        </div>
-      )}
+      <Tabs
+        label="결제 방식"
+        items={TABS}
+        selected={mode}
+        onSelect={setMode}
+        className={styles.tabs}
+        panelClassName={mode === 'pin' ? styles.pinPanel : undefined}
+      >
+        {mode === 'qr' ? (
+          <>
+            <QrScannerView paused={checking || request !== null} onScan={scanned} onUsePin={() => setMode('pin')} />
+            {canRescan && !checking && request === null ? (
+              <button
+                type="button"
+                className={`${buttons.secondary} ${buttons.block} ${styles.rescan}`}
+                onClick={rescan}
+              >
+                QR 다시 스캔
+              </button>
+            ) : null}
+          </>
+        ) : (
+          <>
+            <p className={styles.pinHint}>매장에 표시된 6자리 코드를 입력하세요</p>
+            <div className={styles.dots} role="img" aria-label={`${pin.length}자리 입력됨`} data-testid="pin-dots">
+              {Array.from({ length: LIMITS.pinLength }, (_, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: fixed six slots
+                <span key={index} className={index < pin.length ? styles.filled : ''}>
+                  {pin[index] ?? ''}
+                </span>
+              ))}
+            </div>
+            <NumberPad
+              label="PIN 입력"
+              onDigit={typeDigit}
+              onDelete={() => setPin((current) => current.slice(0, -1))}
+              onClear={() => setPin('')}
+              disabled={checking}
+            />
+          </>
+        )}
+      </Tabs>
 
       <p className={styles.status} role={error ? 'alert' : 'status'}>
         {error ?? (checking ? '코드를 확인하는 중...' : '')}
       </p>
 
-      <PaymentModal request={request} onClose={closeModal} onPaid={paid} />
+      <PaymentModal request={request} onClose={closeModal} onPaid={onPaid} />
     </Page>
   );
 }

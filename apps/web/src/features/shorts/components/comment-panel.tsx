@@ -3,8 +3,11 @@ import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
+import { confirmSheet } from '../../../shared/confirm';
 import { relativeTime } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
+import { RetryButton } from '../../../shared/ui/page';
+import { useReturnFocus } from '../../../shared/use-return-focus';
 import { shortsApi } from '../api/shorts-api';
 import { buildCommentTree, mediaUrl } from '../feed-logic';
 import styles from './feed.module.css';
@@ -25,6 +28,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const [replyTo, setReplyTo] = useState<{ commentId: number; nickname: string } | null>(null);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  useReturnFocus();
 
   const load = useCallback(async () => {
     try {
@@ -75,7 +79,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   };
 
   const remove = async (comment: CommentItem) => {
-    if (!window.confirm('댓글을 삭제할까요?')) return;
+    if (!(await confirmSheet({ title: '댓글을 삭제할까요?', confirmLabel: '삭제', danger: true }))) return;
     try {
       await shortsApi.deleteComment(shortsId, comment.commentId);
       await load();
@@ -131,7 +135,12 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           </button>
         </div>
         <div className={styles.commentList}>
-          {failed && <p className={styles.sheetEmpty}>{SHORTS_MSG.commentsError}</p>}
+          {failed && (
+            <div className={styles.sheetEmpty} role="alert">
+              <p>{SHORTS_MSG.commentsError}</p>
+              <RetryButton onRetry={() => void load()} />
+            </div>
+          )}
           {!failed && comments === null && <p className={styles.sheetEmpty}>불러오는 중...</p>}
           {!failed && comments !== null && tree.length === 0 && (
             <p className={styles.sheetEmpty}>{SHORTS_MSG.commentsEmpty}</p>

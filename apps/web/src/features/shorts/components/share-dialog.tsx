@@ -1,5 +1,6 @@
 import { Check, Copy, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { useReturnFocus } from '../../../shared/use-return-focus';
 import { shareLink } from '../feed-logic';
 import styles from './feed.module.css';
 
@@ -9,6 +10,7 @@ export const COPIED_MS = 2000;
 export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose(): void }) {
   const link = shareLink(window.location.origin, shortsId);
   const [copied, setCopied] = useState(false);
+  useReturnFocus();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {

@@ -31,6 +31,8 @@ export interface SlideProps {
   /** The visible video can play through: the next ones may now take bandwidth. */
   onReady?: () => void;
   muted: boolean;
+  /** The first tap on the video turns the sound on instead of pausing (autoplay starts muted). */
+  unmuteOnTap: boolean;
   loggedIn: boolean;
   limitReached: boolean;
   reaction: { likeCount: number; myReaction: MyReaction };
@@ -100,6 +102,11 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
   const togglePlay = () => {
     const el = video.current;
     if (!el || !active) return;
+    if (props.unmuteOnTap && !el.paused) {
+      props.onToggleMute();
+      flashControls();
+      return;
+    }
     if (el.paused) {
       setPaused(false);
       el.play().catch(() => setPaused(true));
@@ -138,24 +145,25 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         type="button"
         className={styles.tapLayer}
         onClick={togglePlay}
-        aria-label={paused ? '재생' : '일시정지'}
+        aria-label={props.unmuteOnTap && !paused ? '탭하여 소리 켜기' : paused ? '재생' : '일시정지'}
       />
       <div className={`${styles.controls} ${controls ? '' : styles.controlsHidden}`} data-testid="controls">
         <span className={styles.playState} aria-hidden>
           {paused ? <Play size={36} /> : <Pause size={36} />}
         </span>
-        <button
-          type="button"
-          className={styles.muteButton}
-          onClick={() => {
-            props.onToggleMute();
-            flashControls();
-          }}
-          aria-label={muted ? '소리 켜기' : '음소거'}
-        >
-          {muted ? <VolumeX size={20} aria-hidden /> : <Volume2 size={20} aria-hidden />}
-        </button>
       </div>
+      {/* Outside the fading controls: sound stays one tap away (issue #14). */}
+      <button
+        type="button"
+        className={styles.muteButton}
+        onClick={() => {
+          props.onToggleMute();
+          flashControls();
+        }}
+        aria-label={muted ? '소리 켜기' : '음소거'}
+      >
+        {muted ? <VolumeX size={20} aria-hidden /> : <Volume2 size={20} aria-hidden />}
+      </button>
 
       <div className={styles.gaugeSpot}>
         <WatchGauge gauge={gauge} loggedIn={loggedIn} limitReached={limitReached} />

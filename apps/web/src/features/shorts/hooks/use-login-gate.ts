@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { useIsLoggedIn } from '../../../shared/auth-token';
 import { notify } from '../../../shared/notify';
+import { currentPath, loginPath } from '../../../shared/return-to';
 
 /** Spec §5: login-required actions alert and go to /login when logged out. Returns true when allowed. */
 export function useLoginGate(): { loggedIn: boolean; gate: () => boolean } {
@@ -11,7 +12,7 @@ export function useLoginGate(): { loggedIn: boolean; gate: () => boolean } {
   const gate = useCallback(() => {
     if (loggedIn) return true;
     notify(MSG.loginRequired);
-    navigate('/login');
+    navigate(loginPath(currentPath()));
     return false;
   }, [loggedIn, navigate]);
   return { loggedIn, gate };

@@ -3,7 +3,9 @@ import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
+import { confirmSheet } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
+import { RetryButton } from '../../../shared/ui/page';
 import { shortsApi } from '../api/shorts-api';
 import { CommentPanel } from '../components/comment-panel';
 import styles from '../components/feed.module.css';
@@ -39,6 +41,11 @@ export default function FeedPage() {
   const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
   const [mediaBase, setMediaBase] = useState('/media/');
   const [muted, setMuted] = useState(true);
+  // Autoplay starts muted; until the viewer chooses, the first tap on the video turns the sound on.
+  const [soundChosen, setSoundChosen] = useState(false);
+  // A shared link to a short that no longer exists: said so above the normal feed (issue #14).
+  const [targetMissing, setTargetMissing] = useState(false);
+  const [attempt, setAttempt] = useState(0);
   const [limitReached, setLimitReached] = useState(false);
   const [reactions, setReactions] = useState<
     Record<number, { likeCount: number; myReaction: ShortItem['myReaction'] }>
@@ -94,17 +101,24 @@ export default function FeedPage() {
     }
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the '다시 시도' trigger
   useEffect(() => {
     let cancelled = false;
     paging.current = { page: 0, hasNext: true, loading: true, cycle: 0, base: [] };
     setLoad({ state: 'loading' });
+    setTargetMissing(false);
     setIndex(0);
     maxIndex.current = 0;
     (async () => {
       try {
         const [first, target] = await Promise.all([
           shortsApi.feed(1, PAGE_SIZE),
-          targetId ? shortsApi.one(targetId).catch(() => null) : Promise.resolve(null),
+          targetId
+            ? shortsApi.one(targetId).catch((error: unknown) => {
+                if (error instanceof ApiError && error.status === 404) setTargetMissing(true);
+                return null;
+              })
+            : Promise.resolve(null),
         ]);
         if (cancelled) return;
         const ordered = orderAroundTarget(first.data, target);
@@ -119,7 +133,7 @@ export default function FeedPage() {
     return () => {
       cancelled = true;
     };
-  }, [targetId]);
+  }, [targetId, attempt]);
 
   const go = useCallback(
     (direction: 'next' | 'prev') => {
@@ -189,6 +203,13 @@ export default function FeedPage() {
     const current = subs[item.customerId] ?? item.subscriptionStatus;
     try {
       if (current === 'SUBSCRIBED') {
+        const sure = await confirmSheet({
+          title: `${item.nickname}님 구독을 취소할까요?`,
+          confirmLabel: '구독 취소',
+          cancelLabel: '계속 구독',
+          danger: true,
+        });
+        if (!sure) return;
         await shortsApi.unsubscribe(item.customerId);
         setSubs((s) => ({ ...s, [item.customerId]: 'NOT_SUBSCRIBED' }));
       } else {
@@ -215,9 +236,10 @@ export default function FeedPage() {
     );
   if (load.state === 'error')
     return (
-      <p className={styles.feedStatus} role="alert">
-        {SHORTS_MSG.feedError}
-      </p>
+      <div className={styles.feedStatus} role="alert">
+        <p>{SHORTS_MSG.feedError}</p>
+        <RetryButton onRetry={() => setAttempt((n) => n + 1)} />
+      </div>
     );
   if (slides.length === 0) return <p className={styles.feedStatus}>{SHORTS_MSG.feedEmpty}</p>;
 
@@ -238,6 +260,11 @@ export default function FeedPage() {
         if (direction) go(direction);
       }}
     >
+      {targetMissing ? (
+        <p className={styles.missing} role="alert">
+          요청한 쇼츠를 찾을 수 없어요. 삭제되었거나 주소가 잘못되었어요.
+        </p>
+      ) : null}
       <div className={styles.track} style={{ transform: `translateY(${-index * 100}%)` }}>
         {slides.map((slide, i) => {
           if (i < index - BEHIND || i > index + AHEAD) return null;
@@ -257,7 +284,11 @@ export default function FeedPage() {
                 subscription={subs[item.customerId] ?? item.subscriptionStatus}
                 commentCount={commentCounts[item.shortsId] ?? item.commentCount}
                 gate={gate}
-                onToggleMute={() => setMuted((m) => !m)}
+                unmuteOnTap={muted && !soundChosen}
+                onToggleMute={() => {
+                  setSoundChosen(true);
+                  setMuted((m) => !m);
+                }}
                 onReact={onReact}
                 onSubscribe={onSubscribe}
                 onComments={(it) => setPanel({ kind: 'comments', item: it })}

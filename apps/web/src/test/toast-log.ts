@@ -1,0 +1,14 @@
+import { currentToast, dismissToast, subscribeToast } from '../shared/toast';
+
+/** Every toast message shown since the last reset, in order (the spec's alerts are toasts, issue #14). */
+export const toastLog: string[] = [];
+
+subscribeToast(() => {
+  const toast = currentToast();
+  if (toast) toastLog.push(toast.message);
+});
+
+export function resetToastLog(): void {
+  dismissToast();
+  toastLog.length = 0;
+}
