@@ -22,6 +22,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
+import { workRoot } from './lib/work-dir';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
@@ -32,6 +33,8 @@ import { chatRoutes } from './modules/chat/routes';
 import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { resolveMediaTools } from './modules/media/ffmpeg';
+import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
 import { merchantRoutes } from './modules/merchants/routes';
@@ -42,9 +45,12 @@ import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
+import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
+import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
 import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
 import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
+import { createShortsService } from './modules/shorts/service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
 
@@ -57,6 +63,13 @@ export interface AppDeps {
   logStream?: LogStream;
   /** Media storage; built from the config when absent. */
   storage?: MediaStorage;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The upload queue (tests wait on it with `idle()` instead of sleeping). */
+    mediaPipeline: ShortsPipeline;
+  }
 }
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
@@ -110,7 +123,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const auth = createAuthService(database.db, clock, tokens);
   await app.register(authRoutes(auth));
-  await app.register(shortsRoutes({ ...deps, storage }, publicCache));
+  // Shorts: one media queue and one ranking per instance, built here and handed to the routes.
+  const pipeline = new ShortsPipeline(
+    database.db,
+    clock,
+    storage,
+    () => resolveMediaTools(config),
+    uploadLimits(config),
+    app.log,
+    workRoot(config.DATA_DIR),
+  );
+  app.decorate('mediaPipeline', pipeline);
+  app.addHook('onReady', () => pipeline.recover());
+  app.addHook('onClose', () => pipeline.close());
+  const ranking = createRanking(database.db, clock, config.PUBLIC_CACHE_MS);
+  // Whatever drops the public answers (a change notification, a shorts write here) drops pages and cursors.
+  publicCache.onClear(() => ranking.forgetCursors());
+  // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
+  const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
+  refreshTimer.unref();
+  app.addHook('onClose', async () => clearInterval(refreshTimer));
+  const shorts = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
+  await app.register(mediaRoutes(storage));
+  await app.register(shortsRoutes({ service: shorts, pipeline, workDir: workRoot(config.DATA_DIR) }));
   await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
   await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));

@@ -7,6 +7,7 @@ import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
+import { createStorage } from './modules/media/storage';
 import { prepareDemoData } from './seed/startup';
 
 async function main(): Promise<void> {
@@ -19,7 +20,10 @@ async function main(): Promise<void> {
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
   if (config.CLOCK_START)
     console.warn(`CLOCK_START is set: the server's clock starts at ${config.CLOCK_START} (tests only)`);
+  // One media storage for the demo seed and the app.
+  const storage = createStorage(config);
   await prepareDemoData(database, {
+    storage,
     seed: config.SEED_DEMO,
     demoMerchantKey: config.DEMO_MERCHANT_KEY,
     clock,
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
     database,
     clock,
+    storage,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
   });
   phases.app = Math.round(performance.now());

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped as envelope } from './endpoint';
+import { DB_INT_MAX, dbId } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
-
-export { DISCOVERY_LIMITS, DISCOVERY_MSG, isChoseongQuery } from './shorts-discovery-rules';
 
 /* ---- Search: GET /api/public/shorts/search (spec §3 "Search response", §7) ---- */
 
@@ -11,9 +10,9 @@ export const searchQuery = z
   .object({
     q: z.string().max(100).optional(),
     limit: z.coerce.number().int().min(1).max(50).default(8),
-    lastId: z.coerce.number().int().positive().optional(),
+    lastId: dbId().optional(),
     lastDate: z.iso.datetime({ offset: true }).optional(),
-    lastScore: z.coerce.number().int().min(0).optional(),
+    lastScore: z.coerce.number().int().min(0).max(DB_INT_MAX).optional(),
   })
   .refine(
     (q) =>
@@ -62,7 +61,7 @@ export const profileSort = z.enum(['latest', 'like', 'oldest']);
 export type ProfileSort = z.infer<typeof profileSort>;
 
 export const profileQuery = z.object({
-  targetId: z.coerce.number().int().positive().optional(),
+  targetId: dbId().optional(),
   page: z.coerce.number().int().min(0).max(10_000).default(0),
   sortBy: profileSort.default('latest'),
 });

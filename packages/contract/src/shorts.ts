@@ -4,8 +4,6 @@ import { errorCode } from './errors';
 import { DB_INT_MAX, dbId, plainText } from './input';
 import { LIMITS } from './limits';
 
-export { minimumWatchSeconds, requiredWatchSeconds, SHORTS_MSG, watchPoints } from './shorts-rules';
-
 export const reactionType = z.enum(['like', 'dislike']);
 export type ReactionType = z.infer<typeof reactionType>;
 export const myReaction = z.enum(['like', 'dislike', 'none']);

@@ -5,7 +5,6 @@ import type { Endpoint } from '@ohgood/contract/endpoint';
 import { allEndpoints, endpointGroups } from '@ohgood/contract/endpoints';
 import { errorBody } from '@ohgood/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineOf } from '../modules/shorts/routes';
 import { makeVideo, multipart, uploadShort } from '../modules/shorts/test-media';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { createMerchant, grantPoints } from '../test/merchant-fixture';
@@ -295,7 +294,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await pipelineOf(h.database)?.idle();
+  await h.app.mediaPipeline.idle();
   await h.close();
   rmSync(work, { recursive: true, force: true });
 });

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineOf } from '../modules/shorts/routes';
 import { makeVideo } from '../modules/shorts/test-media';
 import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
@@ -57,7 +56,7 @@ beforeAll(async () => {
   });
   expect(uploaded.status).toBe(200);
   shortsId = ((await uploaded.json()) as { data: { shortsId: number } }).data.shortsId;
-  await pipelineOf(h.database)?.idle();
+  await h.app.mediaPipeline.idle();
 });
 afterAll(async () => {
   await h.close();

@@ -1,9 +1,9 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
+import { addMonths } from '@ohgood/contract/kst';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { lockCustomers } from '../db/locks';
 import { customers, purchases, statements } from '../db/schema';
 import type { Tx } from '../db/tx';
-import { addMonths } from '../lib/clock';
 import { dueDate, recomputeSuspension } from '../modules/bills/statements';
 
 /** Grade-point penalties of domain §3 (contract constants: the chatbot's FAQ quotes the same numbers). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isCalendarDate } from '../lib/clock';
+import { isCalendarDate } from '@ohgood/contract/kst';
 import { isJobName, JOBS, type JobName } from './runner';
 
 export interface JobCommand {

@@ -1,7 +1,8 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kstDate } from '@ohgood/contract/kst';
 import { openDatabase } from '../db/client';
-import { kstDate, systemClock } from '../lib/clock';
+import { systemClock } from '../lib/clock';
 import { loadConfig } from '../lib/config';
 import { safeErrorMessage } from '../lib/safe-error';
 import { parseJobArgs } from './cli-args';

@@ -1,9 +1,10 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
+import { addMonths, isCalendarDate, kstDate, kstStartOfDay } from '@ohgood/contract/kst';
 import { and, eq, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
-import { addMonths, type Clock, isCalendarDate, kstDate, kstStartOfDay } from '../lib/clock';
+import type { Clock } from '../lib/clock';
 import { autoExtend, markOverdue } from './bill-jobs';
 
 /** The scheduled jobs (domain §6.4): the KST day of month and minute they run. */

@@ -31,16 +31,5 @@ export class ManualClock implements Clock {
   }
 }
 
-// The KST calendar helpers live in the contract so the web app uses the very same ones; the clock module
-// stays the server's one door to time.
-export {
-  addMonths,
-  daysBetween,
-  daysInMonth,
-  isCalendarDate,
-  kstDate,
-  kstEndOfDay,
-  kstIso,
-  kstMonth,
-  kstStartOfDay,
-} from '@ohgood/contract/kst';
+// The KST calendar helpers (kstDate, kstMonth, addMonths, …) live in `@ohgood/contract/kst`, so the web app
+// uses the very same ones; this module is the server's one door to the current instant.

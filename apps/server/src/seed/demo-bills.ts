@@ -1,10 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { gradeOf } from '@ohgood/contract/grades';
+import { addMonths, daysInMonth, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, paymentRequests, purchases, repayments, statements } from '../db/schema';
 import { withTx } from '../db/tx';
-import { addMonths, type Clock, daysInMonth, kstDate, kstMonth, kstStartOfDay } from '../lib/clock';
+import type { Clock } from '../lib/clock';
 import { ensureStatement } from '../modules/bills/statements';
 import { POINT_REASONS, postPoints } from '../modules/points/ledger';
 import { DEMO_CUSTOMER } from './demo-customer';

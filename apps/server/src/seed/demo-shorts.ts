@@ -230,7 +230,6 @@ export async function seedDemoShorts(
   const demoId = await ensureDemoCustomer(db);
   const creatorIds = await ensureCreators(db);
   const everyone = [demoId, ...creatorIds];
-  const font = koreanFont();
   const work = await makeWorkDir(workRoot(config.DATA_DIR), 'seed-');
   const now = clock.now().getTime();
   try {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
-import type { Config } from '../lib/config';
+import { type Config, loadConfig } from '../lib/config';
+import { createStorage, type MediaStorage } from '../modules/media/storage';
 import { seedDemoBills } from './demo-bills';
 import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
@@ -14,13 +15,22 @@ export interface SeedContext {
   demoMerchantKey: string;
   /** Where demo media goes (MEDIA_DIR / DATA_DIR / STORAGE); the process environment when omitted. */
   config?: Config;
+  /** The app's one media storage (built from `config` when omitted, e.g. by tests). */
+  storage?: MediaStorage;
 }
 
 /** Demo data for the embedded default (domain §11). Every step is idempotent. */
-export async function seedDemo({ db, clock, demoMerchantKey, config }: SeedContext): Promise<void> {
+export async function seedDemo({
+  db,
+  clock,
+  demoMerchantKey,
+  config = loadConfig(),
+  storage,
+}: SeedContext): Promise<void> {
+  const media = storage ?? createStorage(config);
   await ensureDemoCustomer(db);
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await seedDemoBills(db, clock);
-  await seedDemoShorts(db, clock, config);
-  await seedChatProducts(db);
+  await seedDemoShorts(db, clock, config, media);
+  await seedChatProducts(db, config, media);
 }

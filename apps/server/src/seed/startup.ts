@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { customers, merchantApiKeys } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import type { Config } from '../lib/config';
+import type { MediaStorage } from '../modules/media/storage';
 import { hashApiKey } from '../modules/merchants/keys';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { demoMerchantKeys } from './demo-merchant-keys';
@@ -20,13 +21,26 @@ export interface StartupLog {
  */
 export async function prepareDemoData(
   database: Database,
-  options: { seed: boolean; demoMerchantKey: string; clock: Clock; log: StartupLog; config?: Config },
+  options: {
+    seed: boolean;
+    demoMerchantKey: string;
+    clock: Clock;
+    log: StartupLog;
+    config?: Config;
+    storage?: MediaStorage;
+  },
 ): Promise<{ revokedKeys: number; demoAccounts: string[] }> {
   const { db } = database;
   const keyHashes = demoMerchantKeys(options.demoMerchantKey).map((k) => hashApiKey(k.key));
   const revokedKeys = await database.exclusive(async () => {
     if (options.seed) {
-      await seedDemo({ db, clock: options.clock, demoMerchantKey: options.demoMerchantKey, config: options.config });
+      await seedDemo({
+        db,
+        clock: options.clock,
+        demoMerchantKey: options.demoMerchantKey,
+        config: options.config,
+        storage: options.storage,
+      });
       return 0;
     }
     const revoked = await db

@@ -1,8 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { kstMonth } from '@ohgood/contract/kst';
 import type { Db } from '../db/client';
 import { paymentRequests, purchases } from '../db/schema';
 import { withTx } from '../db/tx';
-import { kstMonth } from '../lib/clock';
 import { ensureStatement } from '../modules/bills/statements';
 import { ensureDemoMerchants } from '../seed/demo-merchants';
 

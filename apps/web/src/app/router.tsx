@@ -2,7 +2,7 @@ import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'r
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
-import { LoadingText, ScreenPlaceholder } from '../shared/ui/page';
+import { LoadingText } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';

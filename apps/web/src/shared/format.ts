@@ -1,6 +1,3 @@
-// Seoul calendar dates, the same functions the server uses.
-export { kstDate, kstMonth, kstTime } from '@ohgood/contract/kst';
-
 const wonFormat = new Intl.NumberFormat('ko-KR');
 const relative = new Intl.RelativeTimeFormat('ko', { numeric: 'auto' });
 

@@ -1,4 +1,4 @@
-import { kstDate } from './format';
+import { kstDate } from '@ohgood/contract/kst';
 
 export interface DayGroup<T> {
   day: string;

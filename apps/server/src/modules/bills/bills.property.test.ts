@@ -1,12 +1,12 @@
 import type { PaymentInfo } from '@ohgood/contract/bills';
 import { gradeOf } from '@ohgood/contract/grades';
+import { kstMonth } from '@ohgood/contract/kst';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, purchases, statements } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import { catchUp } from '../../jobs/runner';
-import { kstMonth } from '../../lib/clock';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertPurchase } from '../../test/purchase-fixture';
 import { refundPurchaseOfRequest } from '../payments/refund';

@@ -1,9 +1,9 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
+import { kstStartOfDay } from '@ohgood/contract/kst';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customers, purchases, repayments, statements } from '../../db/schema';
-import { kstStartOfDay } from '../../lib/clock';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertPurchase } from '../../test/purchase-fixture';
 import { dueDate } from './statements';

@@ -1,6 +1,6 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { GRADE_POINT_MAX } from '@ohgood/contract/grades';
-import { kstDate } from '../../lib/clock';
+import { kstDate } from '@ohgood/contract/kst';
 import { dueDate } from './statements';
 
 /** KRW repaid on time per grade point (domain §3). */

@@ -10,12 +10,13 @@ import type {
   UnpaidLine,
 } from '@ohgood/contract/bills';
 import { gradeOf } from '@ohgood/contract/grades';
+import { addMonths, kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
-import { addMonths, type Clock, kstDate, kstIso, kstMonth } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
 import { earnGradePoints, repaidOnTime } from './grade-points';

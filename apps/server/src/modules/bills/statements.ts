@@ -1,9 +1,9 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
+import { addMonths, daysInMonth } from '@ohgood/contract/kst';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
-import { addMonths, daysInMonth } from '../../lib/clock';
 
 /**
  * The statement row of (customer, month), created on first use. A new line on a statement that had been

@@ -11,11 +11,12 @@ import {
   MOODS,
   type Mood,
 } from '@ohgood/contract/chat-rules';
+import { kstMonth } from '@ohgood/contract/kst';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatProducts, chatSessions } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
-import { type Clock, kstMonth } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { forbidden } from '../../lib/errors';
 import { availableLimit } from '../bills/statements';
 import {

@@ -1,13 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { CHECKIN_MSG } from '@ohgood/contract/bill-messages';
 import type { RouletteResult } from '@ohgood/contract/checkin';
+import { kstDate } from '@ohgood/contract/kst';
 import { LIMITS } from '@ohgood/contract/limits';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { checkins } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
-import { type Clock, kstDate } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 

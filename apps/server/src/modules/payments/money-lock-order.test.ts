@@ -1,8 +1,8 @@
+import { kstStartOfDay } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { customers, purchases, refundPayouts } from '../../db/schema';
 import { txRetries } from '../../db/tx';
-import { kstStartOfDay } from '../../lib/clock';
 import { ensureDemoMerchants } from '../../seed/demo-merchants';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { ledgerSum, pointBalance } from '../../test/ledger-assertions';

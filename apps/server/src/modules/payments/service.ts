@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
+import { addMonths, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import type {
@@ -17,7 +18,7 @@ import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
-import { addMonths, type Clock, kstIso, kstMonth } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { hit, isOver } from '../../lib/rate-limit';
 import { availableLimit, ensureStatement } from '../bills/statements';

@@ -1,7 +1,7 @@
+import { kstDate } from '@ohgood/contract/kst';
 import { eq, sql } from 'drizzle-orm';
 import { customers, pointLedger } from '../../db/schema';
 import type { Tx } from '../../db/tx';
-import { kstDate } from '../../lib/clock';
 
 /** Reasons shown to users as `pointExplain` (domain §5.3). */
 export const POINT_REASONS = {

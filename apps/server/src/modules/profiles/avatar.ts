@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery-rules';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors';
 import { detectImage } from '../media/detect';

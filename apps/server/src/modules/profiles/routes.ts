@@ -4,12 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
-import {
-  discoveryEndpoints as api,
-  DISCOVERY_LIMITS,
-  DISCOVERY_MSG,
-  profileEditFields,
-} from '@ohgood/contract/shorts-discovery';
+import { discoveryEndpoints as api, profileEditFields } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';

@@ -8,7 +8,7 @@ import type {
   ProfileQuery,
   ProfileSort,
 } from '@ohgood/contract/shorts-discovery';
-import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery';
+import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery-rules';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shortSubscriptions, shorts } from '../../db/schema';

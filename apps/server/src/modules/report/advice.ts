@@ -1,8 +1,8 @@
 import type { StatementSummary } from '@ohgood/contract/bills';
+import { daysBetween } from '@ohgood/contract/kst';
 import type { Advice, AdviceRef, CategorySpend } from '@ohgood/contract/report';
 import { ADVICE_LEVELS, ADVICE_RULES, type AdviceLevel } from '@ohgood/contract/report-rules';
 import { josa } from 'es-hangul';
-import { daysBetween } from '../../lib/clock';
 
 /** Everything the advice rules look at (report.md#D4), gathered by the service from the customer's records. */
 export interface AdviceInputs {

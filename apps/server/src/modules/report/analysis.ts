@@ -1,6 +1,6 @@
+import { addMonths } from '@ohgood/contract/kst';
 import type { CategorySpend, MonthSpend, SpendingAnalysis } from '@ohgood/contract/report';
 import { SPENDING_CATEGORIES, type SpendingCategory } from '@ohgood/contract/report-rules';
-import { addMonths } from '../../lib/clock';
 
 /** One non-refunded purchase, already categorised, with its KST statement month and billed amount. */
 export interface SpendLine {

@@ -1,10 +1,11 @@
 import { gradeOf } from '@ohgood/contract/grades';
+import { addMonths, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
 import { SCORE_MESSAGES } from '@ohgood/contract/report-rules';
 import { and, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, merchants, purchases, statements } from '../../db/schema';
-import { addMonths, type Clock, kstIso, kstMonth } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { BillsService } from '../bills/service';
 import { buildAdvice } from './advice';

@@ -7,11 +7,25 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import type { Config } from '../../lib/config';
 import { AppError, badRequest, unprocessable } from '../../lib/errors';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
 import type { MediaStorage } from '../media/storage';
+
+/** The upload limits of the configuration, in bytes and seconds. */
+export function uploadLimits(
+  config: Pick<Config, 'UPLOAD_MAX_VIDEO_MB' | 'UPLOAD_MAX_THUMBNAIL_MB' | 'UPLOAD_MAX_DURATION_SECONDS'>,
+): UploadLimits {
+  return {
+    maxVideoBytes: config.UPLOAD_MAX_VIDEO_MB * MB,
+    maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
+    maxDurationSeconds: config.UPLOAD_MAX_DURATION_SECONDS,
+  };
+}
+
+const MB = 1024 * 1024;
 
 export interface UploadLimits {
   maxVideoBytes: number;
@@ -49,7 +63,7 @@ export class ShortsPipeline {
     private readonly storage: MediaStorage,
     /** Resolved on first use, so building the app does not spawn ffmpeg. */
     private readonly toolsOf: MediaTools | (() => MediaTools),
-    private readonly limits: UploadLimits,
+    readonly limits: UploadLimits,
     private readonly log: { error(obj: unknown, msg: string): void; warn?(obj: unknown, msg: string): void },
     /**
      * Scratch space: the app passes DATA_DIR/tmp (lib/work-dir.ts); leftovers of killed processes are removed
@@ -241,7 +255,7 @@ export class ShortsPipeline {
   }
 }
 
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+export const mb = (bytes: number) => Math.round(bytes / MB);
 
 export function tooLarge(message: string): AppError {
   return new AppError(413, 'FILE_TOO_LARGE', message);

@@ -4,31 +4,16 @@ import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import { LIMITS } from '@ohgood/contract/limits';
-import { shortsEndpoints as api, type FeedPage, SHORTS_MSG } from '@ohgood/contract/shorts';
+import { shortsEndpoints as api, type FeedPage } from '@ohgood/contract/shorts';
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../app';
-import type { Database } from '../../db/client';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
-import type { PublicCache } from '../../http/public-cache';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
-import { makeWorkDir, workRoot } from '../../lib/work-dir';
-import { resolveMediaTools } from '../media/ffmpeg';
-import { mediaRoutes } from '../media/routes';
-import { createStorage } from '../media/storage';
-import { ShortsPipeline, tooLarge } from './pipeline';
-import { createRanking, RANK_REFRESH_MS } from './ranking';
-import { createShortsService } from './service';
-
-const pipelines = new WeakMap<Database, ShortsPipeline>();
-
-/** The media queue of the app built on this database (tests await `idle()` instead of sleeping). */
-export function pipelineOf(database: Database): ShortsPipeline | undefined {
-  return pipelines.get(database);
-}
-
-const MB = 1024 * 1024;
+import { makeWorkDir } from '../../lib/work-dir';
+import { mb, type ShortsPipeline, tooLarge } from './pipeline';
+import type { ShortsService } from './service';
 
 /** Spec §7 "data.data list": the body's `data` is the list, paging beside it. */
 function feedBody({ data, ...paging }: FeedPage) {
@@ -42,33 +27,17 @@ export const PUBLIC_SHORTS_ROUTES = [
   '/api/public/shorts/feeds/:id/comments',
 ];
 
-/** Shorts: media serving, upload pipeline, feed, comments, reactions, subscriptions, views and points. */
-export function shortsRoutes(deps: AppDeps, publicCache: PublicCache): FastifyPluginAsync {
+export interface ShortsRouteDeps {
+  service: ShortsService;
+  pipeline: ShortsPipeline;
+  /** Scratch directory for incoming uploads (under DATA_DIR, cleaned at start). */
+  workDir: string;
+}
+
+/** Shorts over HTTP: upload, feed, comments, reactions, subscriptions, views and points (built in app.ts). */
+export function shortsRoutes({ service, pipeline, workDir: work }: ShortsRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    const { config, database, clock } = deps;
-    const storage = deps.storage ?? createStorage(config);
-    const limits = {
-      maxVideoBytes: config.UPLOAD_MAX_VIDEO_MB * MB,
-      maxThumbnailBytes: config.UPLOAD_MAX_THUMBNAIL_MB * MB,
-      maxDurationSeconds: config.UPLOAD_MAX_DURATION_SECONDS,
-    };
-    const work = workRoot(config.DATA_DIR);
-    const tools = () => resolveMediaTools(config);
-    const pipeline = new ShortsPipeline(database.db, clock, storage, tools, limits, app.log, work);
-    pipelines.set(database, pipeline);
-    const ranking = createRanking(database.db, clock, config.PUBLIC_CACHE_MS);
-    const service = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
-    // Whatever drops the public answers (a change notification, a shorts write here) drops pages and cursors.
-    publicCache.onClear(() => ranking.forgetCursors());
-    // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
-    const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
-    refreshTimer.unref();
-    app.addHook('onClose', async () => clearInterval(refreshTimer));
-
-    app.addHook('onReady', () => pipeline.recover());
-    app.addHook('onClose', () => pipeline.close());
-
-    await app.register(mediaRoutes(storage));
+    const limits = pipeline.limits;
     await app.register(fastifyMultipart, {
       limits: { fileSize: limits.maxVideoBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 },
     });
@@ -145,7 +114,7 @@ export function shortsRoutes(deps: AppDeps, publicCache: PublicCache): FastifyPl
               await pump(part.file, createWriteStream(target));
             } catch (error) {
               if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-                throw tooLarge(`파일은 ${config.UPLOAD_MAX_VIDEO_MB}MB 이하만 올릴 수 있습니다.`);
+                throw tooLarge(`파일은 ${mb(limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
               }
               throw error;
             }

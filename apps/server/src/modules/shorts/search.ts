@@ -1,5 +1,5 @@
 import type { SearchItem, SearchPage, SearchQuery } from '@ohgood/contract/shorts-discovery';
-import { isChoseongQuery } from '@ohgood/contract/shorts-discovery';
+import { isChoseongQuery } from '@ohgood/contract/shorts-discovery-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';

@@ -1,3 +1,4 @@
+import { kstDate } from '@ohgood/contract/kst';
 import { LIMITS } from '@ohgood/contract/limits';
 import type {
   CommentItem,
@@ -12,7 +13,7 @@ import type {
   StatusResult,
   SubscriptionStatus,
 } from '@ohgood/contract/shorts';
-import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts';
+import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts-rules';
 import { and, asc, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
@@ -27,7 +28,7 @@ import {
   shortWatchDaily,
 } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
-import { type Clock, kstDate } from '../../lib/clock';
+import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 import type { Ranking } from './ranking';

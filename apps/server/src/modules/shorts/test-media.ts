@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Harness } from '../../test/harness';
 import { resolveMediaTools } from '../media/ffmpeg';
-import { pipelineOf } from './routes';
 
 /** The same ffmpeg/ffprobe the app picks: the system's when on PATH, else the npm-shipped binaries. */
 export const testTools = resolveMediaTools({});
@@ -153,6 +152,6 @@ export async function uploadShort(
     payload: body.payload,
   });
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.body}`);
-  await pipelineOf(h.database)?.idle();
+  await h.app.mediaPipeline.idle();
   return res.json().data.shortsId as number;
 }

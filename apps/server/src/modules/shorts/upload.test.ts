@@ -22,7 +22,6 @@ import { bearer, createHarness, type Harness } from '../../test/harness';
 import { probe } from '../media/ffmpeg';
 import { LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
-import { pipelineOf } from './routes';
 import { brokenEncoderFfmpeg, makeImage, makeVideo, multipart, testTools } from './test-media';
 
 let h: Harness;
@@ -187,7 +186,7 @@ describe('processing', () => {
     shortsId = res.json().data.shortsId;
     expect(res.json().data.thumbnail).toMatch(/^shorts\/[0-9a-f-]+\.jpg$/);
 
-    await pipelineOf(h.database)?.idle();
+    await h.app.mediaPipeline.idle();
     const status = await h.app.inject({ method: 'GET', url: `/api/shorts/${shortsId}/status`, headers: bearer(token) });
     expect(status.json().data).toMatchObject({ shortsId, status: 'READY', failureReason: null });
 
@@ -241,7 +240,7 @@ describe('processing', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.json().data.thumbnail).toMatch(/\.png$/);
-    await pipelineOf(h.database)?.idle();
+    await h.app.mediaPipeline.idle();
     const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, res.json().data.shortsId));
     expect(row).toMatchObject({ status: 'READY', width: 720, height: 1280, sourceKey: null });
   }, 120_000);
@@ -315,7 +314,7 @@ describe('failure and recovery', () => {
       );
       expect(res.statusCode).toBe(200);
       expect(filesUnder(dir).length).toBe(2); // poster + original, while processing
-      await pipelineOf(broken.database)?.idle();
+      await broken.app.mediaPipeline.idle();
       const status = await broken.app.inject({
         method: 'GET',
         url: `/api/shorts/${res.json().data.shortsId}/status`,
@@ -333,12 +332,13 @@ describe('failure and recovery', () => {
   it('leaves an interrupted transcode PROCESSING, works under DATA_DIR, and after a restart cleans what a killed process left and finishes it', async () => {
     const dir = join(work, 'restart-media');
     const dataDir = join(work, 'restart-data');
-    // A real ffmpeg whose transcode hangs until it is killed: the shutdown below always finds it running.
+    // A real ffmpeg (the system's or npm's, as the app resolves it) whose transcode hangs until it is killed:
+    // the shutdown below always finds it running.
     const marker = join(work, 'transcode-started');
     const wrapper = join(work, 'hanging-ffmpeg.sh');
     writeFileSync(
       wrapper,
-      `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "$@" > "${marker}"; exec sleep 300; }; done\nexec ffmpeg "$@"\n`,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "$@" > "${marker}"; exec sleep 300; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
     );
     chmodSync(wrapper, 0o755);
     const first = await createHarness({ config: { MEDIA_DIR: dir, DATA_DIR: dataDir, FFMPEG_PATH: wrapper } });
@@ -357,7 +357,7 @@ describe('failure and recovery', () => {
       // Scratch files live under DATA_DIR/tmp/<pid>, never in the system temp directory.
       expect(readFileSync(marker, 'utf8')).toContain(join(workRoot(dataDir), String(process.pid), 'transcode-'));
       // Shutdown kills the running ffmpeg; the row must stay PROCESSING with its original kept.
-      await pipelineOf(first.database)?.close();
+      await first.app.mediaPipeline.close();
       const [interrupted] = await first.database.db.select().from(shorts).where(eq(shorts.id, id));
       expect(interrupted?.status).toBe('PROCESSING');
       expect(interrupted?.sourceKey).toMatch(/^incoming\//);

@@ -1,5 +1,5 @@
 import type { StatementSummary, UnpaidLine } from '@ohgood/contract/bills';
-import { kstMonth } from '../../shared/format';
+import { kstMonth } from '@ohgood/contract/kst';
 
 /** Unpaid lines of one statement month, as the page shows them. */
 export interface BillGroup {

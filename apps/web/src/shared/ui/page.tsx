@@ -3,7 +3,6 @@ import { RotateCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ApiError } from '../api-client';
 import buttons from './button.module.css';
-import { Mascot } from './mascot';
 import styles from './page.module.css';
 
 export function Page({ title, children, hideTitle }: { title: string; children?: ReactNode; hideTitle?: boolean }) {
@@ -14,19 +13,6 @@ export function Page({ title, children, hideTitle }: { title: string; children?:
       </h1>
       {children}
     </section>
-  );
-}
-
-/** An honest empty screen for a route whose feature has not shipped yet. */
-export function ScreenPlaceholder({ title }: { title: string }) {
-  return (
-    <Page title={title}>
-      <div className={styles.placeholder}>
-        <Mascot size={72} />
-        <p>이 화면은 아직 열리지 않았어요.</p>
-        <p>곧 이곳에서 만나요!</p>
-      </div>
-    </Page>
   );
 }
 

@@ -1,10 +1,10 @@
 import { bankName } from '@ohgood/contract/bank';
+import { kstDate } from '@ohgood/contract/kst';
 import { BANKS, type Bank } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
-import { kstDate } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { register } from '../api/auth-api';

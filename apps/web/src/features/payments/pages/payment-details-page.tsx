@@ -1,10 +1,11 @@
+import { kstMonth, kstTime } from '@ohgood/contract/kst';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import type { PaymentHistoryItem } from '@ohgood/contract/payments';
 import { useQuery } from '@tanstack/react-query';
 import { getChoseong } from 'es-hangul';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
-import { kstMonth, kstTime, points, won } from '../../../shared/format';
+import { points, won } from '../../../shared/format';
 import { groupByDay } from '../../../shared/group-by-day';
 import { Modal } from '../../../shared/ui/modal';
 import { MonthNav } from '../../../shared/ui/month-nav';

@@ -1,7 +1,8 @@
+import { kstMonth, kstTime } from '@ohgood/contract/kst';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { kstMonth, kstTime, number } from '../../../shared/format';
+import { number } from '../../../shared/format';
 import { groupByDay } from '../../../shared/group-by-day';
 import { MonthNav } from '../../../shared/ui/month-nav';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
