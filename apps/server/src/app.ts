@@ -121,7 +121,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
   registerReadiness(app, { db: database.db, storage });
 
-  const auth = createAuthService(database.db, clock, tokens);
+  const auth = createAuthService(database.db, clock, tokens, {
+    perHour: config.SIGNUPS_PER_IP_PER_HOUR,
+    perDay: config.SIGNUPS_PER_IP_PER_DAY,
+  });
   await app.register(authRoutes(auth));
   // Shorts: one media queue and one ranking per instance, built here and handed to the routes.
   const pipeline = new ShortsPipeline(

@@ -38,6 +38,9 @@ const envSchema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process (issue 13). */
   PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Successful sign-ups allowed per client IP per hour and per day (each account gets a limit at once). */
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(5),
+  SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().positive().default(20),
   /** Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),

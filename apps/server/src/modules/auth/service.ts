@@ -58,14 +58,30 @@ export interface AuthService {
   login(input: LoginRequest, ip: string): Promise<{ accessToken: string }>;
 }
 
-export function createAuthService(db: Db, clock: Clock, tokens: TokenService): AuthService {
+/** Sign-ups per IP; configurable (SIGNUPS_PER_IP_PER_*) because a whole office or a test suite shares one IP. */
+export interface SignupLimits {
+  perHour: number;
+  perDay: number;
+}
+
+export function createAuthService(
+  db: Db,
+  clock: Clock,
+  tokens: TokenService,
+  signups: SignupLimits = {
+    perHour: AUTH_LIMITS.signupsPerIpPerHour.limit,
+    perDay: AUTH_LIMITS.signupsPerIpPerDay.limit,
+  },
+): AuthService {
   return {
     async register(input, ip) {
       const now = clock.now();
       // Cheap checks first; the expensive hash comes last and only for an email that is free.
-      const attempts = { key: `register:ip:${ip}`, ...AUTH_LIMITS.registerAttemptsPerIp };
-      const hourly = { key: `signup:ip-hour:${ip}`, ...AUTH_LIMITS.signupsPerIpPerHour };
-      const daily = { key: `signup:ip-day:${ip}`, ...AUTH_LIMITS.signupsPerIpPerDay };
+      // A flood of attempts is capped too, never below the sign-ups an IP may make in an hour.
+      const attemptLimit = Math.max(AUTH_LIMITS.registerAttemptsPerIp.limit, signups.perHour);
+      const attempts = { key: `register:ip:${ip}`, ...AUTH_LIMITS.registerAttemptsPerIp, limit: attemptLimit };
+      const hourly = { key: `signup:ip-hour:${ip}`, ...AUTH_LIMITS.signupsPerIpPerHour, limit: signups.perHour };
+      const daily = { key: `signup:ip-day:${ip}`, ...AUTH_LIMITS.signupsPerIpPerDay, limit: signups.perDay };
       if (await isOver(db, daily, now)) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitDay);
       if ((await isOver(db, hourly, now)) || (await hit(db, attempts, now))) {
         throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitHour);
