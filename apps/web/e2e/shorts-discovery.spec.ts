@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn } from './helpers';
+import { ffmpeg as ffmpegPath } from './media-tools';
 
 const shots = process.env.SHOTS_DIR;
 const shoot = async (page: Page, name: string) => {
@@ -16,7 +17,7 @@ const activeId = (page: Page) =>
 const token = (page: Page) => page.evaluate(() => sessionStorage.getItem('accessToken') ?? '');
 
 function ffmpeg(args: string[]) {
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+  execFileSync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
 
 test('search by initial consonants, then open a result in the feed', async ({ page }) => {

@@ -89,5 +89,7 @@ describe('security headers', () => {
     // Without a CDN, media stays same-origin.
     const local = await h.app.inject({ method: 'GET', url: '/health' });
     expect(String(local.headers['content-security-policy'])).toContain("media-src 'self' blob:;");
+    // The upload page reads a picked or recorded clip back from its object URL.
+    expect(String(local.headers['content-security-policy'])).toContain("connect-src 'self' blob:;");
   });
 });

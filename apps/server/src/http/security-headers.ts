@@ -23,7 +23,8 @@ export function contentSecurityPolicy(mediaBaseUrl: string): string {
     "style-src 'self' 'unsafe-inline'",
     `img-src ${withMedia("'self'", 'data:', 'blob:')}`,
     `media-src ${withMedia("'self'", 'blob:')}`,
-    `connect-src ${withMedia("'self'")}`,
+    // blob: — the upload page reads the picked or recorded clip back from its object URL with fetch().
+    `connect-src ${withMedia("'self'", 'blob:')}`,
     "font-src 'self' data:",
     "worker-src 'self' blob:",
     "object-src 'none'",
