@@ -62,8 +62,8 @@ test('shorts search: trimmed query, empty goes without q; profile button needs l
   await expect.poll(() => alerts).toContain('로그인 후 이용 가능합니다.');
 });
 
-test('deep links are served by the SPA and unknown API paths are JSON 404s', async ({ page, request }) => {
-  recordAlerts(page);
+test('deep links are served by the SPA and unknown API paths are JSON 404s', async ({ request }) => {
+  // HTTP only: no page is opened.
   const deep = await request.get('/shorts/profile/all');
   expect(deep.status()).toBe(200);
   expect(await deep.text()).toContain('<div id="root">');
