@@ -10,7 +10,8 @@ export const myReaction = z.enum(['like', 'dislike', 'none']);
 export type MyReaction = z.infer<typeof myReaction>;
 export const subscriptionStatus = z.enum(['SUBSCRIBED', 'NOT_SUBSCRIBED', 'SELF']);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
-export const processingStatus = z.enum(['PROCESSING', 'READY', 'FAILED']);
+export const PROCESSING_STATUSES = ['PROCESSING', 'READY', 'FAILED'] as const;
+export const processingStatus = z.enum(PROCESSING_STATUSES);
 export type ProcessingStatus = z.infer<typeof processingStatus>;
 
 /** Spec §3 "Short video item", with both spellings of the renamed fields; media paths are relative. */

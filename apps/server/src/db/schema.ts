@@ -1,3 +1,5 @@
+import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
+import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -106,8 +108,8 @@ export const paymentRequests = pgTable(
     totalPrice: integer('total_price').notNull(),
     pinCode: text('pin_code').notNull(),
     qrToken: text('qr_token').notNull(),
-    /** ACTIVE | PAID | EXPIRED | CANCELLED | REFUNDED */
-    status: text('status').notNull().default('ACTIVE'),
+    /** A CHECK constraint (migration 0008) holds it to the contract's enum. */
+    status: text('status', { enum: PAYMENT_REQUEST_STATUSES }).notNull().default('ACTIVE'),
     reservedBy: integer('reserved_by').references(() => customers.id),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -163,8 +165,8 @@ export const purchases = pgTable(
     price: integer('price').notNull(),
     pointEarned: integer('point_earned').notNull(),
     statementMonth: text('statement_month').notNull(),
-    /** UNPAID | PAID | REFUNDED */
-    status: text('status').notNull().default('UNPAID'),
+    /** A CHECK constraint (migration 0008) holds it to the contract's enum. */
+    status: text('status', { enum: PURCHASE_STATUSES }).notNull().default('UNPAID'),
     repaymentId: integer('repayment_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
@@ -284,8 +286,8 @@ export const shorts = pgTable(
     durationMs: integer('duration_ms').notNull().default(0),
     width: integer('width').notNull().default(0),
     height: integer('height').notNull().default(0),
-    /** PROCESSING | READY | FAILED */
-    status: text('status').notNull().default('PROCESSING'),
+    /** A CHECK constraint (migration 0008) holds it to the contract's enum. */
+    status: text('status', { enum: PROCESSING_STATUSES }).notNull().default('PROCESSING'),
     failureReason: text('failure_reason'),
     likeCount: integer('like_count').notNull().default(0),
     dislikeCount: integer('dislike_count').notNull().default(0),

@@ -21,7 +21,7 @@ export async function insertShorts(
         videoKey: `shorts/fixture-${i}.mp4`,
         thumbnailKey: `shorts/fixture-${i}.jpg`,
         durationMs: 5000,
-        status: 'READY',
+        status: 'READY' as const,
         likeCount: item.likeCount ?? 0,
         createdAt: item.createdAt,
       })),

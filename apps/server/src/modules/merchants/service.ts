@@ -27,7 +27,7 @@ function newQrToken(): string {
 /** The status a caller should see: an ACTIVE row past its expiry is EXPIRED, whether or not swept yet. */
 export function effectiveStatus(row: Pick<RequestRow, 'status' | 'expiresAt'>, now: Date): PaymentRequestStatus {
   if (row.status === 'ACTIVE' && row.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
-  return row.status as PaymentRequestStatus;
+  return row.status;
 }
 
 export function deepLink(origin: string, qrToken: string): string {

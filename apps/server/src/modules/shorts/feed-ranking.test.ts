@@ -33,7 +33,7 @@ async function insertShorts(h: Harness, customerId: number, count: number) {
     title: `순위 ${i}`,
     content: i % 3 === 0 ? `태그 #주제${i}` : `설명 ${i}`,
     videoKey: `v/${i}.mp4`,
-    status: 'READY',
+    status: 'READY' as const,
     likeCount: (i * 7) % 11,
     commentCount: (i * 5) % 4,
     // From an hour ago to 100 days ago, so some carry no freshness at all.

@@ -207,7 +207,7 @@ export function createShortsService(db: Db, clock: Clock, mediaBaseUrl: string, 
         .from(shorts)
         .where(and(eq(shorts.id, id), eq(shorts.customerId, owner)));
       if (!row) throw shortNotFound();
-      return { shortsId: row.id, status: row.status as StatusResult['status'], failureReason: row.failureReason };
+      return { shortsId: row.id, status: row.status, failureReason: row.failureReason };
     },
 
     /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
