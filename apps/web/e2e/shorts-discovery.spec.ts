@@ -53,6 +53,8 @@ test("a creator's profile from the feed: subscribe, find it in my subscriptions,
   );
   await slide.getByRole('button', { name: nickname, exact: true }).click();
   await expect(page).toHaveURL(/\/shorts\/profile\?targetId=\d+$/);
+  // The URL changes before the lazy profile page replaces the feed: wait for the profile itself.
+  await expect(page.getByTestId('subscriber-count')).toBeVisible();
   await expect(page.getByText(nickname ?? '', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: '최신순' })).toHaveAttribute('aria-pressed', 'true');
   const count = Number(await page.getByTestId('subscriber-count').textContent());
@@ -79,7 +81,7 @@ test("a creator's profile from the feed: subscribe, find it in my subscriptions,
   await page.getByRole('button', { name: '구독 취소' }).click();
   await sheet.getByRole('button', { name: '구독 취소' }).click();
   await expect(page.getByText('구독한 사용자가 없습니다')).toBeVisible();
-  expect(alerts).toContain('구독이 취소되었습니다.');
+  await expect.poll(() => alerts).toContain('구독이 취소되었습니다.');
 });
 
 test('edit my profile with a photo and see it on my short in the feed', async ({ page }) => {
@@ -131,11 +133,11 @@ test('edit my profile with a photo and see it on my short in the feed', async ({
   const name = page.getByLabel(/^이름/);
   await name.fill('');
   await page.getByRole('button', { name: '확인' }).click();
-  expect(alerts).toContain('이름을 입력해주세요.');
+  await expect.poll(() => alerts).toContain('이름을 입력해주세요.');
   await page
     .getByTestId('profile-photo')
     .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('글') });
-  expect(alerts).toContain('이미지 파일만 선택 가능합니다.');
+  await expect.poll(() => alerts).toContain('이미지 파일만 선택 가능합니다.');
   await page.getByTestId('profile-photo').setInputFiles(photo);
   await name.fill('사진있는나');
   await page.getByLabel(/^소개/).fill('안녕하세요');
@@ -143,7 +145,7 @@ test('edit my profile with a photo and see it on my short in the feed', async ({
   await shoot(page, 'profile-edit');
   await page.getByRole('button', { name: '확인' }).click();
   await expect(page).toHaveURL(/\/shorts\/profile$/);
-  expect(alerts).toContain('프로필이 성공적으로 수정되었습니다.');
+  await expect.poll(() => alerts).toContain('프로필이 성공적으로 수정되었습니다.');
   await expect(page.getByText('사진있는나', { exact: true })).toBeVisible();
   const avatar = page.getByTestId('avatar').first();
   await expect(avatar).toHaveAttribute('src', /^\/media\/avatars\/[0-9a-f]{32}\.webp$/);
