@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { type Manifest, pagesOfTable, routeHints } from './src/build/route-hints';
 
 /**
  * Writes .br and .gz beside every text asset of the build, so the server sends them precompressed
@@ -31,11 +32,44 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes route-hints.json: the chunks and stylesheets of each lazily loaded page (src/app/page-table.ts),
+ * which the server puts in that page's HTML as preload links (apps/server/src/http/web-app.ts).
+ */
+function routeHintsFile(): Plugin {
+  return {
+    name: 'ohgood-route-hints',
+    apply: 'build',
+    writeBundle(options) {
+      const outDir = options.dir ?? 'dist';
+      const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+      const pages = pagesOfTable(
+        readFileSync(fileURLToPath(new URL('./src/app/page-table.ts', import.meta.url)), 'utf8'),
+      );
+      writeFileSync(join(outDir, 'route-hints.json'), JSON.stringify(routeHints(pages, manifest)));
+    },
+  };
+}
+
 /** Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010). */
 export const zodTypesOnly = {
   find: /^zod$/,
   replacement: fileURLToPath(new URL('./src/build/zod-stub.ts', import.meta.url)),
 };
+
+/**
+ * The app is written against React's API and types; it runs on Preact's React-compatible layer (ADR 0105),
+ * which is ~10 KB gzip where react-dom 19 alone is ~67 KB. The unit tests resolve the same way, so they
+ * test what ships. Exact-match patterns, most specific first.
+ */
+export const reactOnPreact = [
+  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
@@ -93,8 +127,8 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), precompress(), pwa],
-  resolve: { alias: [zodTypesOnly] },
+  plugins: [react(), precompress(), routeHintsFile(), pwa],
+  resolve: { alias: [zodTypesOnly, ...reactOnPreact] },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
@@ -103,7 +137,7 @@ export default defineConfig({
     outDir: 'dist',
     target: 'es2022',
     sourcemap: false,
-    // Read by scripts/bench.mjs to measure what each route loads.
+    // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
     manifest: true,
     chunkSizeWarningLimit: 200,
   },

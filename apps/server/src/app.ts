@@ -45,6 +45,7 @@ import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
+import { feedPosterOf } from './modules/shorts/feed-poster';
 import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
 import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
 import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
@@ -166,6 +167,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(chatRoutes(chat));
 
-  await registerWebApp(app, config.WEB_DIST);
+  await registerWebApp(app, config.WEB_DIST, feedPosterOf(shorts));
   return app;
 }
