@@ -559,26 +559,35 @@ async function lighthouse(base) {
     await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), login.body.accessToken);
     for (const { path, loggedIn } of LIGHTHOUSE_PAGES) {
       const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
-      const run = spawnSync(
-        'npx',
-        [
-          '-y',
-          'lighthouse@12',
-          `${base}${path}`,
-          `--port=${port}`,
-          '--only-categories=performance,accessibility',
-          '--form-factor=mobile',
-          // Keeps the logged-in tab's session (Lighthouse would clear the origin's storage first).
-          ...(loggedIn ? ['--disable-storage-reset'] : []),
-          '--output=json',
-          `--output-path=${out}`,
-          '--quiet',
-        ],
-        { stdio: 'ignore', timeout: 240_000 },
-      );
+      // Not spawnSync: Playwright must keep serving the browser connection, or the tab Lighthouse opens stays
+      // paused waiting for it.
+      const status = await new Promise((resolve) => {
+        const child = spawn(
+          'npx',
+          [
+            '-y',
+            'lighthouse@12',
+            `${base}${path}`,
+            `--port=${port}`,
+            '--only-categories=performance,accessibility',
+            '--form-factor=mobile',
+            // Keeps the logged-in tab's session (Lighthouse would clear the origin's storage first).
+            ...(loggedIn ? ['--disable-storage-reset'] : []),
+            '--output=json',
+            `--output-path=${out}`,
+            '--quiet',
+          ],
+          { stdio: 'ignore' },
+        );
+        const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+      });
       const name = `Lighthouse mobile ${path}${loggedIn ? ' (logged in)' : ''}`;
-      if (run.status !== 0) {
-        row(name, `lighthouse exited ${run.status}`, '≥ 95 / a11y 100', false);
+      if (status !== 0) {
+        row(name, `lighthouse exited ${status}`, '≥ 95 / a11y 100', false);
         continue;
       }
       const lhr = JSON.parse(readFileSync(out, 'utf8'));
