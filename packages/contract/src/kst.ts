@@ -46,6 +46,16 @@ export function addMonths(month: string, delta: number): string {
   return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
 }
 
+/** The date of `day` in `month`, e.g. dateInMonth('2026-11', 5) → '2026-11-05'. */
+export function dateInMonth(month: string, day: number): string {
+  return `${month}-${pad(day)}`;
+}
+
+/** A month as the half-open range of its KST dates: its first day and the next month's first day. */
+export function monthDates(month: string): { first: string; nextFirst: string } {
+  return { first: dateInMonth(month, 1), nextFirst: dateInMonth(addMonths(month, 1), 1) };
+}
+
 export function daysInMonth(month: string): number {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m, 0)).getUTCDate();

@@ -2,8 +2,6 @@
 export const LIMITS = {
   pinLength: 6,
   feedPageSize: 10,
-  searchPageSize: 8,
-  listPageSize: 8,
   previewSize: 5,
   shortsTitleMax: 50,
   shortsContentMax: 150,
@@ -13,7 +11,6 @@ export const LIMITS = {
   dailyWatchPointLimit: 100,
   rouletteValues: [5, 10, 20, 30, 40, 50] as const,
   rouletteSpinMs: 3500,
-  paymentRequestTtlSeconds: 120,
   totalPriceMax: 10_000_000,
   requestNameMax: 50,
   nameMax: 20,

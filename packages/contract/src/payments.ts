@@ -7,6 +7,9 @@ import { BANKS, LIMITS } from './limits';
 export const PAYMENT_REQUEST_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
+/** A payment request's PIN: exactly `LIMITS.pinLength` digits (the server draws them; the PIN pad fills them). */
+export const pinCode = z.string().regex(new RegExp(`^\\d{${LIMITS.pinLength}}$`));
+
 /* Merchant API (domain §4) */
 
 export const createPaymentRequestBody = z
@@ -23,7 +26,7 @@ export const paymentRequestView = z.object({
   orderId: z.string(),
   requestName: z.string(),
   totalPrice: z.number().int(),
-  pinCode: z.string(),
+  pinCode,
   qrCode: z.string(),
   qrImage: z.string(),
   expiresAt: z.string(),

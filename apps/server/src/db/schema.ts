@@ -1,4 +1,5 @@
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
+import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { sql } from 'drizzle-orm';
 import {
@@ -223,7 +224,7 @@ export const pointLedger = pgTable(
       .notNull()
       .references(() => customers.id),
     amount: integer('amount').notNull(),
-    reason: text('reason').notNull(),
+    reason: text('reason', { enum: POINT_REASON_CODES }).notNull(),
     refType: text('ref_type').notNull(),
     refId: text('ref_id').notNull(),
     kstDate: date('kst_date').notNull(),

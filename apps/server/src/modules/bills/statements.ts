@@ -1,6 +1,6 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
-import { addMonths, daysInMonth } from '@ohgood/contract/kst';
+import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
@@ -24,7 +24,7 @@ export async function ensureStatement(tx: Tx, customerId: number, month: string)
 export function dueDate(month: string, extended: boolean): string {
   const next = addMonths(month, 1);
   const day = extended ? daysInMonth(next) : BILL_RULES.dueDay;
-  return `${next}-${String(day).padStart(2, '0')}`;
+  return dateInMonth(next, day);
 }
 
 /**

@@ -48,7 +48,12 @@ describe('attendance roulette (domain §7.1)', () => {
     });
     expect(await storedBalance(h.database.db, customerId)).toBe(point);
     const [entry] = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, customerId));
-    expect(entry).toMatchObject({ amount: point, reason: '출석 체크', kstDate: '2026-11-22', refType: 'checkin' });
+    expect(entry).toMatchObject({
+      amount: point,
+      reason: 'CHECKIN_ROULETTE',
+      kstDate: '2026-11-22',
+      refType: 'checkin',
+    });
 
     // 00:00 KST is a new day, although it is still 22 November in UTC.
     h.clock.set('2026-11-22T15:00:00Z');

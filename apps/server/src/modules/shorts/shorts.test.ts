@@ -317,7 +317,7 @@ describe('points for watching (domain §7.2)', () => {
     expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
     expect(await balance(u.customerId)).toBe(2);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
-    expect(ledger).toMatchObject([{ amount: 2, reason: '숏폼 시청', refType: 'short', refId: String(id) }]);
+    expect(ledger).toMatchObject([{ amount: 2, reason: 'WATCH_REWARD', refType: 'short', refId: String(id) }]);
   });
 
   it('pays at least 1 P and needs a login', async () => {

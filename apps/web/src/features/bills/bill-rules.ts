@@ -1,5 +1,6 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type { StatementSummary, UnpaidLine } from '@ohgood/contract/bills';
-import { kstMonth } from '@ohgood/contract/kst';
+import { addMonths, daysBetween, kstMonth } from '@ohgood/contract/kst';
 
 /** Unpaid lines of one statement month, as the page shows them. */
 export interface BillGroup {
@@ -34,18 +35,17 @@ export function monthLabel(month: string): string {
 
 /** The month a statement is paid in: M+1. */
 export function paymentMonth(statementMonth: string): string {
-  const [y, m] = statementMonth.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  return addMonths(statementMonth, 1);
 }
 
 /** '15일' or '말일' (extended to the last day of the month). */
 export function dueDayLabel(statement: Pick<StatementSummary, 'extension'>): string {
-  return statement.extension ? '말일' : '15일';
+  return statement.extension ? '말일' : `${BILL_RULES.dueDay}일`;
 }
 
 /** 'D-3', 'D-Day' or 'D+2' from KST `today` to `dueDate` (both 'YYYY-MM-DD'). */
 export function dDay(today: string, dueDate: string): string {
-  const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  const days = daysBetween(today, dueDate);
   if (days === 0) return 'D-Day';
   return days > 0 ? `D-${days}` : `D+${-days}`;
 }
