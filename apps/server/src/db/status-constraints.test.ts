@@ -1,4 +1,5 @@
 import { GRADE_POINTS } from '@ohgood/contract/grades';
+import { LIMITS } from '@ohgood/contract/limits';
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
 import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
@@ -44,9 +45,18 @@ describe('point ledger reasons (migration 0009)', () => {
   });
 });
 
-describe('grade points', () => {
-  it('are held to the contract range by the database', async () => {
-    const bounds = (await constraintDef('customers_grade_point_range')).match(/>= (\d+)\).*<= (\d+)\)/);
-    expect(bounds?.slice(1).map(Number)).toEqual([GRADE_POINTS.min, GRADE_POINTS.max]);
+/** The [low, high] of a `between` CHECK constraint (PostgreSQL shows it as `>= low AND <= high`). */
+async function range(constraint: string): Promise<number[] | undefined> {
+  return (await constraintDef(constraint))
+    .match(/>= (\d+)\).*<= (\d+)\)/)
+    ?.slice(1)
+    .map(Number);
+}
+
+describe('ranges the database repeats', () => {
+  it('match the contract constants', async () => {
+    expect(await range('customers_grade_point_range')).toEqual([GRADE_POINTS.min, GRADE_POINTS.max]);
+    expect(await range('short_watch_daily_cap')).toEqual([0, LIMITS.dailyWatchPointLimit]);
+    expect(await range('payment_requests_total_price_range')).toEqual([1, LIMITS.totalPriceMax]);
   });
 });
