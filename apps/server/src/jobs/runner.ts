@@ -7,7 +7,7 @@ import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import { autoExtend, markOverdue } from './bill-jobs';
 
-/** The scheduled jobs (domain §6.4): the KST day of month and minute they run. */
+/** The scheduled jobs (docs/rules/bills-and-grades.md B9, B10, B12): the KST day of month and minute they run. */
 export const JOBS = {
   'auto-extension': {
     day: BILL_RULES.autoExtensionDay,

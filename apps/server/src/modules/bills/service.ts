@@ -22,7 +22,9 @@ import { POINT_REASONS } from '../points/ledger';
 import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
-/** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
+/**
+ * KRW repaid on time per grade point (docs/rules/bills-and-grades.md G2; a contract constant the chatbot's FAQ quotes).
+ */
 export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
@@ -35,7 +37,7 @@ const EARN_REASONS = [
 
 type StatementRow = typeof statements.$inferSelect;
 
-/** Lifecycle state of a statement that still has unpaid lines (domain §6.1). */
+/** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md B2). */
 export function statementStatus(
   row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>,
   currentMonth: string,
@@ -255,7 +257,8 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .returning({ id: purchases.id });
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
-        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
+        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md
+        // G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
         await tx.update(customers).set(grade).where(eq(customers.id, customerId));

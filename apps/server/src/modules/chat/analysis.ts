@@ -16,7 +16,7 @@ import { firstMatch, hasAnyKeyword, type PreparedText, prepare, visibleLength } 
 
 export type QuickMenuEntry = (typeof QUICK_MENUS)[number];
 
-/** Where an input goes, with the step of the spec's analysis order (§4) that decided it. */
+/** Where an input goes, with the step of the analysis order (docs/rules/chat.md C3) that decided it. */
 export type Route =
   | { step: 1; kind: 'option'; label: string }
   | { step: 2; kind: 'quick_menu'; menu: QuickMenuEntry }

@@ -53,7 +53,7 @@ describe('keyword matching on Korean word boundaries', () => {
   });
 });
 
-describe('analysis order (spec §4), one case per step', () => {
+describe('analysis order (C3), one case per step', () => {
   it('1: an exact option label wins over every keyword in it', () => {
     expect(analyse(' 포인트 ', 'question', FLOW_OPTIONS.question)).toMatchObject({ step: 1, label: '포인트' });
     expect(analyse('내 리포트 보기', 'choose', FLOW_OPTIONS.choose)).toMatchObject({ step: 1 });

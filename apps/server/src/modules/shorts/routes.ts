@@ -15,7 +15,7 @@ import { makeWorkDir } from '../../lib/work-dir';
 import { mb, type ShortsPipeline, tooLarge } from './pipeline';
 import type { ShortsService } from './service';
 
-/** Spec §7 "data.data list": the body's `data` is the list, paging beside it. */
+/** The API contract (docs/rules/api.md A1): the body's `data` is the list, paging beside it. */
 function feedBody({ data, ...paging }: FeedPage) {
   return { ...ok(data), ...paging };
 }
