@@ -1,5 +1,5 @@
 /*
- * Bill and grade-point rules of domain §3 and §6 as numbers, zod-free. The server's jobs and services use
+ * Bill and grade-point rules of docs/rules/bills-and-grades.md as numbers, zod-free. The server's jobs and services use
  * them, and the chatbot's FAQ answers are built from them, so an answer changes when a rule does.
  */
 export const BILL_RULES = {
@@ -18,7 +18,7 @@ export const BILL_RULES = {
   lateFeeKrw: 0,
 } as const;
 
-/** The OhGood score scale and its bands (domain §8.1), highest band first. */
+/** The OhGood score scale and its bands (docs/rules/report.md D1), highest band first. */
 export const SCORE_SCALE = {
   min: 300,
   max: 1000,
