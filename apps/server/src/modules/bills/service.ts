@@ -257,8 +257,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .returning({ id: purchases.id });
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
-        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md
-        // G2).
+        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
         await tx.update(customers).set(grade).where(eq(customers.id, customerId));
