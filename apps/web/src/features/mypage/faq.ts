@@ -1,4 +1,4 @@
-/** My page FAQ (spec §1): seven questions, answered from the rules in domain.md. */
+/** My page FAQ: seven questions, answered from the rules in docs/rules. */
 export const FAQ: ReadonlyArray<{ q: string; a: string }> = [
   {
     q: '후불결제(BNPL)가 무엇인가요?',

@@ -25,8 +25,8 @@ export function LoadingText({ children = '불러오는 중...' }: { children?: R
 }
 
 /**
- * The reason in '오류가 발생했습니다: {reason}' (spec §8), said once: a network failure names the network
- * instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
+ * The reason in '오류가 발생했습니다: {reason}' (a list or page that fails to load), said once: a network failure names the
+ * network instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
  */
 export function loadErrorReason(error: unknown): string {
   if (error instanceof ApiError && error.code === 'NETWORK_ERROR') return '네트워크 연결을 확인해주세요.';
