@@ -201,7 +201,7 @@ describe('flows and options', () => {
     expect(reply.flow).toBe('choose');
   });
 
-  it('a typed server option word in init starts the right flow instead of failing (docs/chat.md fix)', async () => {
+  it('a typed server option word in init starts the right flow instead of failing (C3)', async () => {
     const { reply, state } = await say(initialState(), '좋아');
     expect(reply.flow).toBe('hobby_check');
     expect(state.mood).toBe('좋아');
