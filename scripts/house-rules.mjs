@@ -15,8 +15,9 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
 // A section sign and a number, as in a citation of the original spec or domain notes; written as an escape so
 // this file passes its own check.
 const SECTION = /\u00a7\s*\d/;
-// A repository document named in code, and the rule ids right after it ("docs/rules/payments.md P10, P11").
-const DOC = /\bdocs\/[\w./-]+?\.md\b((?:[\s,–-]+(?:and\s+)?[A-Z]\d+\b)*)/g;
+// A repository document named in code, and the rule ids right after it ("docs/rules/payments.md P10, P11",
+// "docs/rules/bills-and-grades.md#B9 and #B10").
+const DOC = /\bdocs\/[\w./-]+?\.md\b((?:(?:[\s,–-]+(?:and\s+)?#?|#)[A-Z]\d+\b)*)/g;
 const RULE_ID = /[A-Z]\d+/g;
 // Files still being rewritten elsewhere (issue #15 item 8 splits shorts/service.ts and rewrites its comments):
 // skipped by the citation check while they exist.

@@ -48,7 +48,7 @@ describe('house rules over the import graph', () => {
       'apps/web/src/x.module.css': `/* Dark (spec ${section}2). */\n`,
       'apps/server/src/db/migrations/0009_x.sql': `-- Ranking (domain ${section}9)\n`,
       'packages/contract/src/ok.ts': '/** Final (docs/rules/payments.md P10). */\nexport const b = 1;\n',
-      'packages/contract/src/bad.ts': `/** See docs/rules/payments.md P10, ${unknownRule} and ${nowhere}. */\n`,
+      'packages/contract/src/bad.ts': `/** See docs/rules/payments.md P10, ${unknownRule} and ${nowhere}. */\n// docs/rules/payments.md#P10 and #${unknownRule}\n`,
     });
     const problems = houseRuleViolations(root);
     const cites = problems.filter((p) => p.startsWith('cites a section'));
@@ -60,6 +60,9 @@ describe('house rules over the import graph', () => {
     ]);
     expect(problems).toContain(
       'names a rule docs/rules/payments.md does not define: packages/contract/src/bad.ts:1 (P99)',
+    );
+    expect(problems).toContain(
+      'names a rule docs/rules/payments.md does not define: packages/contract/src/bad.ts:2 (P99)',
     );
     expect(problems).toContain(`names a document that does not exist: packages/contract/src/bad.ts:1 (${nowhere})`);
     expect(problems.join('\n')).not.toContain('ok.ts');
