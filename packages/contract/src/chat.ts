@@ -41,7 +41,7 @@ export const chatQuickMenu = z.object({
 export type ChatQuickMenu = z.infer<typeof chatQuickMenu>;
 
 /**
- * The reply's data: the spec's `{message, products, flow, sessionId}`, plus two additive fields (ADR 0025):
+ * The reply's data: the original `{message, products, flow, sessionId}`, plus two additive fields (ADR 0025):
  * `options`, the buttons that lead on (usually the flow's own, e.g. '처음으로' when the catalogue runs
  * out), and `quickMenu`, a navigation card when the input asked to go somewhere.
  */

@@ -118,7 +118,7 @@ export type Mypage = z.infer<typeof mypage>;
 const idempotencyHeaders = z.looseObject({ 'idempotency-key': z.string().min(1).max(128).optional() });
 
 export const paymentEndpoints = {
-  /** Bare `{requestName, price, point, balance, requestId}`: the spec's modal reads the fields at the top. */
+  /** Bare `{requestName, price, point, balance, requestId}`: the payment modal reads the fields at the top. */
   validate: defineEndpoint({
     method: 'POST',
     path: '/api/payment/validate',

@@ -31,7 +31,7 @@ async function call(method: string, path: string, options: { token?: string; jso
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
   const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: a plain client reads untyped JSON, as the spec's does
+  // biome-ignore lint/suspicious/noExplicitAny: a plain client reads untyped JSON, as any API client does
   const data: any = text ? JSON.parse(text) : null;
   return { status: res.status, data };
 }

@@ -158,7 +158,7 @@ export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput
 type CallArgs<E extends Endpoint> =
   object extends CallOptions<E> ? [options?: CallOptions<E>] : [options: CallOptions<E>];
 
-/** The 30 s timeout of the spec's second client, for slow calls (report, chat). */
+/** The 30 s timeout for slow calls (report, chat; docs/rules/api.md A5). */
 export const LONG_TIMEOUT = TIMEOUTS.longMs;
 
 function fillPath(path: string, params: Record<string, unknown> | undefined): string {

@@ -67,7 +67,7 @@ describe('due dates (B1)', () => {
 });
 
 describe('GET /api/payment/info', () => {
-  it('returns exactly the spec fields, lines grouped by KST month oldest first, ascending by date', async () => {
+  it('returns exactly the contract fields, lines grouped by KST month oldest first, ascending by date', async () => {
     const { token, customerId } = await h.signUp({ account: '98765432101', accountName: '신한' });
     // 23:59 on 31 Oct KST is October; one minute later is November, although both are 31 Oct in UTC.
     const oct = await buy(customerId, 12_000, kst('2026-10-31', 23, 59), { requestName: '10월 마지막' });
@@ -205,7 +205,7 @@ describe('POST /api/payment/extension (B5)', () => {
 });
 
 describe('POST /api/payment/immediately (B6–B8)', () => {
-  it('refuses an empty selection with the spec message', async () => {
+  it('refuses an empty selection with its message', async () => {
     const { token } = await h.signUp();
     const res = await repay(token, []);
     expect(res.statusCode).toBe(400);

@@ -75,7 +75,7 @@ function Wheel({ rotation, spinning }: { rotation: number; spinning: boolean }) 
 export default function RouletteModal({ open, onClose, onAwarded }: RouletteModalProps) {
   const loggedIn = useIsLoggedIn();
   useEffect(() => {
-    // Attendance needs a login: the spec's alert, then the login page.
+    // Attendance needs a login: the login alert, then the login page.
     if (!loggedIn) {
       notify(MSG.loginRequired);
       onClose();
