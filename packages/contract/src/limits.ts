@@ -1,4 +1,4 @@
-/** Business constants, shared by server and web; docs/rules names the rule each one serves. */
+/** Business constants (limits, page sizes, durations), shared by server and web. */
 export const LIMITS = {
   pinLength: 6,
   feedPageSize: 10,
