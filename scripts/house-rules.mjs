@@ -19,9 +19,6 @@ const SECTION = /\u00a7\s*\d/;
 // "docs/rules/bills-and-grades.md#B9 and #B10").
 const DOC = /\bdocs\/[\w./-]+?\.md\b((?:(?:[\s,–-]+(?:and\s+)?#?|#)[A-Z]\d+\b)*)/g;
 const RULE_ID = /[A-Z]\d+/g;
-// Files still being rewritten elsewhere (issue #15 item 8 splits shorts/service.ts and rewrites its comments):
-// skipped by the citation check while they exist.
-const CITATION_PENDING = new Set(['apps/server/src/modules/shorts/service.ts']);
 
 /** Every source file below the given roots (relative to `root`), skipping dependencies and build output. */
 export function sourceFiles(root, roots, include = (name) => SOURCE.test(name) || name.endsWith('.css')) {
@@ -121,7 +118,6 @@ export function citationViolations(root) {
   };
   const problems = [];
   for (const file of files) {
-    if (CITATION_PENDING.has(file)) continue;
     const lines = readFileSync(join(root, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
       const at = `${file}:${i + 1}`;
