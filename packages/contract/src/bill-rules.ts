@@ -18,7 +18,7 @@ export const BILL_RULES = {
   lateFeeKrw: 0,
 } as const;
 
-/** The OhGood score scale and its bands (docs/rules/report.md D1), highest band first. */
+/** The OhGood score scale and its bands (docs/rules/report.md#D1), highest band first. */
 export const SCORE_SCALE = {
   min: 300,
   max: 1000,

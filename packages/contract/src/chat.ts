@@ -10,7 +10,7 @@ export const chatSessionId = z
 
 export const chatFlow = z.enum(CHAT_FLOWS);
 
-/** POST /chat (docs/rules/chat.md C1, C2). Without a sessionId the server starts one and returns it. */
+/** POST /chat (docs/rules/chat.md#C1, #C2). Without a sessionId the server starts one and returns it. */
 export const chatRequest = z
   .object({
     sessionId: chatSessionId.nullish(),
@@ -56,7 +56,7 @@ export const chatReply = z.object({
 export type ChatReply = z.infer<typeof chatReply>;
 export const chatResponse = enveloped(chatReply);
 
-/** POST /chat/clear-session (docs/rules/chat.md C1). */
+/** POST /chat/clear-session (docs/rules/chat.md#C1). */
 export const clearSessionRequest = z.object({ sessionId: chatSessionId }).strip();
 export const clearSessionResponse = enveloped(z.object({ sessionId: z.string(), cleared: z.boolean() }));
 

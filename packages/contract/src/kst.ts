@@ -1,5 +1,5 @@
 /**
- * The business calendar is Asia/Seoul (docs/rules/money-and-time.md T2), whatever the device's or server's zone. KST
+ * The business calendar is Asia/Seoul (docs/rules/money-and-time.md#T2), whatever the device's or server's zone. KST
  * has no daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
  */
 const KST_OFFSET_MS = 9 * 60 * 60 * 1000;

@@ -21,7 +21,7 @@ export const LIMITS = {
   passwordMax: 64,
 } as const;
 
-/** Request timeouts (docs/rules/api.md A5). */
+/** Request timeouts (docs/rules/api.md#A5). */
 export const TIMEOUTS = { shortMs: 10_000, longMs: 30_000 } as const;
 
 export const BANKS = ['국민', '기업', '카카오', '하나', '우리', '신한', '토스'] as const;

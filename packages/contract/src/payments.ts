@@ -7,7 +7,7 @@ import { BANKS, LIMITS } from './limits';
 export const PAYMENT_REQUEST_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
-/* Merchant API (docs/rules/payments.md P1–P5) */
+/* Merchant API (docs/rules/payments.md#P1–P5) */
 
 export const createPaymentRequestBody = z
   .object({
@@ -36,7 +36,7 @@ export type PaymentRequestView = z.infer<typeof paymentRequestView>;
 
 export const requestIdParams = z.object({ requestId: z.string().uuid() });
 
-/* Customer payment (docs/rules/payments.md P6–P13) */
+/* Customer payment (docs/rules/payments.md#P6–P13) */
 
 export const validateBody = z
   .object({
@@ -113,7 +113,7 @@ export const mypage = z.object({
 });
 export type Mypage = z.infer<typeof mypage>;
 
-/* Endpoints of account and payment: bodies exactly where API clients read them (docs/rules/api.md A1). */
+/* Endpoints of account and payment: bodies exactly where API clients read them (docs/rules/api.md#A1). */
 
 const idempotencyHeaders = z.looseObject({ 'idempotency-key': z.string().min(1).max(128).optional() });
 
@@ -167,7 +167,7 @@ export const paymentEndpoints = {
   }),
 } as const;
 
-/* Merchant API (docs/rules/payments.md P1): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
+/* Merchant API (docs/rules/payments.md#P1): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
  * plain route: it has no JSON body. */
 
 /** Optional in the schema so a missing key is the merchant module's 401, not a validation 400. */

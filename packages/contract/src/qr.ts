@@ -1,5 +1,5 @@
 /**
- * The in-app scanner accepts the deep link `/qrpin?code=<token>` or the bare token (docs/rules/payments.md P3). Shared
+ * The in-app scanner accepts the deep link `/qrpin?code=<token>` or the bare token (docs/rules/payments.md#P3). Shared
  * so the server matches and the web app recognises a code it has already handled the same way.
  */
 export function qrTokenFrom(value: string): string {

@@ -4,7 +4,7 @@ import { DB_INT_MAX, dbId } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
 
-/* ---- Search: GET /api/public/shorts/search (docs/rules/shorts.md S2) ---- */
+/* ---- Search: GET /api/public/shorts/search (docs/rules/shorts.md#S2) ---- */
 
 export const searchQuery = z
   .object({
@@ -55,7 +55,7 @@ export const searchPage = z.object({
 export type SearchPage = z.infer<typeof searchPage>;
 export const searchResponse = envelope(searchPage);
 
-/* ---- Channel profile: GET /api/shorts/profile (docs/rules/shorts.md S8) ---- */
+/* ---- Channel profile: GET /api/shorts/profile (docs/rules/shorts.md#S8) ---- */
 
 export const profileSort = z.enum(['latest', 'like', 'oldest']);
 export type ProfileSort = z.infer<typeof profileSort>;
@@ -163,7 +163,7 @@ export type VideoPage = z.infer<typeof videoPage>;
 export const channelPageResponse = envelope(channelPage);
 export const videoPageResponse = envelope(videoPage);
 
-/* ---- Endpoints (docs/rules/api.md A1) ---- */
+/* ---- Endpoints (docs/rules/api.md#A1) ---- */
 
 const tags = ['shorts-discovery'];
 

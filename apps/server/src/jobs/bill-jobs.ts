@@ -7,7 +7,7 @@ import type { Tx } from '../db/tx';
 import { dueDate, recomputeSuspension } from '../modules/bills/statements';
 
 /**
- * Grade-point penalties of docs/rules/bills-and-grades.md G3 (contract constants: the chatbot's FAQ quotes the same
+ * Grade-point penalties of docs/rules/bills-and-grades.md#G3 (contract constants: the chatbot's FAQ quotes the same
  * numbers).
  */
 export const AUTO_EXTENSION_PENALTY = BILL_RULES.autoExtensionPenalty;
@@ -24,7 +24,7 @@ async function penalize(tx: Tx, customerId: number, points: number): Promise<voi
 }
 
 /**
- * 16th (docs/rules/bills-and-grades.md B9): every statement of the previous month that still has unpaid lines and was
+ * 16th (docs/rules/bills-and-grades.md#B9): every statement of the previous month that still has unpaid lines and was
  * not extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
  */
 export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ extended: number }> {
@@ -52,7 +52,7 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
 }
 
 /**
- * 1st (docs/rules/bills-and-grades.md B10): every statement whose (possibly extended) due date is before `today` and
+ * 1st (docs/rules/bills-and-grades.md#B10): every statement whose (possibly extended) due date is before `today` and
  * that still has unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
  */
 export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {

@@ -1,5 +1,5 @@
 /**
- * The one source of time; the business calendar is Asia/Seoul (docs/rules/money-and-time.md T2), see
+ * The one source of time; the business calendar is Asia/Seoul (docs/rules/money-and-time.md#T2), see
  * @ohgood/contract/kst.
  */
 export interface Clock {

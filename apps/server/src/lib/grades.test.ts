@@ -1,7 +1,7 @@
 import { GRADES, gradeOf, nextGrade, pointsToNextGrade } from '@ohgood/contract/grades';
 import { describe, expect, it } from 'vitest';
 
-describe('grades (docs/rules/bills-and-grades.md G1, G4)', () => {
+describe('grades (docs/rules/bills-and-grades.md#G1, #G4)', () => {
   it('cover 0–150 without gaps or overlaps, with limits and rates rising together', () => {
     for (let gp = 0; gp <= 150; gp++) {
       expect(GRADES.filter((g) => gp >= g.min && gp <= g.max)).toHaveLength(1);

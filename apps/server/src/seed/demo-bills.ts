@@ -59,7 +59,7 @@ function at(month: string, day: number): Date {
 }
 
 /**
- * Six months of the demo customer's life (docs/rules/demo-data.md E1): four repaid statements, an unpaid statement of
+ * Six months of the demo customer's life (docs/rules/demo-data.md#E1): four repaid statements, an unpaid statement of
  * last month and the open current one, across every category. Runs once: skipped when the customer has any purchase.
  * Dates are relative to the clock, so the demo always looks current.
  */

@@ -361,7 +361,7 @@ describe('GET /api/dash/me/pay-this-month (B14)', () => {
 
     const res = await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    // A bare body: API clients read the original names at the top, beside ours (docs/rules/api.md A1).
+    // A bare body: API clients read the original names at the top, beside ours (docs/rules/api.md#A1).
     const data = res.json();
     expect(data).toMatchObject({
       month: '2026-11',

@@ -3,7 +3,7 @@ import { GRADE_POINT_MAX } from '@ohgood/contract/grades';
 import { kstDate } from '@ohgood/contract/kst';
 import { dueDate } from './statements';
 
-/** KRW repaid on time per grade point (docs/rules/bills-and-grades.md G2). */
+/** KRW repaid on time per grade point (docs/rules/bills-and-grades.md#G2). */
 const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
 export interface GradeAccount {
@@ -21,7 +21,7 @@ export function repaidOnTime(
   return beforeOverdue && kstDate(paidAt) <= dueDate(statement.month, statement.extension !== null);
 }
 
-/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md G2). */
+/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md#G2). */
 export function earnGradePoints(account: GradeAccount, onTimeKrw: number): GradeAccount {
   const carried = account.repaidRemainder + onTimeKrw;
   return {
@@ -31,7 +31,7 @@ export function earnGradePoints(account: GradeAccount, onTimeKrw: number): Grade
 }
 
 /**
- * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (docs/rules/payments.md P15):
+ * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (docs/rules/payments.md#P15):
  * the KRW leave the accumulator, borrowing whole grade points as needed, so buy → repay → refund leaves the
  * grade where it was and a colluding merchant cannot raise a limit for free. Never below 0.
  */

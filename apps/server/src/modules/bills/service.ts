@@ -23,7 +23,7 @@ import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
 /**
- * KRW repaid on time per grade point (docs/rules/bills-and-grades.md G2; a contract constant the chatbot's FAQ quotes).
+ * KRW repaid on time per grade point (docs/rules/bills-and-grades.md#G2; a contract constant the chatbot's FAQ quotes).
  */
 export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
 
@@ -37,7 +37,7 @@ const EARN_REASONS = [
 
 type StatementRow = typeof statements.$inferSelect;
 
-/** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md B2). */
+/** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md#B2). */
 export function statementStatus(
   row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>,
   currentMonth: string,
@@ -257,7 +257,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .returning({ id: purchases.id });
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
-        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md G2).
+        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
         await tx.update(customers).set(grade).where(eq(customers.id, customerId));

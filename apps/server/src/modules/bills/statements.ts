@@ -21,7 +21,7 @@ export async function ensureStatement(tx: Tx, customerId: number, month: string)
 }
 
 /**
- * Due date of a statement of `month` (docs/rules/bills-and-grades.md B1): the 15th of M+1, or its last day when
+ * Due date of a statement of `month` (docs/rules/bills-and-grades.md#B1): the 15th of M+1, or its last day when
  * extended.
  */
 export function dueDate(month: string, extended: boolean): string {
@@ -31,7 +31,7 @@ export function dueDate(month: string, extended: boolean): string {
 }
 
 /**
- * Available limit (docs/rules/bills-and-grades.md B3): the grade's monthly limit minus what is still owed on this
+ * Available limit (docs/rules/bills-and-grades.md#B3): the grade's monthly limit minus what is still owed on this
  * month's unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
  */
 export async function availableLimit(
@@ -64,7 +64,7 @@ export async function availableLimit(
 }
 
 /**
- * Suspension (docs/rules/bills-and-grades.md B10, B11) is true exactly while an OVERDUE statement still has an unpaid
+ * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
  * line. Call it in the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue
  * job).
  */

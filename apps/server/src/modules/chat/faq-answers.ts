@@ -5,7 +5,7 @@ import { LIMITS } from '@ohgood/contract/limits';
 import { watchPoints } from '@ohgood/contract/shorts-rules';
 
 /*
- * Our own FAQ answers (docs/rules/chat.md C5), written from the constants the rules themselves use: change a grade
+ * Our own FAQ answers (docs/rules/chat.md#C5), written from the constants the rules themselves use: change a grade
  * limit, a penalty or the roulette prizes and the answer changes with it.
  */
 

@@ -19,7 +19,7 @@ function newPin(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
-/** A random token of 144 bits (docs/rules/payments.md P3 asks for at least 128). */
+/** A random token of 144 bits (docs/rules/payments.md#P3 asks for at least 128). */
 function newQrToken(): string {
   return randomBytes(18).toString('base64url');
 }

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { customers, pointLedger } from '../../db/schema';
 import type { Tx } from '../../db/tx';
 
-/** Reasons shown to users as `pointExplain` (docs/rules/points.md R2). */
+/** Reasons shown to users as `pointExplain` (docs/rules/points.md#R2). */
 export const POINT_REASONS = {
   paymentEarn: '결제 적립',
   paymentUse: '포인트 사용',

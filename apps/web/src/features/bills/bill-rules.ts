@@ -19,7 +19,7 @@ export function groupBills(unpaidBills: UnpaidLine[][], currentMonth: string): B
 }
 
 /**
- * docs/rules/bills-and-grades.md B7: while bills of earlier months exist, current-month lines are locked (the server
+ * docs/rules/bills-and-grades.md#B7: while bills of earlier months exist, current-month lines are locked (the server
  * enforces oldest-first the same way). Returns the ids that may be ticked.
  */
 export function selectableIds(groups: BillGroup[]): Set<number> {
@@ -52,7 +52,7 @@ export function dDay(today: string, dueDate: string): string {
 
 export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
 
-/** The web mirror of the extension rule (docs/rules/bills-and-grades.md B5; the server decides). */
+/** The web mirror of the extension rule (docs/rules/bills-and-grades.md#B5; the server decides). */
 export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
   const first = groups[0];
   if (!first?.dueNow) return 'not-allowed';

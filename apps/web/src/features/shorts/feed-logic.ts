@@ -31,7 +31,7 @@ export function swipeDirection(startY: number, endY: number, threshold = 50): Sw
 }
 
 /**
- * The reaction rule (docs/rules/shorts.md S3), used when the server cannot be reached: same again removes, other
+ * The reaction rule (docs/rules/shorts.md#S3), used when the server cannot be reached: same again removes, other
  * replaces.
  */
 export function applyReaction(
@@ -50,7 +50,7 @@ export interface CommentNode extends CommentItem {
   replies: CommentItem[];
 }
 
-/** Replies are built client-side from gno; one level only (docs/rules/shorts.md S4). */
+/** Replies are built client-side from gno; one level only (docs/rules/shorts.md#S4). */
 export function buildCommentTree(comments: CommentItem[]): CommentNode[] {
   const roots = new Map<number, CommentNode>();
   for (const comment of comments) {

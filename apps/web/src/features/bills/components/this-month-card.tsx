@@ -17,7 +17,7 @@ const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slic
 
 /**
  * Home: this month's BNPL amount, points earned this month and a ticker of recent items
- * (docs/rules/bills-and-grades.md B14).
+ * (docs/rules/bills-and-grades.md#B14).
  */
 export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: number }) {
   const summary = usePayThisMonth();

@@ -18,7 +18,7 @@ import { UnpaidList } from '../components/unpaid-list';
 
 /**
  * /payment: available amount, upcoming payments, unpaid lines, extension and immediate payment
- * (docs/rules/bills-and-grades.md B3–B8).
+ * (docs/rules/bills-and-grades.md#B3–B8).
  */
 export default function PaymentPage() {
   const info = usePaymentInfo();

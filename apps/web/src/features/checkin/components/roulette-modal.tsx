@@ -70,7 +70,7 @@ function Wheel({ rotation, spinning }: { rotation: number; spinning: boolean }) 
 }
 
 /**
- * The attendance roulette: the server draws the prize, the wheel spins 3.5 s and lands on it (docs/rules/points.md R4).
+ * The attendance roulette: the server draws the prize, the wheel spins 3.5 s and lands on it (docs/rules/points.md#R4).
  */
 export default function RouletteModal({ open, onClose, onAwarded }: RouletteModalProps) {
   const loggedIn = useIsLoggedIn();

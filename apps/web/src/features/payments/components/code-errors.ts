@@ -10,7 +10,7 @@ const INVALID_CODE_CODES: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 /**
- * As on the server (docs/rules/payments.md P6), 400, 404, 410 and expired/missing-code answers all read
+ * As on the server (docs/rules/payments.md#P6), 400, 404, 410 and expired/missing-code answers all read
  * '유효하지않은 코드입니다.'.
  */
 export function codeErrorMessage(error: unknown): string {

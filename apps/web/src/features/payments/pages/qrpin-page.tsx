@@ -68,7 +68,7 @@ export default function QrPinPage() {
     [validate],
   );
 
-  // A phone camera opening /qrpin?code=… validates at once (docs/rules/payments.md P3 deep link).
+  // A phone camera opening /qrpin?code=… validates at once (docs/rules/payments.md#P3 deep link).
   useEffect(() => {
     if (!deepLinkCode) return;
     setParams({}, { replace: true });

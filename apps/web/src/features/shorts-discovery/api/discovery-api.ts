@@ -4,7 +4,7 @@ import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
 import { callEndpoint } from '../../../shared/api-client';
 
 /**
- * The calls of search, profiles and the shorts my page (docs/rules/api.md A1); each body is the envelope, `.data` taken
+ * The calls of search, profiles and the shorts my page (docs/rules/api.md#A1); each body is the envelope, `.data` taken
  * here.
  */
 export const discoveryApi = {

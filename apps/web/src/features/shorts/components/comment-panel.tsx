@@ -21,7 +21,7 @@ interface Props {
   onCountChange(count: number): void;
 }
 
-/** Comment panel (docs/rules/shorts.md S4): list with one reply level, '@nickname ' replies, delete when deletable. */
+/** Comment panel (docs/rules/shorts.md#S4): list with one reply level, '@nickname ' replies, delete when deletable. */
 export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: Props) {
   const [comments, setComments] = useState<CommentItem[] | null>(null);
   const [failed, setFailed] = useState(false);

@@ -58,7 +58,7 @@ export default function FeedPage() {
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
 
-  // Start greyed when today's watch points are already at the cap (docs/rules/points.md R6).
+  // Start greyed when today's watch points are already at the cap (docs/rules/points.md#R6).
   useEffect(() => {
     if (!loggedIn) return;
     let cancelled = false;
