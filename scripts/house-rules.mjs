@@ -15,8 +15,8 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
 // A section sign and a number, as in a citation of the original spec or domain notes; written as an escape so
 // this file passes its own check.
 const SECTION = /\u00a7\s*\d/;
-// A repository document named in code, and the rule ids right after it ("docs/rules/payments.md P10, P11",
-// "docs/rules/bills-and-grades.md#B9 and #B10").
+// A repository document named in code, and the rule ids right after it ("docs/rules/bills-and-grades.md#B9 and
+// #B10"; the form without # is read too, to be refused).
 const DOC = /\bdocs\/[\w./-]+?\.md\b((?:(?:[\s,–-]+(?:and\s+)?#?|#)[A-Z]\d+\b)*)/g;
 const RULE_ID = /[A-Z]\d+/g;
 
@@ -126,6 +126,7 @@ export function citationViolations(root) {
       for (const m of line.matchAll(DOC)) {
         const doc = m[0].slice(0, m[0].length - m[1].length);
         const ids = idsOn(doc);
+        if (/^\s/.test(m[1])) problems.push(`points at a rule without #: ${at} (write ${doc}#<rule>)`);
         if (ids === null) problems.push(`names a document that does not exist: ${at} (${doc})`);
         else
           for (const id of m[1].match(RULE_ID) ?? [])
