@@ -1,4 +1,4 @@
-/** Grades are a pure function of gradePoint (domain §3); never stored, so they never drift. */
+/** Grades are a pure function of gradePoint (docs/rules/bills-and-grades.md#G1); never stored, so they never drift. */
 export const GRADE_NAMES = ['bronze', 'silver', 'gold', 'platinum', 'diamond'] as const;
 export type GradeName = (typeof GRADE_NAMES)[number];
 

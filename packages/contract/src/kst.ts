@@ -1,6 +1,6 @@
 /**
- * The business calendar is Asia/Seoul (domain §1), whatever the device's or server's zone. KST has no
- * daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
+ * The business calendar is Asia/Seoul (docs/rules/money-and-time.md#T2), whatever the device's or server's zone. KST
+ * has no daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
  */
 const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;

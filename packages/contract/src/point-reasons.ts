@@ -14,7 +14,7 @@ export const POINT_REASON_CODES = [
 ] as const;
 export type PointReason = (typeof POINT_REASON_CODES)[number];
 
-/** The text the point history shows for each reason (spec §7 `pointExplain`). */
+/** The text the point history shows for each reason, as `pointExplain` (docs/rules/points.md#R2). */
 export const POINT_REASON_LABELS: Readonly<Record<PointReason, string>> = {
   PURCHASE_EARN: '결제 적립',
   PURCHASE_USE: '포인트 사용',

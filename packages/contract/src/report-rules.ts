@@ -196,7 +196,7 @@ export const ADVICE_RULES = {
   pointsWorthUsing: 1_000,
 } as const;
 
-/* ---- Texts shown by the web app (spec §8) ---- */
+/* ---- Texts shown by the web app: load failures, fallbacks and empty states ---- */
 
 export const REPORT_MSG = {
   title: '오굿 리포트',

@@ -25,8 +25,8 @@ async function penalize(tx: Tx, customerId: number, penalty: number): Promise<vo
 }
 
 /**
- * 16th (domain §6.4): every statement of the previous month that still has unpaid lines and was not
- * extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
+ * 16th (docs/rules/bills-and-grades.md#B9): every statement of the previous month that still has unpaid lines and was
+ * not extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
  */
 export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ extended: number }> {
   if (Number(today.slice(8, 10)) < BILL_RULES.autoExtensionDay)
@@ -53,8 +53,8 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
 }
 
 /**
- * 1st (domain §6.4): every statement whose (possibly extended) due date is before `today` and that still has
- * unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
+ * 1st (docs/rules/bills-and-grades.md#B10): every statement whose (possibly extended) due date is before `today` and
+ * that still has unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
  */
 export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {
   // A statement of month M is due in M+1 at the latest, so only months up to two before today's can be late.

@@ -2,7 +2,7 @@ import { GRADE_POINTS, GRADES, gradeOf, nextGrade, pointsToNextGrade } from '@oh
 import { describe, expect, it } from 'vitest';
 import { earnGradePoints, penalizedGradePoint, revokeGradePoints } from '../modules/bills/grade-points';
 
-describe('grades (docs/rules/bills-and-grades.md G1, G4)', () => {
+describe('grades (docs/rules/bills-and-grades.md#G1, #G4)', () => {
   it('cover 0–150 without gaps or overlaps, with limits and rates rising together', () => {
     expect(GRADES[0]?.min).toBe(GRADE_POINTS.min);
     expect(GRADES[GRADES.length - 1]?.max).toBe(GRADE_POINTS.max);

@@ -60,9 +60,9 @@ function at(month: string, day: number): Date {
 }
 
 /**
- * Six months of the demo customer's life (domain §11): four repaid statements, an unpaid statement of last
- * month and the open current one, across every category. Runs once: skipped when the customer has any
- * purchase. Dates are relative to the clock, so the demo always looks current.
+ * Six months of the demo customer's life (docs/rules/demo-data.md#E1): four repaid statements, an unpaid statement of
+ * last month and the open current one, across every category. Runs once: skipped when the customer has any purchase.
+ * Dates are relative to the clock, so the demo always looks current.
  */
 export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
   const [customer] = await db.select().from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));

@@ -9,7 +9,7 @@ import { dueDate } from './statements';
 
 export interface GradeAccount {
   gradePoint: number;
-  /** KRW repaid on time not yet worth a whole grade point (the running accumulator of domain §3). */
+  /** KRW repaid on time not yet worth a whole grade point (the running accumulator of G2). */
   repaidRemainder: number;
 }
 
@@ -22,7 +22,7 @@ export function repaidOnTime(
   return beforeOverdue && kstDate(paidAt) <= dueDate(statement.month, statement.extension !== null);
 }
 
-/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (domain §3). */
+/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md#G2). */
 export function earnGradePoints(account: GradeAccount, onTimeKrw: number): GradeAccount {
   const carried = account.repaidRemainder + onTimeKrw;
   return {
@@ -32,7 +32,7 @@ export function earnGradePoints(account: GradeAccount, onTimeKrw: number): Grade
 }
 
 /**
- * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (domain §3, §5.4):
+ * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (docs/rules/payments.md#P15):
  * the KRW leave the accumulator, borrowing whole grade points as needed, so buy → repay → refund leaves the
  * grade where it was and a colluding merchant cannot raise a limit for free. Never below 0.
  */

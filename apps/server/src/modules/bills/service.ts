@@ -32,7 +32,7 @@ const EARN_REASONS: PointReason[] = [
 
 type StatementRow = typeof statements.$inferSelect;
 
-/** Lifecycle state of a statement that still has unpaid lines (domain §6.1). */
+/** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md#B2). */
 export function statementStatus(
   row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>,
   currentMonth: string,
@@ -252,7 +252,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .returning({ id: purchases.id });
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
-        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
+        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
         await tx.update(customers).set(grade).where(eq(customers.id, customerId));

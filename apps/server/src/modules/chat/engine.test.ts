@@ -54,7 +54,7 @@ describe('keyword matching on Korean word boundaries', () => {
   });
 });
 
-describe('analysis order (spec §4), one case per step', () => {
+describe('analysis order (C3), one case per step', () => {
   it('1: an exact option label wins over every keyword in it', () => {
     expect(analyse(' 포인트 ', 'question', FLOW_OPTIONS.question)).toMatchObject({ step: 1, label: '포인트' });
     expect(analyse('내 리포트 보기', 'choose', FLOW_OPTIONS.choose)).toMatchObject({ step: 1 });
@@ -202,7 +202,7 @@ describe('flows and options', () => {
     expect(reply.flow).toBe('choose');
   });
 
-  it('a typed server option word in init starts the right flow instead of failing (docs/chat.md fix)', async () => {
+  it('a typed server option word in init starts the right flow instead of failing (C3)', async () => {
     const { reply, state } = await say(initialState(), '좋아');
     expect(reply.flow).toBe('hobby_check');
     expect(state.mood).toBe('좋아');

@@ -2,7 +2,7 @@ import type { FaqItem } from '@ohgood/contract/chat-rules';
 import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases, won } from '@ohgood/contract/faq-phrases';
 
 /*
- * Our own FAQ answers (docs/chat.md), written from the constants the rules themselves use: change a grade
+ * Our own FAQ answers (docs/rules/chat.md#C5), written from the constants the rules themselves use: change a grade
  * limit, a penalty or the roulette prizes and the answer changes with it.
  */
 

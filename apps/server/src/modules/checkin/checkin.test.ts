@@ -18,7 +18,7 @@ const today = (token: string) => h.app.inject({ method: 'GET', url: '/api/checki
 const spin = (token: string, query = '') =>
   h.app.inject({ method: 'POST', url: `/api/checkin/roulette${query}`, headers: bearer(token) });
 
-describe('attendance roulette (domain §7.1)', () => {
+describe('attendance roulette (R4)', () => {
   it('draws only the six prizes, each of them eventually', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 600; i++) seen.add(drawPrize());

@@ -15,7 +15,7 @@ type RequestRow = typeof paymentRequests.$inferSelect;
 
 const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** A random token of 144 bits (domain §4 asks for at least 128). */
+/** A random token of 144 bits (docs/rules/payments.md#P3 asks for at least 128). */
 function newQrToken(): string {
   return randomBytes(18).toString('base64url');
 }

@@ -6,7 +6,7 @@ import { addMonths, daysBetween, kstMonth } from '@ohgood/contract/kst';
 export interface BillGroup {
   month: string;
   lines: UnpaidLine[];
-  /** Months before the current one are due now (spec §4). */
+  /** Months before the current one are due now. */
   dueNow: boolean;
 }
 
@@ -20,8 +20,8 @@ export function groupBills(unpaidBills: UnpaidLine[][], currentMonth: string): B
 }
 
 /**
- * Spec §4: while bills of earlier months exist, current-month lines are locked (the server enforces
- * oldest-first the same way). Returns the ids that may be ticked.
+ * docs/rules/bills-and-grades.md#B7: while bills of earlier months exist, current-month lines are locked (the server
+ * enforces oldest-first the same way). Returns the ids that may be ticked.
  */
 export function selectableIds(groups: BillGroup[]): Set<number> {
   const hasDueNow = groups.some((g) => g.dueNow);
@@ -52,7 +52,7 @@ export function dDay(today: string, dueDate: string): string {
 
 export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
 
-/** The web mirror of the extension rule (spec §4; the server decides). */
+/** The web mirror of the extension rule (docs/rules/bills-and-grades.md#B5; the server decides). */
 export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
   const first = groups[0];
   if (!first?.dueNow) return 'not-allowed';

@@ -6,7 +6,7 @@ export interface FaqEntry {
 }
 
 /**
- * My page FAQ (spec §1): seven questions, answered from the same rule constants the server applies (and the
+ * My page FAQ: seven questions, answered from the same rule constants the server applies (and the
  * chatbot's FAQ quotes), so an answer changes when its rule does.
  */
 export function buildFaq(rules: RuleNumbers): readonly FaqEntry[] {

@@ -16,7 +16,7 @@ describe('my page', () => {
     expect(gradeProgress(60)).toBe(95);
     expect(gradeProgress(120)).toBe(100);
   });
-  it('has the seven FAQ topics of the spec', () => {
+  it('has the seven FAQ topics', () => {
     expect(FAQ).toHaveLength(7);
     expect(FAQ.map((f) => f.q).join(' ')).toMatch(/BNPL.*즉시 납부.*포인트.*등급.*오굿 점수.*연장.*연체/);
   });
