@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isFooterDark, isFooterHidden } from './footer';
 import { hasInAppHistory, searchPath } from './shorts-layout';
 
-describe('footer rules (spec §2)', () => {
+describe('footer rules', () => {
   it.each(['/qrpin', '/register', '/shorts/upload'])('is hidden on %s', (path) => {
     expect(isFooterHidden(path)).toBe(true);
   });

@@ -27,7 +27,7 @@ export default function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  // Spec §5: same pattern styling as sign-up, but nothing is blocked here.
+  // The same pattern styling as sign-up, but nothing is blocked here.
   const emailInvalid = emailId !== '' && !isValidEmail(emailId);
   const pwdInvalid = pwd !== '' && !PASSWORD_CHARS.test(pwd);
 

@@ -9,7 +9,7 @@ export const billKeys = {
   thisMonth: ['bills', 'this-month'] as const,
 };
 
-/** Bare §3 fields. */
+/** The bare payment info fields (docs/rules/bills-and-grades.md#B4). */
 export const fetchPaymentInfo = () => callEndpoint(api.info);
 export const fetchBillStatus = () => callEndpoint(api.statements).then((body) => body.data);
 /** Bare; the card reads the domain's names, which sit beside the spec's original ones. */

@@ -3,7 +3,10 @@ import type { ProfileSort, SearchCursor } from '@ohgood/contract/shorts-discover
 import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
 import { callEndpoint } from '../../../shared/api-client';
 
-/** Spec §7 calls of search, profiles and the shorts my page; each body is the envelope, `.data` taken here. */
+/**
+ * The calls of search, profiles and the shorts my page (docs/rules/api.md#A1); each body is the envelope, `.data` taken
+ * here.
+ */
 export const discoveryApi = {
   search: (q: string, cursor: SearchCursor | null) =>
     callEndpoint(api.search, { query: { q, limit: 8, ...(cursor ?? {}) } }).then((body) => body.data),

@@ -2,7 +2,7 @@ import type { ProfileSort } from '@ohgood/contract/shorts-discovery';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { discoveryApi } from '../api/discovery-api';
 
-/** A channel's profile, 12 shorts per 0-based page; a new sort starts again at page 0 (spec §4). */
+/** A channel's profile, 12 shorts per 0-based page; a new sort starts again at page 0. */
 export function useProfilePages(targetId: number | null, sortBy: ProfileSort) {
   const query = useInfiniteQuery({
     queryKey: ['shorts-profile', targetId, sortBy],

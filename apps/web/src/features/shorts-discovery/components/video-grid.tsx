@@ -12,7 +12,7 @@ export interface GridItem {
   note?: string | null;
 }
 
-/** Thumbnail cards with like counts; each opens the feed at that short (spec §2). */
+/** Thumbnail cards with like counts; each opens the feed at that short. */
 export function VideoGrid({ items, base, row }: { items: GridItem[]; base: string; row?: boolean }) {
   return (
     <ul className={row ? styles.row : styles.grid}>

@@ -18,7 +18,7 @@ import { RetryError } from '../components/retry-error';
 import { SORTS, targetIdOf, useProfilePages } from '../components/use-profile-pages';
 import { VideoGrid } from '../components/video-grid';
 
-/** /shorts/profile?targetId=…: a channel (own without targetId), spec §2 "Profile". */
+/** /shorts/profile?targetId=…: a channel (own without targetId), docs/rules/shorts.md#S8. */
 export default function ProfilePage() {
   const [params] = useSearchParams();
   const targetId = targetIdOf(params);

@@ -10,7 +10,7 @@ import { ListFooter } from '../components/list-footer';
 import { RetryError } from '../components/retry-error';
 import { VideoGrid } from '../components/video-grid';
 
-/** /shorts/search?q=…: a grid of matches, 8 at a time by keyset cursor (spec §2, §7). */
+/** /shorts/search?q=…: a grid of matches, 8 at a time by keyset cursor (docs/rules/shorts.md#S2). */
 export default function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
@@ -21,7 +21,7 @@ export default function SearchPage() {
     getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
     enabled: q !== '',
   });
-  // Spec §8: a failed search alerts.
+  // A failed search alerts.
   useEffect(() => {
     if (results.isError) notify(DISCOVERY_MSG.searchFailed);
   }, [results.isError]);

@@ -19,7 +19,7 @@ const toGrid = (v: VideoItem) => ({
   note: v.context,
 });
 
-/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each), spec §2. */
+/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each). */
 export default function ShortsMypagePage() {
   const overview = useQuery({ queryKey: ['shorts-mypage', 'overview'], queryFn: discoveryApi.overview });
   if (overview.isPending) return <LoadingText />;

@@ -2,9 +2,9 @@ import { shortsEndpoints as api, type ReactionType } from '@ohgood/contract/shor
 import { callEndpoint } from '../../../shared/api-client';
 
 /**
- * Spec §7 shorts calls; the client adds the token when held, so public feeds are personalised. Feeds,
- * the single short and earn are read as their bodies; `.data` is taken here, in sight, where the body is
- * the `{success, message, data}` envelope.
+ * The shorts calls (docs/rules/api.md#A1); the client adds the token when held, so public feeds are personalised.
+ * Feeds, the single short and earn are read as their bodies; `.data` is taken here, in sight, where the body is the
+ * `{success, message, data}` envelope.
  */
 export const shortsApi = {
   /** The body: `data` is the list, paging beside it. */
