@@ -81,8 +81,8 @@ const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
  */
 const pwa = VitePWA({
   registerType: 'autoUpdate',
-  // A tiny separate registerSW.js, loaded with defer: nothing is added to the entry chunk.
-  injectRegister: 'script-defer',
+  // Registered by the app itself once the page has settled (src/app/service-worker.ts).
+  injectRegister: false,
   includeAssets: ['favicon.svg', 'offline.html', 'icons/*.svg', 'icons/apple-touch-icon.png'],
   manifest: {
     id: '/',
@@ -109,13 +109,20 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
-    // The app shell and its chunks; media, API answers and the big scanner worker are never cached.
-    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    // The app shell and its chunks; media, API answers and the big scanner worker are never cached. Fonts are
+    // not precached either: the 92 Pretendard subsets weigh 3 MB, and a page needs a handful of them. The
+    // browser fetches those by unicode-range; the worker keeps each one it saw (below) for offline use.
+    globPatterns: ['**/*.{js,css,html,svg,png}'],
     globIgnores: ['**/qr-scanner-worker*'],
     maximumFileSizeToCacheInBytes: 600 * 1024,
     navigateFallback: null,
     cleanupOutdatedCaches: true,
     runtimeCaching: [
+      {
+        urlPattern: ({ request }) => request.destination === 'font',
+        handler: 'CacheFirst',
+        options: { cacheName: 'ohgood-fonts', expiration: { maxEntries: 120 } },
+      },
       {
         // Pages always come from the network (money screens must be current); offline, offline.html.
         urlPattern: ({ request }) => request.mode === 'navigate',

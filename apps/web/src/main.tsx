@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/router';
+import { registerServiceWorkerWhenSettled } from './app/service-worker';
 
 const queryClient = createQueryClient();
 const root = document.getElementById('root');
@@ -18,3 +19,4 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+registerServiceWorkerWhenSettled();

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { HomePage } from '../../features/home/home-page';
 import { useIsLoggedIn } from '../../shared/auth-token';
+import { ThisMonthSlot } from './this-month-slot';
 
-// Own chunks, with their API code: they must not grow the first load of `/` (performance budget).
-const ThisMonthCard = lazy(() => import('../../features/bills/components/this-month-card'));
+// Its own chunk, with its API code: it must not grow the first load of `/` (performance budget).
 const RouletteModal = lazy(() => import('../../features/checkin/components/roulette-modal'));
 
 /** Home composed from its features: the page, this month's card and the attendance roulette. */
@@ -15,13 +15,7 @@ export default function HomeRoute() {
   return (
     <>
       <HomePage
-        summary={
-          loggedIn ? (
-            <Suspense fallback={null}>
-              <ThisMonthCard refreshSignal={awards} />
-            </Suspense>
-          ) : null
-        }
+        summary={loggedIn ? <ThisMonthSlot refreshSignal={awards} /> : null}
         onAttendance={() => setRouletteOpen(true)}
       />
       {rouletteOpen ? (
