@@ -56,6 +56,7 @@ import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
 import { createSubscriptionsService } from './modules/shorts/subscriptions-service';
 import { createUploadStatusService } from './modules/shorts/upload-status-service';
+import { createViewerState, viewersOfNotification } from './modules/shorts/viewer-state';
 import { createWatchPointsService } from './modules/shorts/watch-points-service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
@@ -153,15 +154,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refreshTimer.unref();
   app.addHook('onClose', async () => clearInterval(refreshTimer));
   await app.register(mediaRoutes(storage));
-  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking);
+  // What each signed-in viewer reacted to and follows, remembered per instance; any instance's write is
+  // announced by the database (migration 0010) and forgotten everywhere.
+  const viewerState = createViewerState(database.db);
+  await notifications.subscribe('viewer_changed', (payload) => viewerState.forget(viewersOfNotification(payload)));
+  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
     shortsRoutes({
       feed,
       uploadStatus: createUploadStatusService(database.db),
       comments: createCommentsService(database.db, clock),
-      reactions: createReactionsService(database.db, clock),
-      subscriptions: createSubscriptionsService(database.db, clock),
+      reactions: createReactionsService(database.db, clock, viewerState),
+      subscriptions: createSubscriptionsService(database.db, clock, viewerState),
       watchPoints: createWatchPointsService(database.db, clock),
       pipeline,
       workDir: workRoot(config.DATA_DIR),
