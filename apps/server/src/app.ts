@@ -158,13 +158,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // announced by the database (migration 0010) and forgotten everywhere.
   const viewerState = createViewerState(database.db);
   await notifications.subscribe('viewer_changed', (payload) => viewerState.forget(viewersOfNotification(payload)));
+  // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
+  const comments = createCommentsService(database.db, clock);
+  publicCache.onClear(() => comments.forgetAll());
   const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
     shortsRoutes({
       feed,
       uploadStatus: createUploadStatusService(database.db),
-      comments: createCommentsService(database.db, clock),
+      comments,
       reactions: createReactionsService(database.db, clock, viewerState),
       subscriptions: createSubscriptionsService(database.db, clock, viewerState),
       watchPoints: createWatchPointsService(database.db, clock),
