@@ -44,6 +44,10 @@ describe('page HTML with route hints', () => {
       '<link rel="preload" as="image" fetchpriority="high" href="/media/p&quot;7&lt;.webp">',
     );
     expect(html.indexOf('rel="preload"')).toBeLessThan(html.indexOf('rel="modulepreload"'));
+    // Shown before any script runs, just ahead of the app's root.
+    expect(html).toContain(
+      '<div id="lcp-shell" aria-hidden="true"><img src="/media/p&quot;7&lt;.webp" alt="" fetchpriority="high"></div><div id="root">',
+    );
     const failing = createPageHtml(distWithHints(), () => Promise.reject(new Error('database down')));
     expect(await failing('/shorts/feeds')).toContain('/assets/feed-page-d4.js');
   });
@@ -83,6 +87,7 @@ describe("the feed's first poster in /shorts/feeds (real database)", () => {
     // An unknown short still gets the page and its chunks, just no image.
     const unknown = await html('/shorts/feeds?shortsId=99999999');
     expect(unknown).not.toContain('as="image"');
+    expect(unknown).not.toContain('lcp-shell');
     expect(unknown).toContain('/assets/feed-page-d4.js');
     expect(top?.id).toBeGreaterThan(0);
   });

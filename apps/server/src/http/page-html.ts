@@ -8,8 +8,10 @@ interface RouteHints {
 }
 
 /**
- * The page's largest image, known on the server before any script runs (the feed's first poster), so the
- * browser fetches it alongside the app instead of after the app has asked the API for it. Null when none.
+ * The page's largest image, known on the server before any script runs (the feed's first poster). The
+ * HTML preloads it and shows it at once where the page will (`#lcp-shell`, styled by the app's global
+ * CSS, removed by the app when its own video is on screen), so it paints before the scripts have run
+ * instead of after the app has asked the API for it. Null when none.
  */
 export type LcpImageOf = (path: string, query: URLSearchParams) => Promise<string | null>;
 
@@ -25,7 +27,13 @@ export function createPageHtml(distDir: string, lcpImageOf?: LcpImageOf) {
   const index = readFileSync(join(distDir, 'index.html'), 'utf8');
   const hintsFile = join(distDir, 'route-hints.json');
   const hints: Record<string, RouteHints> = existsSync(hintsFile) ? JSON.parse(readFileSync(hintsFile, 'utf8')) : {};
-  const withHead = (links: string[]) => (links.length ? index.replace('</head>', `${links.join('')}</head>`) : index);
+  const withHead = (html: string, links: string[]) =>
+    links.length ? html.replace('</head>', `${links.join('')}</head>`) : html;
+  const withShell = (image: string) =>
+    index.replace(
+      '<div id="root">',
+      `<div id="lcp-shell" aria-hidden="true"><img src="${escapeAttribute(image)}" alt="" fetchpriority="high"></div><div id="root">`,
+    );
   // The static part per path is built once; only the image is looked up per request.
   const staticLinks = new Map<string, string[]>(
     Object.entries(hints).map(([path, { scripts, styles }]) => [
@@ -42,7 +50,8 @@ export function createPageHtml(distDir: string, lcpImageOf?: LcpImageOf) {
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
     const links = [...(staticLinks.get(path) ?? [])];
     const image = lcpImageOf ? await lcpImageOf(path, new URLSearchParams(search)).catch(() => null) : null;
-    if (image) links.unshift(`<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image)}">`);
-    return withHead(links);
+    if (!image) return withHead(index, links);
+    links.unshift(`<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image)}">`);
+    return withHead(withShell(image), links);
   };
 }
