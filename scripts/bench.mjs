@@ -485,7 +485,7 @@ async function sse(base, merchant, token, db) {
     `select xact_commit::bigint as n from pg_stat_database where datname = current_database()`,
   );
   // pg_stat counters are per transaction; our own two reads count, so 2 means nothing else ran.
-  const idleTx = Number(after.rows[0].n) - Number(before.rows[0].n) - 1;
+  const idleTx = Math.max(0, Number(after.rows[0].n) - Number(before.rows[0].n) - 1);
   await json(`${base}/api/payment/validate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -550,14 +550,20 @@ async function lighthouse(base) {
   }
   if (!browser) throw new Error('Chromium for Lighthouse did not start');
   try {
-    const login = await json(`${base}/auth`, {
-      method: 'POST',
-      body: JSON.stringify({ emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' }),
-    });
-    const holder = await browser.contexts()[0].newPage();
-    await holder.goto(`${base}/`);
-    await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), login.body.accessToken);
-    for (const { path, loggedIn } of LIGHTHOUSE_PAGES) {
+    // Anonymous pages first: once the holder tab has a session, every new tab of this browser shares it.
+    let holder;
+    const signIn = async () => {
+      const login = await json(`${base}/auth`, {
+        method: 'POST',
+        body: JSON.stringify({ emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' }),
+      });
+      holder = await browser.contexts()[0].newPage();
+      await holder.goto(`${base}/`);
+      await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), login.body.accessToken);
+    };
+    const pages = [...LIGHTHOUSE_PAGES].sort((a, b) => Number(a.loggedIn) - Number(b.loggedIn));
+    for (const { path, loggedIn } of pages) {
+      if (loggedIn && !holder) await signIn();
       const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
       // Not spawnSync: Playwright must keep serving the browser connection, or the tab Lighthouse opens stays
       // paused waiting for it.
