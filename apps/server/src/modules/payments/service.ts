@@ -23,7 +23,7 @@ import { type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { hit, isAnyOver } from '../../lib/rate-limit';
-import { availableLimit, ensureStatement } from '../bills/statements';
+import { availableLimit, ensureStatement, limitLeft, owedSql } from '../bills/statements';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
@@ -100,7 +100,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
-      // The limits and the customer in parallel: two reads, one wait.
+      // The limits, and the customer with what they owe this month, in parallel: two reads, one wait.
       const [over, [customer]] = await Promise.all([
         isAnyOver(db, [ipFailures, failures], now),
         db
@@ -108,6 +108,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
             suspended: customers.suspended,
             pointBalance: customers.pointBalance,
             gradePoint: customers.gradePoint,
+            owed: owedSql(customerId, kstMonth(now)),
           })
           .from(customers)
           .where(eq(customers.id, customerId)),
@@ -165,7 +166,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
         point: customer.pointBalance,
-        balance: await availableLimit(db, customerId, kstMonth(now), customer.gradePoint),
+        balance: limitLeft(customer.gradePoint, customer.owed),
         requestId: reserved.id,
       };
     },
