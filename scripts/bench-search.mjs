@@ -207,6 +207,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 /** Sequential requests (first pages and cursor pages), so the p99 is the server's, not the queue's. */
 async function sequential(base) {
   const latencies = [];
+  const perQuery = new Map();
   const cursors = new Map();
   let hits = 0;
   for (let i = 0; i < SEQUENTIAL; i++) {
@@ -218,7 +219,9 @@ async function sequential(base) {
     const started = performance.now();
     const res = await fetch(`${base}/api/public/shorts/search?q=${encodeURIComponent(q)}&limit=8${extra}`);
     const body = await res.json();
-    latencies.push(performance.now() - started);
+    const took = performance.now() - started;
+    latencies.push(took);
+    perQuery.set(q, Math.max(perQuery.get(q) ?? 0, took));
     if (!res.ok) throw new Error(`search ${q} → ${res.status}`);
     hits += body.data.items.length;
     if (body.data.nextCursor) cursors.set(q, body.data.nextCursor);
@@ -231,6 +234,7 @@ async function sequential(base) {
     p99ms: round(percentile(latencies, 99)),
     maxms: round(latencies.at(-1)),
     avgHits: round(hits / SEQUENTIAL),
+    slowest: [...perQuery].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([q, ms]) => `${q} ${round(ms)} ms`),
   };
 }
 
@@ -305,6 +309,7 @@ export function printSearchBench(result) {
   console.log(
     `search p99 ${s.p99ms} ms (p50 ${s.p50ms}, max ${s.maxms}; ${s.requests} sequential requests) — budget ≤ ${result.budgetP99ms} ms: ${result.withinBudget ? 'OK' : 'OVER'} (load average ${result.loadAverage})`,
   );
+  console.log(`slowest single requests: ${s.slowest.join(', ')}`);
   const u = result.underLoad4Connections;
   console.log(`'커피' under load (4 connections, 5 s): ${u.reqPerSec} req/s, p99 ${u.p99ms} ms, non-2xx ${u.non2xx}`);
 }
