@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { HomePage } from '../../features/home/home-page';
 import { useIsLoggedIn } from '../../shared/auth-token';
+import { invalidateAfter } from '../../shared/query-keys';
 
 // Own chunks, with their API code: they must not grow the first load of `/` (performance budget).
 const ThisMonthCard = lazy(() => import('../../features/bills/components/this-month-card'));
@@ -10,15 +12,14 @@ const RouletteModal = lazy(() => import('../../features/checkin/components/roule
 export default function HomeRoute() {
   const loggedIn = useIsLoggedIn();
   const [rouletteOpen, setRouletteOpen] = useState(false);
-  // Bumped when the roulette credits points, so the card shows this month's points again.
-  const [awards, setAwards] = useState(0);
+  const queryClient = useQueryClient();
   return (
     <>
       <HomePage
         summary={
           loggedIn ? (
             <Suspense fallback={null}>
-              <ThisMonthCard refreshSignal={awards} />
+              <ThisMonthCard />
             </Suspense>
           ) : null
         }
@@ -26,7 +27,11 @@ export default function HomeRoute() {
       />
       {rouletteOpen ? (
         <Suspense fallback={null}>
-          <RouletteModal open onClose={() => setRouletteOpen(false)} onAwarded={() => setAwards((n) => n + 1)} />
+          <RouletteModal
+            open
+            onClose={() => setRouletteOpen(false)}
+            onAwarded={() => void invalidateAfter(queryClient, 'attendance')}
+          />
         </Suspense>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { MSG } from '@ohgood/contract/messages';
 import { ChevronRight } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
 import { loadErrorReason, RetryButton } from '../../../shared/ui/page';
@@ -16,12 +16,9 @@ export const TICKER_MS = 3000;
 const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
 
 /** Home: this month's BNPL amount, points earned this month and a ticker of recent items (domain §6.6). */
-export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: number }) {
+export default function ThisMonthCard() {
   const summary = usePayThisMonth();
   const { refetch } = summary;
-  useEffect(() => {
-    if (refreshSignal > 0) void refetch();
-  }, [refreshSignal, refetch]);
   const status = useBillStatus();
   const reducedMotion = usePrefersReducedMotion();
   const [hovered, setHovered] = useState(false);

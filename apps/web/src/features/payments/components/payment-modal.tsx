@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/api-client';
 import { points as formatPoints, won } from '../../../shared/format';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
-import { finalPayment } from '../api/payments-api';
+import { useFinalPayment } from '../api/payments-api';
 import { NumberPad } from './number-pad';
 import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './payment-math';
 import styles from './payment-modal.module.css';
@@ -22,6 +22,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
   const [error, setError] = useState<string | null>(null);
   // One key per opened request: a double tap or a retry after a timeout cannot pay twice.
   const idempotencyKey = useRef(crypto.randomUUID());
+  const { mutateAsync: finalPayment } = useFinalPayment();
 
   const close = () => {
     setUsePoints(0);
@@ -44,7 +45,11 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
     setSubmitting(true);
     setError(null);
     try {
-      const { result } = await finalPayment(request.requestId, usePoints, idempotencyKey.current);
+      const result = await finalPayment({
+        requestId: request.requestId,
+        point: usePoints,
+        idempotencyKey: idempotencyKey.current,
+      });
       setUsePoints(0);
       onPaid(result);
     } catch (failure) {

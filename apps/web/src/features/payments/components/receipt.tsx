@@ -1,11 +1,10 @@
 import { addMonths, kstMonth } from '@ohgood/contract/kst';
 import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
-import { useQuery } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { points, won } from '../../../shared/format';
 import buttons from '../../../shared/ui/button.module.css';
-import { fetchPaymentHistory } from '../api/payments-api';
+import { usePaymentHistory } from '../api/payments-api';
 import styles from './receipt.module.css';
 
 interface ReceiptProps {
@@ -26,7 +25,7 @@ function dueLabel(paidAt: string): string {
  */
 export function Receipt({ request, result, onDone }: ReceiptProps) {
   const month = kstMonth(new Date());
-  const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+  const history = usePaymentHistory(month);
   const row = history.data?.find((item) => item.paymentId === result.paymentId);
   const heading = useRef<HTMLHeadingElement>(null);
   // Screen readers and keyboards start at the result, not at the top of a page that has changed under them.

@@ -1,7 +1,6 @@
 import { kstMonth, kstTime } from '@ohgood/contract/kst';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import type { PaymentHistoryItem } from '@ohgood/contract/payments';
-import { useQuery } from '@tanstack/react-query';
 import { getChoseong } from 'es-hangul';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -10,7 +9,7 @@ import { groupByDay } from '../../../shared/group-by-day';
 import { Modal } from '../../../shared/ui/modal';
 import { MonthNav } from '../../../shared/ui/month-nav';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
-import { fetchPaymentHistory } from '../api/payments-api';
+import { usePaymentHistory } from '../api/payments-api';
 import styles from '../components/history-list.module.css';
 
 const STATUS_LABEL: Record<PaymentHistoryItem['status'], string> = {
@@ -32,7 +31,7 @@ export default function PaymentDetailsPage() {
   const [month, setMonth] = useState(currentMonth);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<PaymentHistoryItem | null>(null);
-  const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+  const history = usePaymentHistory(month);
   // The payment just made (from the receipt's '확인') is marked and scrolled into view.
   const highlight = (useLocation().state as { highlight?: number } | null)?.highlight ?? null;
   useEffect(() => {

@@ -1,7 +1,6 @@
 import { LIMITS } from '@ohgood/contract/limits';
 import type { Profile } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -9,7 +8,7 @@ import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { LoadingText, Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useEditProfile, useOwnProfile } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
@@ -27,11 +26,7 @@ export function editErrorText(error: unknown): string {
 export default function ProfileEditPage() {
   const location = useLocation();
   const given = (location.state as { profile?: Profile } | null)?.profile ?? null;
-  const own = useQuery({
-    queryKey: ['shorts-profile', null, 'latest', 'edit'],
-    queryFn: () => discoveryApi.profile(null, 0, 'latest'),
-    enabled: given === null,
-  });
+  const own = useOwnProfile(given === null);
   const profile = given ?? own.data ?? null;
   if (!profile) {
     if (own.isError) return <RetryError error={own.error} onRetry={() => void own.refetch()} />;
@@ -42,7 +37,7 @@ export default function ProfileEditPage() {
 
 function EditForm({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { mutateAsync: saveProfile } = useEditProfile();
   const [nickname, setNickname] = useState(profile.customerNickname);
   const [introduce, setIntroduce] = useState(profile.introduce);
   const [file, setFile] = useState<File | null>(null);
@@ -82,8 +77,7 @@ function EditForm({ profile }: { profile: Profile }) {
     if (file) form.append('profileImg', file);
     setSaving(true);
     try {
-      await discoveryApi.editProfile(form);
-      await queryClient.invalidateQueries();
+      await saveProfile(form);
       notify(DISCOVERY_MSG.editSuccess);
       navigate('/shorts/profile', { replace: true });
     } catch (error) {

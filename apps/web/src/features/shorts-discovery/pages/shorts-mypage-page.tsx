@@ -1,11 +1,10 @@
 import { LIMITS } from '@ohgood/contract/limits';
 import type { VideoItem } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LoadingText, Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useMyShortsOverview } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
@@ -21,7 +20,7 @@ const toGrid = (v: VideoItem) => ({
 
 /** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each), spec §2. */
 export default function ShortsMypagePage() {
-  const overview = useQuery({ queryKey: ['shorts-mypage', 'overview'], queryFn: discoveryApi.overview });
+  const overview = useMyShortsOverview();
   if (overview.isPending) return <LoadingText />;
   if (overview.isError) return <RetryError error={overview.error} onRetry={() => void overview.refetch()} />;
   const o = overview.data;

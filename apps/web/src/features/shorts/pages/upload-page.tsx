@@ -4,12 +4,11 @@ import { ImagePlus, Video } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../shared/notify';
-import { shortsApi } from '../api/shorts-api';
+import { useUpload } from '../api/shorts-api';
 import { clearHandoff, readHandoff, takeHandoffFile } from '../file-handoff';
 import styles from './upload-page.module.css';
 
 const JPEG_QUALITY = 0.8;
-const STATUS_POLL_MS = 1000;
 
 /** The first frame of a video as a JPEG (quality 0.8), made in the browser (spec: default thumbnail). */
 function captureFirstFrame(video: HTMLVideoElement): Promise<Blob | null> {
@@ -20,10 +19,6 @@ function captureFirstFrame(video: HTMLVideoElement): Promise<Blob | null> {
   if (!context || canvas.width === 0) return Promise.resolve(null);
   context.drawImage(video, 0, 0, canvas.width, canvas.height);
   return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob), 'image/jpeg', JPEG_QUALITY));
-}
-
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export default function UploadPage() {
@@ -38,6 +33,7 @@ export default function UploadPage() {
   const [submitting, setSubmitting] = useState(false);
   const preview = useRef<HTMLVideoElement>(null);
   const alive = useRef(true);
+  const { mutateAsync: upload } = useUpload();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reads the handoff once on arrival
   useEffect(() => {
@@ -129,15 +125,8 @@ export default function UploadPage() {
           customThumbnail && thumbnail instanceof File ? thumbnail.name : 'thumbnail.jpg',
         );
       form.append('video', file, file.name || 'video.webm');
-      const uploaded = await shortsApi.upload(form);
       // The server transcodes in the background; the feed shows only playable videos, so wait for it.
-      let status = uploaded.status;
-      while (status === 'PROCESSING' && alive.current) {
-        await wait(STATUS_POLL_MS);
-        const now = await shortsApi.status(uploaded.shortsId);
-        status = now.status;
-        if (status === 'FAILED') throw new Error(now.failureReason ?? '영상 변환에 실패했습니다.');
-      }
+      const uploaded = await upload({ form, keepWaiting: () => alive.current });
       reset();
       navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
     } catch (error) {
