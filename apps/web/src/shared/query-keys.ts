@@ -34,6 +34,10 @@ export const dataKeys = {
   profiles: ['shorts-discovery', 'profile'],
   /** The shorts my page: overview, subscriptions, liked and commented videos. */
   myShorts: ['shorts-discovery', 'mine'],
+  myOverview: ['shorts-discovery', 'mine', 'overview'],
+  mySubscriptions: ['shorts-discovery', 'mine', 'subscriptions'],
+  myLiked: ['shorts-discovery', 'mine', 'liked'],
+  myCommented: ['shorts-discovery', 'mine', 'commented'],
   /** Search results. */
   search: ['shorts-discovery', 'search'],
 } as const satisfies Record<string, QueryKey>;
@@ -67,11 +71,11 @@ export const changes = {
   /** A new short: the owner's channel (the feed loads afresh on every visit). */
   upload: [dataKeys.profiles],
   /** A (un)subscription: subscriber counts and buttons on profiles, the my page's subscriptions. */
-  subscription: [dataKeys.profiles, dataKeys.myShorts],
+  subscription: [dataKeys.profiles, dataKeys.myOverview, dataKeys.mySubscriptions],
   /** A like or dislike: like counts on profiles and search results, the my page's liked videos. */
-  reaction: [dataKeys.profiles, dataKeys.search, dataKeys.myShorts],
+  reaction: [dataKeys.profiles, dataKeys.search, dataKeys.myOverview, dataKeys.myLiked],
   /** A comment written or deleted (the short's own list is named by the caller). */
-  comment: [dataKeys.myShorts],
+  comment: [dataKeys.myOverview, dataKeys.myCommented],
   /** A new name, introduction or picture shows wherever the channel appears. */
   profile: [dataKeys.shorts, dataKeys.profiles, dataKeys.myShorts, dataKeys.search],
 } as const satisfies Record<string, readonly DataKey[]>;

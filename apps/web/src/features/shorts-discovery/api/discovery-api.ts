@@ -16,9 +16,9 @@ export const discoveryKeys = {
   profile: (targetId: number | null, sortBy: ProfileSort) => [...dataKeys.profiles, targetId, sortBy] as const,
   /** The own profile's first page, read by the edit page when opened directly. */
   ownProfile: [...dataKeys.profiles, 'own'] as const,
-  overview: [...dataKeys.myShorts, 'overview'] as const,
-  subscriptions: [...dataKeys.myShorts, 'subscriptions'] as const,
-  videos: (list: VideoList) => [...dataKeys.myShorts, list] as const,
+  overview: dataKeys.myOverview,
+  subscriptions: dataKeys.mySubscriptions,
+  videos: (list: VideoList) => (list === 'all' ? dataKeys.myLiked : dataKeys.myCommented),
 };
 
 /* Spec §7 calls; each body is the envelope, `.data` taken here. */
