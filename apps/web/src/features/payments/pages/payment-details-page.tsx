@@ -10,6 +10,7 @@ import { Modal } from '../../../shared/ui/modal';
 import { MonthNav } from '../../../shared/ui/month-nav';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { usePaymentHistory } from '../api/payments-api';
+import { DetailList } from '../components/detail-list';
 import styles from '../components/history-list.module.css';
 
 const STATUS_LABEL: Record<PaymentHistoryItem['status'], string> = {
@@ -117,40 +118,18 @@ export default function PaymentDetailsPage() {
       )}
       <Modal open={selected !== null} title="결제 상세" onClose={() => setSelected(null)} variant="center">
         {selected && (
-          <dl className={styles.detail}>
-            <div>
-              <dt>상품명</dt>
-              <dd>{selected.requestName}</dd>
-            </div>
-            <div>
-              <dt>가맹점</dt>
-              <dd>{selected.merchant}</dd>
-            </div>
-            <div>
-              <dt>결제 일시</dt>
-              <dd>{selected.date.slice(0, 16).replace('T', ' ')}</dd>
-            </div>
-            <div>
-              <dt>결제 금액</dt>
-              <dd>{won(selected.totalPrice)}</dd>
-            </div>
-            <div>
-              <dt>포인트 사용</dt>
-              <dd>{points(selected.point)}</dd>
-            </div>
-            <div>
-              <dt>청구 금액</dt>
-              <dd>{won(selected.price)}</dd>
-            </div>
-            <div>
-              <dt>적립 포인트</dt>
-              <dd>{points(selected.pointEarned)}</dd>
-            </div>
-            <div>
-              <dt>상태</dt>
-              <dd>{STATUS_LABEL[selected.status]}</dd>
-            </div>
-          </dl>
+          <DetailList
+            rows={[
+              { label: '상품명', value: selected.requestName },
+              { label: '가맹점', value: selected.merchant },
+              { label: '결제 일시', value: selected.date.slice(0, 16).replace('T', ' ') },
+              { label: '결제 금액', value: won(selected.totalPrice) },
+              { label: '포인트 사용', value: points(selected.point) },
+              { label: '청구 금액', value: won(selected.price) },
+              { label: '적립 포인트', value: points(selected.pointEarned) },
+              { label: '상태', value: STATUS_LABEL[selected.status] },
+            ]}
+          />
         )}
       </Modal>
     </Page>

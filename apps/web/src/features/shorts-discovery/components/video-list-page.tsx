@@ -2,6 +2,7 @@ import { LoadingText, Page } from '../../../shared/ui/page';
 import { useMyVideos, type VideoList } from '../api/discovery-api';
 import { PagedVideoGrid } from './paged-video-grid';
 import { RetryError } from './retry-error';
+import { videoCard } from './video-grid';
 
 /** The liked and commented lists of the shorts my page: a grid over opaque keyset cursors. */
 export function VideoListPage({ list, title, emptyText }: { list: VideoList; title: string; emptyText: string }) {
@@ -13,18 +14,7 @@ export function VideoListPage({ list, title, emptyText }: { list: VideoList; tit
       {query.isPending && <LoadingText />}
       {query.isError && items.length === 0 && <RetryError error={query.error} onRetry={() => void query.refetch()} />}
       {query.isSuccess && (
-        <PagedVideoGrid
-          base={base}
-          items={items.map((v) => ({
-            shortsId: v.shortsId,
-            thumbnail: v.thumbnailUrl,
-            likeCount: v.likeCount,
-            title: v.title,
-            note: v.context,
-          }))}
-          paging={query}
-          emptyText={emptyText}
-        />
+        <PagedVideoGrid base={base} items={items.map(videoCard)} paging={query} emptyText={emptyText} />
       )}
     </Page>
   );

@@ -7,6 +7,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
+import { FilePicker } from '../../../shared/ui/file-picker';
+import { LimitedField } from '../../../shared/ui/limited-field';
 import { LoadingText, Page } from '../../../shared/ui/page';
 import { useEditProfile, useOwnProfile } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
@@ -90,7 +92,7 @@ function EditForm({ profile }: { profile: Profile }) {
   return (
     <Page title={DISCOVERY_MSG.editProfile}>
       <form className={styles.editForm} onSubmit={(e) => void submit(e)} noValidate>
-        <label className={styles.photoPick}>
+        <FilePicker className={styles.photoPick} accept="image/*" onPick={pick} testId="profile-photo">
           {preview ? (
             <img src={preview} alt="" width={96} height={96} className={styles.avatar} />
           ) : (
@@ -99,40 +101,16 @@ function EditForm({ profile }: { profile: Profile }) {
           <span className={styles.photoBadge}>
             <Camera size={16} aria-hidden /> 사진 선택
           </span>
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            data-testid="profile-photo"
-            onChange={(e) => {
-              pick(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
-        </label>
-        <label className={styles.field}>
-          <span className={styles.fieldHead}>
-            이름
-            <span className={styles.counter}>
-              {nickname.length}/{LIMITS.nicknameMax}
-            </span>
-          </span>
-          <input value={nickname} maxLength={LIMITS.nicknameMax} onChange={(e) => setNickname(e.target.value)} />
-        </label>
-        <label className={styles.field}>
-          <span className={styles.fieldHead}>
-            소개
-            <span className={styles.counter}>
-              {introduce.length}/{LIMITS.introduceMax}
-            </span>
-          </span>
-          <textarea
-            value={introduce}
-            maxLength={LIMITS.introduceMax}
-            rows={4}
-            onChange={(e) => setIntroduce(e.target.value)}
-          />
-        </label>
+        </FilePicker>
+        <LimitedField label="이름" value={nickname} onChange={setNickname} maxLength={LIMITS.nicknameMax} counted />
+        <LimitedField
+          label="소개"
+          value={introduce}
+          onChange={setIntroduce}
+          maxLength={LIMITS.introduceMax}
+          rows={4}
+          counted
+        />
         <button type="submit" className={buttons.primary} disabled={saving}>
           {saving ? DISCOVERY_MSG.saving : DISCOVERY_MSG.confirm}
         </button>

@@ -7,6 +7,7 @@ import { confirmSheet } from '../../../shared/confirm';
 import { relativeTime } from '../../../shared/format';
 import { mediaUrl } from '../../../shared/media-url';
 import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
 import { RetryButton } from '../../../shared/ui/page';
 import { useReturnFocus } from '../../../shared/use-return-focus';
 import { useAddComment, useComments, useDeleteComment } from '../api/shorts-api';
@@ -122,7 +123,12 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
       <section className={styles.sheet} role="dialog" aria-modal="true" aria-labelledby="comments-title">
         <div className={styles.sheetHeader}>
           <h2 id="comments-title">댓글</h2>
-          <button type="button" className={styles.iconButton} onClick={onClose} aria-label="댓글 닫기">
+          <button
+            type="button"
+            className={`${buttons.icon} ${styles.iconButton}`}
+            onClick={onClose}
+            aria-label="댓글 닫기"
+          >
             <X size={20} aria-hidden />
           </button>
         </div>

@@ -4,6 +4,8 @@ import { ImagePlus, Video } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../shared/notify';
+import { FilePicker } from '../../../shared/ui/file-picker';
+import { LimitedField } from '../../../shared/ui/limited-field';
 import { useUpload } from '../api/shorts-api';
 import { clearHandoff, readHandoff, takeHandoffFile } from '../file-handoff';
 import styles from './upload-page.module.css';
@@ -143,7 +145,7 @@ export default function UploadPage() {
       </h1>
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.media}>
-          <label className={styles.videoBox}>
+          <FilePicker className={styles.videoBox} accept="video/*" onPick={choose} label="동영상 파일">
             {videoUrl ? (
               <video
                 ref={preview}
@@ -162,18 +164,13 @@ export default function UploadPage() {
                 동영상 선택
               </span>
             )}
-            <input
-              type="file"
-              accept="video/*"
-              className="visually-hidden"
-              aria-label="동영상 파일"
-              onChange={(e) => {
-                choose(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-          </label>
-          <label className={styles.thumbBox}>
+          </FilePicker>
+          <FilePicker
+            className={styles.thumbBox}
+            accept="image/jpeg,image/png,image/webp"
+            onPick={chooseThumbnail}
+            label="썸네일 이미지"
+          >
             {thumbnailUrl ? (
               <img src={thumbnailUrl} alt="썸네일 미리보기" className={styles.thumb} />
             ) : (
@@ -182,37 +179,24 @@ export default function UploadPage() {
                 썸네일 (선택)
               </span>
             )}
-            <input
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              className="visually-hidden"
-              aria-label="썸네일 이미지"
-              onChange={(e) => chooseThumbnail(e.target.files?.[0])}
-            />
-          </label>
+          </FilePicker>
         </div>
-        <label className={styles.field}>
-          <span>제목</span>
-          <input
-            value={title}
-            maxLength={LIMITS.shortsTitleMax}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="제목을 입력해주세요"
-          />
-        </label>
-        <label className={styles.field}>
-          <span>내용</span>
-          <textarea
-            value={content}
-            maxLength={LIMITS.shortsContentMax}
-            rows={4}
-            onChange={(e) => setContent(e.target.value)}
-            placeholder="영상에 대해 알려주세요 (#태그 가능)"
-          />
-          <small className={styles.counter} aria-live="polite">
-            {content.length}/{LIMITS.shortsContentMax}
-          </small>
-        </label>
+        <LimitedField
+          label="제목"
+          value={title}
+          onChange={setTitle}
+          maxLength={LIMITS.shortsTitleMax}
+          placeholder="제목을 입력해주세요"
+        />
+        <LimitedField
+          label="내용"
+          value={content}
+          onChange={setContent}
+          maxLength={LIMITS.shortsContentMax}
+          rows={4}
+          placeholder="영상에 대해 알려주세요 (#태그 가능)"
+          counted
+        />
         <button type="submit" className={styles.submit} disabled={submitting}>
           {submitting ? SHORTS_MSG.uploading : '업로드'}
         </button>
