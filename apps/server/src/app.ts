@@ -45,12 +45,17 @@ import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
+import { createCommentsService } from './modules/shorts/comments-service';
+import { createFeedService } from './modules/shorts/feed-service';
 import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
 import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
+import { createReactionsService } from './modules/shorts/reactions-service';
 import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
 import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
-import { createShortsService } from './modules/shorts/service';
+import { createSubscriptionsService } from './modules/shorts/subscriptions-service';
+import { createUploadStatusService } from './modules/shorts/upload-status-service';
+import { createWatchPointsService } from './modules/shorts/watch-points-service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
 
@@ -146,9 +151,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
   refreshTimer.unref();
   app.addHook('onClose', async () => clearInterval(refreshTimer));
-  const shorts = createShortsService(database.db, clock, config.MEDIA_BASE_URL, ranking);
   await app.register(mediaRoutes(storage));
-  await app.register(shortsRoutes({ service: shorts, pipeline, workDir: workRoot(config.DATA_DIR) }));
+  // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
+  await app.register(
+    shortsRoutes({
+      feed: createFeedService(database.db, config.MEDIA_BASE_URL, ranking),
+      uploadStatus: createUploadStatusService(database.db),
+      comments: createCommentsService(database.db, clock),
+      reactions: createReactionsService(database.db, clock),
+      subscriptions: createSubscriptionsService(database.db, clock),
+      watchPoints: createWatchPointsService(database.db, clock),
+      pipeline,
+      workDir: workRoot(config.DATA_DIR),
+    }),
+  );
   await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
   await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));

@@ -10,7 +10,7 @@ import { runJob } from './runner';
 
 /**
  * `npm run jobs -- <job> [--date YYYY-MM-DD]`: runs one scheduled job by hand (operators), e.g. to re-run a
- * failed run. A (job, month) that already ran is not run again.
+ * failed run. A (job, period) that already ran is not run again.
  */
 async function main(): Promise<void> {
   const { job, date } = parseJobArgs(process.argv.slice(2), kstDate(systemClock.now()));

@@ -207,6 +207,8 @@ describe('once per cluster', () => {
       ['auto-extension', '2026-11', true],
       ['overdue', '2026-12', true],
       ['auto-extension', '2026-12', true],
+      // The daily prune: only its latest missed day (prune-job.test.ts).
+      ['prune', '2026-12-20', true],
     ]);
     // August: auto-extended on 16 September (−5), overdue on 1 October (−20). October: auto-extended on
     // 16 November (−5), overdue on 1 December (−20). Running only the latest periods would miss both −5s.
@@ -219,7 +221,7 @@ describe('once per cluster', () => {
     const second = await catchUp(h.database.db, h.clock);
     expect(second).toEqual([]);
     expect((await customer(customerId)).gradePoint).toBe(10);
-    expect(await h.database.db.select().from(jobRuns)).toHaveLength(8);
+    expect(await h.database.db.select().from(jobRuns)).toHaveLength(9);
   });
 
   it('lists the scheduled KST runs up to now, the 1st before the 16th', () => {

@@ -6,24 +6,53 @@ import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import { autoExtend, markOverdue } from './bill-jobs';
+import { pruneExpired } from './prune-job';
 
-/** The scheduled jobs (domain §6.4): the KST day of month and minute they run. */
+/** The daily prune's KST minute of the day: 03:30, away from the bill jobs and busy hours. */
+const PRUNE_MINUTE = 3 * 60 + 30;
+
+/**
+ * A job runs on a KST day of the month (`monthly`, claimed per KST month) or every KST day (`daily`, claimed
+ * per KST date), at `minute` minutes after KST midnight.
+ */
+type JobSpec = {
+  minute: number;
+  cron: string;
+  run: (tx: Tx, today: string, at: Date) => Promise<object>;
+} & ({ cadence: 'monthly'; day: number } | { cadence: 'daily' });
+
+/** The scheduled jobs: docs/rules/bills-and-grades.md#B9 and #B10, and the prune, money-and-time.md#T8. */
 export const JOBS = {
   'auto-extension': {
+    cadence: 'monthly',
     day: BILL_RULES.autoExtensionDay,
     minute: 5,
     cron: `5 0 ${BILL_RULES.autoExtensionDay} * *`,
     run: autoExtend,
   },
-  overdue: { day: BILL_RULES.overdueDay, minute: 5, cron: `5 0 ${BILL_RULES.overdueDay} * *`, run: markOverdue },
-} as const satisfies Record<
-  string,
-  { day: number; minute: number; cron: string; run: (tx: Tx, today: string, at: Date) => Promise<object> }
->;
+  overdue: {
+    cadence: 'monthly',
+    day: BILL_RULES.overdueDay,
+    minute: 5,
+    cron: `5 0 ${BILL_RULES.overdueDay} * *`,
+    run: markOverdue,
+  },
+  prune: {
+    cadence: 'daily',
+    minute: PRUNE_MINUTE,
+    cron: `${PRUNE_MINUTE % 60} ${Math.floor(PRUNE_MINUTE / 60)} * * *`,
+    run: pruneExpired,
+  },
+} as const satisfies Record<string, JobSpec>;
 export type JobName = keyof typeof JOBS;
 
 export function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOBS, name);
+}
+
+/** The `job_runs` period a run on the KST date `date` claims: its month, or the date itself for a daily job. */
+export function periodOf(job: JobName, date: string): string {
+  return JOBS[job].cadence === 'daily' ? date : date.slice(0, 7);
 }
 
 export interface JobOutcome {
@@ -47,9 +76,9 @@ export async function runJob(
   /** When the run counts as having happened (catch-up passes the missed scheduled instant). */
   runAt?: Date,
 ): Promise<JobOutcome> {
-  // A job marks its month done: an impossible date must never reach that row.
+  // A job marks its period done: an impossible date must never reach that row.
   if (!isCalendarDate(today)) throw new Error(`not a calendar date: ${today}`);
-  const period = today.slice(0, 7);
+  const period = periodOf(job, today);
   return withTx(db, async (tx) => {
     const at = runAt ?? clock.now();
     const claimed = await tx
@@ -67,13 +96,13 @@ export async function runJob(
   });
 }
 
-/** The instant `job` is scheduled on the KST date `date` (00:05 KST). */
+/** The instant `job` is scheduled on the KST date `date` (00:05 KST for the bill jobs). */
 export function scheduledAt(job: JobName, date: string): Date {
   return new Date(kstStartOfDay(date).getTime() + JOBS[job].minute * 60_000);
 }
 
 /**
- * Every (job, date) scheduled at or before `now` from the month `fromMonth` on, oldest first. Within a
+ * Every (monthly job, date) scheduled at or before `now` from the month `fromMonth` on, oldest first. Within a
  * month the overdue run (1st) comes before the auto-extension run (16th), so a statement is always
  * auto-extended (16th of M+1) before its overdue run (1st of M+2) is judged, as if no run had been missed.
  */
@@ -81,7 +110,9 @@ export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobNam
   const runs: Array<{ job: JobName; date: string }> = [];
   for (let month = fromMonth; month <= kstDate(now).slice(0, 7); month = addMonths(month, 1)) {
     for (const job of Object.keys(JOBS) as JobName[]) {
-      const date = `${month}-${String(JOBS[job].day).padStart(2, '0')}`;
+      const spec = JOBS[job];
+      if (spec.cadence !== 'monthly') continue;
+      const date = `${month}-${String(spec.day).padStart(2, '0')}`;
       if (scheduledAt(job, date).getTime() <= now.getTime()) runs.push({ job, date });
     }
   }
@@ -89,10 +120,23 @@ export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobNam
 }
 
 /**
- * Runs, oldest first, every scheduled run missed while no instance was running — every missed period,
- * not only the latest, so a downtime of several months still extends each statement before judging it
- * overdue. It looks back to the month after the oldest statement (nothing can be due before), skips the
- * periods `job_runs` already holds, and stamps each run with its scheduled instant.
+ * The latest (daily job, date) scheduled at or before `now`: today's run once its minute has passed, else
+ * yesterday's. Only the latest: each prune covers everything older, so older missed days add nothing.
+ */
+export function latestDailyRuns(now: Date): Array<{ job: JobName; date: string }> {
+  const today = kstDate(now);
+  const yesterday = kstDate(new Date(kstStartOfDay(today).getTime() - 1));
+  return (Object.keys(JOBS) as JobName[])
+    .filter((job) => JOBS[job].cadence === 'daily')
+    .map((job) => ({ job, date: scheduledAt(job, today).getTime() <= now.getTime() ? today : yesterday }));
+}
+
+/**
+ * Runs, oldest first, every scheduled bill-job run missed while no instance was running — every missed
+ * period, not only the latest, so a downtime of several months still extends each statement before judging
+ * it overdue — then the latest missed daily run. It looks back to the month after the oldest statement
+ * (nothing can be due before), skips the periods `job_runs` already holds, and stamps each run with its
+ * scheduled instant.
  */
 export async function catchUp(db: Db, clock: Clock): Promise<JobOutcome[]> {
   const now = clock.now();
@@ -102,8 +146,8 @@ export async function catchUp(db: Db, clock: Clock): Promise<JobOutcome[]> {
     (await db.select({ job: jobRuns.job, period: jobRuns.period }).from(jobRuns)).map((r) => `${r.job}:${r.period}`),
   );
   const outcomes: JobOutcome[] = [];
-  for (const { job, date } of scheduledRuns(fromMonth, now)) {
-    if (done.has(`${job}:${date.slice(0, 7)}`)) continue;
+  for (const { job, date } of [...scheduledRuns(fromMonth, now), ...latestDailyRuns(now)]) {
+    if (done.has(`${job}:${periodOf(job, date)}`)) continue;
     outcomes.push(await runJob(db, clock, job, date, scheduledAt(job, date)));
   }
   return outcomes;

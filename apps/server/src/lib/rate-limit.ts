@@ -1,5 +1,4 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
 import { rateLimitCounters } from '../db/schema';
 import type { Executor } from '../db/tx';
 
@@ -10,7 +9,15 @@ export interface Window {
   windowMs: number;
 }
 
+/**
+ * No window may be longer than this: the prune job drops every counter whose window began this long ago,
+ * and such a window has ended whatever its length (docs/rules/money-and-time.md#T8).
+ */
+export const LONGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 function windowStart(now: Date, windowMs: number): Date {
+  // A longer window would lose its counts to the prune job while still open.
+  if (windowMs > LONGEST_WINDOW_MS) throw new Error(`rate-limit window of ${windowMs} ms exceeds a day`);
   return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 }
 
@@ -41,7 +48,14 @@ export async function hit(db: Executor, window: Window, now: Date): Promise<bool
   return (row?.count ?? 0) > window.limit;
 }
 
-/** Drops windows older than a day; run by the housekeeping job. */
-export async function pruneCounters(db: Db, now: Date): Promise<void> {
-  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, new Date(now.getTime() - 86_400_000)));
+/**
+ * Drops the counters of windows that began more than `LONGEST_WINDOW_MS` before `now`: they have ended, so
+ * no `isOver` or `hit` reads them again. Run by the daily prune job (`jobs/prune-job.ts`); returns how many.
+ */
+export async function pruneCounters(db: Executor, now: Date): Promise<number> {
+  const ended = await db
+    .delete(rateLimitCounters)
+    .where(lt(rateLimitCounters.windowStart, new Date(now.getTime() - LONGEST_WINDOW_MS)))
+    .returning({ key: rateLimitCounters.key });
+  return ended.length;
 }

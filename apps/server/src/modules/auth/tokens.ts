@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../lib/clock';
 
-const TOKEN_TTL_SECONDS = 12 * 60 * 60;
+/** A login token's life (docs/rules/money-and-time.md#T5). */
+export const TOKEN_TTL_SECONDS = 12 * 60 * 60;
 
 export interface TokenService {
   issue(customerId: number): Promise<string>;

@@ -12,10 +12,15 @@ import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import { makeWorkDir } from '../../lib/work-dir';
+import type { CommentsService } from './comments-service';
+import type { FeedService } from './feed-service';
 import { mb, type ShortsPipeline, tooLarge } from './pipeline';
-import type { ShortsService } from './service';
+import type { ReactionsService } from './reactions-service';
+import type { SubscriptionsService } from './subscriptions-service';
+import type { UploadStatusService } from './upload-status-service';
+import type { WatchPointsService } from './watch-points-service';
 
-/** Spec §7 "data.data list": the body's `data` is the list, paging beside it. */
+/** The feed's body (its contract in `@ohgood/contract/shorts`, ADR 0010): `data` is the list, paging beside it. */
 function feedBody({ data, ...paging }: FeedPage) {
   return { ...ok(data), ...paging };
 }
@@ -28,14 +33,20 @@ export const PUBLIC_SHORTS_ROUTES = [
 ];
 
 export interface ShortsRouteDeps {
-  service: ShortsService;
+  feed: FeedService;
+  uploadStatus: UploadStatusService;
+  comments: CommentsService;
+  reactions: ReactionsService;
+  subscriptions: SubscriptionsService;
+  watchPoints: WatchPointsService;
   pipeline: ShortsPipeline;
   /** Scratch directory for incoming uploads (under DATA_DIR, cleaned at start). */
   workDir: string;
 }
 
 /** Shorts over HTTP: upload, feed, comments, reactions, subscriptions, views and points (built in app.ts). */
-export function shortsRoutes({ service, pipeline, workDir: work }: ShortsRouteDeps): FastifyPluginAsync {
+export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
+  const { feed, uploadStatus, comments, reactions, subscriptions, watchPoints, pipeline, workDir: work } = deps;
   return async (app) => {
     const limits = pipeline.limits;
     await app.register(fastifyMultipart, {
@@ -43,57 +54,62 @@ export function shortsRoutes({ service, pipeline, workDir: work }: ShortsRouteDe
     });
 
     registerEndpoint(app, api.publicFeed, async (request) =>
-      feedBody(await service.feed(request.query, request.customerId)),
+      feedBody(await feed.feed(request.query, request.customerId)),
     );
 
     registerEndpoint(app, api.feed, async (request) =>
-      feedBody(await service.feed(request.query, requireCustomer(request))),
+      feedBody(await feed.feed(request.query, requireCustomer(request))),
     );
 
     registerEndpoint(app, api.one, async (request) => ({
-      ...(await service.one(request.params.id, request.customerId)),
-      mediaBaseUrl: service.mediaBaseUrl,
+      ...(await feed.one(request.params.id, request.customerId)),
+      mediaBaseUrl: feed.mediaBaseUrl,
     }));
 
     registerEndpoint(app, api.status, async (request) =>
-      ok(await service.status(request.params.id, requireCustomer(request))),
+      ok(await uploadStatus.status(request.params.id, requireCustomer(request))),
     );
 
     registerEndpoint(app, api.comments, async (request) =>
-      ok(await service.comments(request.params.id, request.customerId)),
+      ok(await comments.comments(request.params.id, request.customerId)),
     );
 
     registerEndpoint(app, api.addComment, async (request) =>
-      ok(await service.addComment(request.params.id, requireCustomer(request), request.body), '댓글이 등록되었습니다.'),
+      ok(
+        await comments.addComment(request.params.id, requireCustomer(request), request.body),
+        '댓글이 등록되었습니다.',
+      ),
     );
 
     registerEndpoint(app, api.deleteComment, async (request) =>
       ok(
-        await service.deleteComment(request.params.id, request.params.commentId, requireCustomer(request)),
+        await comments.deleteComment(request.params.id, request.params.commentId, requireCustomer(request)),
         '댓글이 삭제되었습니다.',
       ),
     );
 
     registerEndpoint(app, api.react, async (request) =>
-      ok(await service.react(request.params.id, requireCustomer(request), request.body.type)),
+      ok(await reactions.react(request.params.id, requireCustomer(request), request.body.type)),
     );
 
     registerEndpoint(app, api.subscribe, async (request) =>
-      ok(await service.subscribe(requireCustomer(request), request.params.targetId), '구독했습니다.'),
+      ok(await subscriptions.subscribe(requireCustomer(request), request.params.targetId), '구독했습니다.'),
     );
 
     registerEndpoint(app, api.unsubscribe, async (request) =>
-      ok(await service.unsubscribe(requireCustomer(request), request.query.targetId), '구독이 취소되었습니다.'),
+      ok(await subscriptions.unsubscribe(requireCustomer(request), request.query.targetId), '구독이 취소되었습니다.'),
     );
 
     registerEndpoint(app, api.openView, async (request) =>
-      ok(await service.openView(request.params.id, requireCustomer(request))),
+      ok(await watchPoints.openView(request.params.id, requireCustomer(request))),
     );
 
-    registerEndpoint(app, api.watchToday, async (request) => ok(await service.watchToday(requireCustomer(request))));
+    registerEndpoint(app, api.watchToday, async (request) =>
+      ok(await watchPoints.watchToday(requireCustomer(request))),
+    );
 
     registerEndpoint(app, api.earn, async (request) =>
-      service.earn(requireCustomer(request), request.body.shortsId, request.body.watchedSeconds),
+      watchPoints.earn(requireCustomer(request), request.body.shortsId, request.body.watchedSeconds),
     );
 
     registerEndpoint(app, api.upload, async (request) => {

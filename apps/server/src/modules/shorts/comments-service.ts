@@ -1,0 +1,119 @@
+import type { CommentItem, CreateCommentRequest } from '@ohgood/contract/shorts';
+import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { customers, shortComments, shorts } from '../../db/schema';
+import { withTx } from '../../db/tx';
+import type { Clock } from '../../lib/clock';
+import { forbidden, notFound, unprocessable } from '../../lib/errors';
+import { lockReadyShort, readyShort } from './playable-short';
+
+/** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
+export function createCommentsService(db: Db, clock: Clock) {
+  return {
+    /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
+    async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
+      await readyShort(db, shortId);
+      const rows = await db
+        .select({
+          id: shortComments.id,
+          parentId: shortComments.parentId,
+          content: shortComments.content,
+          deletedAt: shortComments.deletedAt,
+          createdAt: shortComments.createdAt,
+          customerId: shortComments.customerId,
+          nickname: customers.nickname,
+          profileImg: customers.profileImg,
+        })
+        .from(shortComments)
+        .innerJoin(customers, eq(customers.id, shortComments.customerId))
+        .where(eq(shortComments.shortId, shortId))
+        .orderBy(asc(shortComments.id));
+      const parentsWithReplies = new Set(
+        rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
+      );
+      return rows
+        .filter((r) => r.deletedAt === null || (r.parentId === null && parentsWithReplies.has(r.id)))
+        .map((r) => {
+          const deleted = r.deletedAt !== null;
+          return {
+            commentId: r.id,
+            gno: r.parentId ?? 0,
+            content: deleted ? SHORTS_MSG.deletedComment : r.content,
+            nickname: deleted ? '' : r.nickname,
+            profileImg: deleted ? null : r.profileImg,
+            date: r.createdAt.toISOString(),
+            deletable: !deleted && viewer === r.customerId,
+            deleted,
+            customerId: deleted ? 0 : r.customerId,
+          };
+        });
+    },
+
+    async addComment(shortId: number, author: number, body: CreateCommentRequest): Promise<CommentItem> {
+      return withTx(db, async (tx) => {
+        await lockReadyShort(tx, shortId);
+        if (body.gno !== 0) {
+          const [parent] = await tx
+            .select({
+              parentId: shortComments.parentId,
+              shortId: shortComments.shortId,
+              deletedAt: shortComments.deletedAt,
+            })
+            .from(shortComments)
+            .where(eq(shortComments.id, body.gno));
+          if (!parent || parent.shortId !== shortId || parent.deletedAt !== null) {
+            throw unprocessable('PARENT_NOT_FOUND', '답글을 달 댓글을 찾을 수 없습니다.');
+          }
+          if (parent.parentId !== null) throw unprocessable('REPLY_DEPTH', '답글에는 답글을 달 수 없습니다.');
+        }
+        const now = clock.now();
+        const [row] = await tx
+          .insert(shortComments)
+          .values({ shortId, customerId: author, parentId: body.gno || null, content: body.content, createdAt: now })
+          .returning({ id: shortComments.id });
+        await tx
+          .update(shorts)
+          .set({ commentCount: sql`${shorts.commentCount} + 1` })
+          .where(eq(shorts.id, shortId));
+        const [me] = await tx
+          .select({ nickname: customers.nickname, profileImg: customers.profileImg })
+          .from(customers)
+          .where(eq(customers.id, author));
+        return {
+          commentId: row?.id ?? 0,
+          gno: body.gno,
+          content: body.content,
+          nickname: me?.nickname ?? '',
+          profileImg: me?.profileImg ?? null,
+          date: now.toISOString(),
+          deletable: true,
+          deleted: false,
+          customerId: author,
+        };
+      });
+    },
+
+    /** Own comments only; the row stays (soft delete) so its replies keep their place. */
+    async deleteComment(shortId: number, commentId: number, caller: number): Promise<{ deleted: boolean }> {
+      return withTx(db, async (tx) => {
+        const [comment] = await tx
+          .select({ customerId: shortComments.customerId, deletedAt: shortComments.deletedAt })
+          .from(shortComments)
+          .where(and(eq(shortComments.id, commentId), eq(shortComments.shortId, shortId)))
+          .for('update');
+        if (!comment || comment.deletedAt !== null) throw notFound('COMMENT_NOT_FOUND', '댓글을 찾을 수 없습니다.');
+        if (comment.customerId !== caller)
+          throw forbidden('NOT_COMMENT_OWNER', '본인이 작성한 댓글만 삭제할 수 있습니다.');
+        await tx.update(shortComments).set({ deletedAt: clock.now() }).where(eq(shortComments.id, commentId));
+        await tx
+          .update(shorts)
+          .set({ commentCount: sql`greatest(0, ${shorts.commentCount} - 1)` })
+          .where(eq(shorts.id, shortId));
+        return { deleted: true };
+      });
+    },
+  };
+}
+
+export type CommentsService = ReturnType<typeof createCommentsService>;

@@ -1,0 +1,83 @@
+import type { FeedPage, FeedQuery, ShortItem } from '@ohgood/contract/shorts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { customers, shortRanks, shorts } from '../../db/schema';
+import { shortNotFound } from './playable-short';
+import type { Ranking } from './ranking';
+import { keywordFilter } from './search';
+import { type ShortRow, shortColumns, toShortItems } from './short-items';
+
+/** Reading playable shorts: the ranked feed (optionally filtered by a keyword) and one short by id. */
+export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking) {
+  return {
+    mediaBaseUrl,
+
+    /**
+     * The ranking of docs/rules/shorts.md#S1, from the stored scores (migration 0003, `ranking.ts`): score,
+     * then date, then id, all descending, through the index. Page n+1 continues from page n's last key when
+     * it is known.
+     */
+    async feed(query: FeedQuery, viewer: number | null): Promise<FeedPage> {
+      await ranking.ensureFresh();
+      const keyword = query.keyword?.trim();
+      const generation = ranking.generation();
+      const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
+      const conditions = [eq(shorts.status, 'READY')];
+      if (keyword) {
+        conditions.push(keywordFilter(keyword));
+      }
+      if (cursor) {
+        conditions.push(
+          sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
+        );
+      }
+      type RankedPage = { rows: ShortRow[]; hasNext: boolean };
+      let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
+      if (!ranked) {
+        const rows = await db
+          .select({
+            ...shortColumns,
+            rankScore: sql<string>`${shortRanks.score}::text`,
+            rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
+          })
+          .from(shortRanks)
+          .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
+          .innerJoin(customers, eq(customers.id, shorts.customerId))
+          .where(and(...conditions))
+          .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
+          .limit(query.size + 1)
+          .offset(cursor ? 0 : (query.page - 1) * query.size);
+        const hasNext = rows.length > query.size;
+        const page = rows.slice(0, query.size);
+        const last = page.at(-1);
+        if (!keyword && hasNext && last) {
+          const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
+          ranking.remember(query.size, query.page, end, generation);
+        }
+        ranked = { rows: page, hasNext };
+        if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
+      }
+      const { rows: page, hasNext } = ranked;
+      return {
+        data: await toShortItems(db, page, viewer),
+        page: query.page,
+        size: query.size,
+        hasNext,
+        mediaBaseUrl,
+      };
+    },
+
+    async one(id: number, viewer: number | null): Promise<ShortItem> {
+      const rows = await db
+        .select(shortColumns)
+        .from(shorts)
+        .innerJoin(customers, eq(customers.id, shorts.customerId))
+        .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
+      if (rows.length === 0) throw shortNotFound();
+      const [item] = await toShortItems(db, rows, viewer);
+      return item as ShortItem;
+    },
+  };
+}
+
+export type FeedService = ReturnType<typeof createFeedService>;

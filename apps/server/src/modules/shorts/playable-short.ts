@@ -1,0 +1,28 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { shorts } from '../../db/schema';
+import type { Tx } from '../../db/tx';
+import { notFound } from '../../lib/errors';
+
+/** The one answer for a short that is missing, not yet processed or failed. */
+export const shortNotFound = () => notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
+
+/** A short that can be played (READY), with what watch points need; SHORT_NOT_FOUND otherwise. */
+export async function readyShort(db: Db, id: number) {
+  const [row] = await db
+    .select({ id: shorts.id, customerId: shorts.customerId, durationMs: shorts.durationMs })
+    .from(shorts)
+    .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
+  if (!row) throw shortNotFound();
+  return row;
+}
+
+/** Locks a playable short's row: comments and reactions on one short then run one at a time. */
+export async function lockReadyShort(tx: Tx, shortId: number): Promise<void> {
+  const [short] = await tx
+    .select({ id: shorts.id })
+    .from(shorts)
+    .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
+    .for('update');
+  if (!short) throw shortNotFound();
+}

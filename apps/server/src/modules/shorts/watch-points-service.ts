@@ -1,0 +1,132 @@
+import { kstDate } from '@ohgood/contract/kst';
+import { LIMITS } from '@ohgood/contract/limits';
+import type { EarnResult } from '@ohgood/contract/shorts';
+import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts-rules';
+import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { lockCustomer } from '../../db/locks';
+import { shortViews, shortWatchDaily } from '../../db/schema';
+import { withTx } from '../../db/tx';
+import type { Clock } from '../../lib/clock';
+import { unprocessable } from '../../lib/errors';
+import { POINT_REASONS, postPoints } from '../points/ledger';
+import { readyShort } from './playable-short';
+
+/** Points for watching shorts: server-opened views, paid per real second, capped per KST day. */
+export function createWatchPointsService(db: Db, clock: Clock) {
+  return {
+    /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */
+    async openView(shortId: number, customerId: number) {
+      await readyShort(db, shortId);
+      const startedAt = clock.now();
+      const [row] = await db
+        .insert(shortViews)
+        .values({ shortId, customerId, startedAt })
+        .returning({ id: shortViews.id });
+      return { viewId: row?.id ?? 0, startedAt: startedAt.toISOString() };
+    },
+
+    /** Watch points credited today (KST) and the daily cap. */
+    async watchToday(customerId: number): Promise<{ todayTotalPoints: number; limit: number }> {
+      const [daily] = await db
+        .select({ total: shortWatchDaily.total })
+        .from(shortWatchDaily)
+        .where(and(eq(shortWatchDaily.customerId, customerId), eq(shortWatchDaily.kstDate, kstDate(clock.now()))));
+      return { todayTotalPoints: daily?.total ?? 0, limit: LIMITS.dailyWatchPointLimit };
+    },
+
+    /**
+     * docs/rules/points.md#R5 and #R6. Pays only for an unrewarded view that began at least `watchedSeconds`
+     * ago by the server clock, never more than the video's length nor less than the minimum watch (3 s or
+     * half the short), one reward per view, each real second once (claims of one customer never overlap in
+     * time: the per-day row keeps where the paid time ends), 100 P per KST day. The per-day row is
+     * locked first (always the same order), so concurrent claims queue and the cap holds exactly.
+     */
+    async earn(customerId: number, shortId: number, watchedSeconds: number): Promise<EarnResult> {
+      const short = await readyShort(db, shortId);
+      if (watchedSeconds * 1000 > short.durationMs) {
+        throw unprocessable('WATCH_TOO_LONG', '영상 길이보다 긴 시청 시간은 적립할 수 없습니다.');
+      }
+      if (watchedSeconds < minimumWatchSeconds(short.durationMs / 1000)) {
+        throw unprocessable('WATCH_TOO_SHORT', '영상을 조금 더 시청하면 포인트를 받을 수 있어요.');
+      }
+      const now = clock.now();
+      const today = kstDate(now);
+      const watchedMs = Math.ceil(watchedSeconds * 1000);
+      const latestStart = new Date(now.getTime() - watchedMs);
+      return withTx(db, async (tx) => {
+        // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
+        await lockCustomer(tx, customerId);
+        await tx.insert(shortWatchDaily).values({ customerId, kstDate: today, total: 0 }).onConflictDoNothing();
+        const [daily] = await tx
+          .select({ total: shortWatchDaily.total, watchedUntil: shortWatchDaily.watchedUntil })
+          .from(shortWatchDaily)
+          .where(and(eq(shortWatchDaily.customerId, customerId), eq(shortWatchDaily.kstDate, today)))
+          .for('update');
+        const before = daily?.total ?? 0;
+        const room = LIMITS.dailyWatchPointLimit - before;
+        if (room <= 0) {
+          return {
+            success: false,
+            code: 'DAILY_LIMIT_REACHED',
+            message: SHORTS_MSG.dailyLimit,
+            earnedPoints: 0,
+            todayTotalPoints: before,
+          };
+        }
+        // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
+        if (daily?.watchedUntil && daily.watchedUntil.getTime() > latestStart.getTime()) {
+          throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+        }
+        const [view] = await tx
+          .select({ id: shortViews.id, startedAt: shortViews.startedAt })
+          .from(shortViews)
+          .where(
+            and(
+              eq(shortViews.customerId, customerId),
+              eq(shortViews.shortId, shortId),
+              isNull(shortViews.rewardedAt),
+              lte(shortViews.startedAt, latestStart),
+            ),
+          )
+          .orderBy(asc(shortViews.startedAt))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!view) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+        await tx.update(shortViews).set({ rewardedAt: now }).where(eq(shortViews.id, view.id));
+        const earned = Math.min(room, watchPoints(watchedSeconds));
+        // The paid seconds end here: the next claim must fit in time after them.
+        const paidFrom = Math.max(view.startedAt.getTime(), daily?.watchedUntil?.getTime() ?? 0);
+        const [after] = await tx
+          .update(shortWatchDaily)
+          .set({ total: sql`${shortWatchDaily.total} + ${earned}`, watchedUntil: new Date(paidFrom + watchedMs) })
+          .where(
+            and(
+              eq(shortWatchDaily.customerId, customerId),
+              eq(shortWatchDaily.kstDate, today),
+              sql`${shortWatchDaily.total} + ${earned} <= ${LIMITS.dailyWatchPointLimit}`,
+            ),
+          )
+          .returning({ total: shortWatchDaily.total });
+        if (!after) throw new Error('daily watch total changed under its lock');
+        await postPoints(tx, {
+          customerId,
+          amount: earned,
+          reason: POINT_REASONS.shortsWatch,
+          refType: 'short',
+          refId: String(shortId),
+          idempotencyKey: `shorts-watch:${view.id}`,
+          at: now,
+        });
+        return {
+          success: true,
+          message: SHORTS_MSG.earned(earned),
+          earnedPoints: earned,
+          todayTotalPoints: after.total,
+        };
+      });
+    },
+  };
+}
+
+export type WatchPointsService = ReturnType<typeof createWatchPointsService>;
