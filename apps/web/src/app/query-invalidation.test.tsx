@@ -92,6 +92,8 @@ afterEach(() => {
 });
 
 const sorted = (names: string[]) => [...names].sort();
+const BILLS = ['billInfo', 'billStatus', 'billThisMonth'];
+const REPORT = ['reportScore', 'reportAnalysis', 'reportAdvice'];
 
 describe('what each write refetches', () => {
   it('a payment: the bill, limit, both histories, the grade page and the report, nothing of shorts or check-in', async () => {
@@ -99,19 +101,7 @@ describe('what each write refetches', () => {
     const { result } = renderHook(() => useFinalPayment(), { wrapper });
     await result.current.mutateAsync({ requestId: 'r1', point: 0, idempotencyKey: 'k1' });
     await settled();
-    expect(invalidated()).toEqual(
-      sorted([
-        'billInfo',
-        'billStatus',
-        'billThisMonth',
-        'paymentHistory',
-        'pointHistory',
-        'mypage',
-        'reportScore',
-        'reportAnalysis',
-        'reportAdvice',
-      ]),
-    );
+    expect(invalidated()).toEqual(sorted([...BILLS, 'paymentHistory', 'pointHistory', 'mypage', ...REPORT]));
   });
 
   it('a failed payment refetches nothing', async () => {
@@ -127,18 +117,7 @@ describe('what each write refetches', () => {
     const { result } = renderHook(() => useRepay(), { wrapper });
     await result.current.mutateAsync([1, 2]);
     await settled();
-    expect(invalidated()).toEqual(
-      sorted([
-        'billInfo',
-        'billStatus',
-        'billThisMonth',
-        'paymentHistory',
-        'mypage',
-        'reportScore',
-        'reportAnalysis',
-        'reportAdvice',
-      ]),
-    );
+    expect(invalidated()).toEqual(sorted([...BILLS, 'paymentHistory', 'mypage', ...REPORT]));
   });
 
   it('the attendance prize: check-in and every view of the point balance, not the bill or the lists', async () => {
