@@ -1,6 +1,8 @@
 // The house rules that hold by construction, checked over the import graph (run by `npm run lint`):
 // no import cycle, web features don't import each other (they are composed in app/), dependencies point
-// one way (web → contract ← server), and file names are kebab-case. Plain Node, no dependencies.
+// one way (web → contract ← server), and file names are kebab-case. The why stays inside the repository:
+// code cites no section (§) of a document outside it, and every `docs/….md` it names exists, with the rule
+// ids it names on that page. Plain Node, no dependencies.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,16 +12,23 @@ const SOURCE = /\.(ts|tsx|mjs)$/;
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
+// A section sign and a number, as in a citation of the original spec or domain notes; written as an escape so
+// this file passes its own check.
+const SECTION = /\u00a7\s*\d/;
+// A repository document named in code, and the rule ids right after it ("docs/rules/bills-and-grades.md#B9 and
+// #B10"; the form without # is read too, to be refused).
+const DOC = /\bdocs\/[\w./-]+?\.md\b((?:(?:[\s,–-]+(?:and\s+)?#?|#)[A-Z]\d+\b)*)/g;
+const RULE_ID = /[A-Z]\d+/g;
 
 /** Every source file below the given roots (relative to `root`), skipping dependencies and build output. */
-export function sourceFiles(root, roots) {
+export function sourceFiles(root, roots, include = (name) => SOURCE.test(name) || name.endsWith('.css')) {
   const files = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
       if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (SOURCE.test(name) || name.endsWith('.css')) files.push(relative(root, path));
+      else if (include(name)) files.push(relative(root, path));
     }
   };
   for (const r of roots) if (existsSync(join(root, r))) walk(join(root, r));
@@ -90,6 +99,44 @@ const ALLOWED = {
   other: ['web', 'server', 'contract', 'other'],
 };
 
+/** The rule ids of a docs/rules page: the first cell of its table rows (`| P10 | … |`). */
+function ruleIdsOf(text) {
+  return new Set([...text.matchAll(/^\|\s*([A-Z]\d+)\s*\|/gm)].map((m) => m[1]));
+}
+
+/**
+ * Code that explains itself with documents the repository does not hold: a section citation, a `docs/….md`
+ * that does not exist, or a rule id its page does not define. SQL comments count as code here.
+ */
+export function citationViolations(root) {
+  const files = sourceFiles(root, ['apps', 'packages', 'scripts'], (name) => /\.(ts|tsx|mjs|css|sql)$/.test(name));
+  const pages = new Map();
+  const idsOn = (doc) => {
+    if (!pages.has(doc))
+      pages.set(doc, existsSync(join(root, doc)) ? ruleIdsOf(readFileSync(join(root, doc), 'utf8')) : null);
+    return pages.get(doc);
+  };
+  const problems = [];
+  for (const file of files) {
+    const lines = readFileSync(join(root, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      const at = `${file}:${i + 1}`;
+      if (SECTION.test(line))
+        problems.push(`cites a section of a document outside the repo: ${at} (point at docs/rules)`);
+      for (const m of line.matchAll(DOC)) {
+        const doc = m[0].slice(0, m[0].length - m[1].length);
+        const ids = idsOn(doc);
+        if (/^\s/.test(m[1])) problems.push(`points at a rule without #: ${at} (write ${doc}#<rule>)`);
+        if (ids === null) problems.push(`names a document that does not exist: ${at} (${doc})`);
+        else
+          for (const id of m[1].match(RULE_ID) ?? [])
+            if (!ids.has(id)) problems.push(`names a rule ${doc} does not define: ${at} (${id})`);
+      }
+    });
+  }
+  return problems;
+}
+
 /** Every broken house rule in the tree at `root`, as readable lines. */
 export function houseRuleViolations(root) {
   const files = sourceFiles(root, ['apps', 'packages', 'scripts']);
@@ -109,6 +156,7 @@ export function houseRuleViolations(root) {
     const name = file.split('/').pop() ?? '';
     if (!KEBAB.test(name)) problems.push(`file name not kebab-case: ${file}`);
   }
+  problems.push(...citationViolations(root));
   return problems;
 }
 
@@ -117,5 +165,7 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const problems = houseRuleViolations(root);
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
-  console.log('house rules: no import cycles, no cross-feature or wrong-way imports, kebab-case names');
+  console.log(
+    'house rules: no import cycles, no cross-feature or wrong-way imports, kebab-case names, no outside citations',
+  );
 }

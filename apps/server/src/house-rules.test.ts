@@ -17,7 +17,7 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('house rules over the import graph', () => {
-  it('holds for this repository: no cycle, no cross-feature or wrong-way import, kebab-case names', () => {
+  it('holds for this repository: no cycle, no cross-feature or wrong-way import, kebab-case names, no outside citation', () => {
     expect(houseRuleViolations(repoRoot)).toEqual([]);
   });
 
@@ -35,5 +35,41 @@ describe('house rules over the import graph', () => {
     expect(problems).toContain('cross-feature import: apps/web/src/features/a/page.tsx');
     expect(problems).toContain('wrong-way import: packages/contract/src/rules.ts');
     expect(problems).toContain('file name not kebab-case: apps/web/src/shared/MyWidget.tsx');
+  });
+
+  it('finds citations of documents outside the repository, missing docs, unknown rule ids and pointers without #', () => {
+    // The section sign, the unknown rule, the missing page and the pointer without # are built, so this file
+    // passes the check it tests.
+    const section = '\u00a7';
+    const nowhere = ['docs', 'rules', 'nowhere.md'].join('/');
+    const unknownRule = 'P99';
+    const withoutHash = ['docs/rules/payments.md', 'P10'].join(' ');
+    const root = tree({
+      'docs/rules/payments.md': '# Payments\n\n| # | rule | proved by |\n|---|---|---|\n| P10 | Final. | a test |\n',
+      'apps/server/src/pay.ts': `/** Final (spec ${section}5.2). */\n// Points (Domain ${section}7.2).\nexport const a = 1;\n`,
+      'apps/web/src/x.module.css': `/* Dark (spec ${section}2). */\n`,
+      'apps/server/src/db/migrations/0009_x.sql': `-- Ranking (domain ${section}9)\n`,
+      'packages/contract/src/ok.ts': '/** Final (docs/rules/payments.md#P10). */\nexport const b = 1;\n',
+      'packages/contract/src/bad.ts': `/** See ${withoutHash}, ${unknownRule} and ${nowhere}. */\n// docs/rules/payments.md#P10 and #${unknownRule}\n`,
+    });
+    const problems = houseRuleViolations(root);
+    const cites = problems.filter((p) => p.startsWith('cites a section'));
+    expect(cites).toEqual([
+      'cites a section of a document outside the repo: apps/server/src/db/migrations/0009_x.sql:1 (point at docs/rules)',
+      'cites a section of a document outside the repo: apps/server/src/pay.ts:1 (point at docs/rules)',
+      'cites a section of a document outside the repo: apps/server/src/pay.ts:2 (point at docs/rules)',
+      'cites a section of a document outside the repo: apps/web/src/x.module.css:1 (point at docs/rules)',
+    ]);
+    expect(problems).toContain(
+      'names a rule docs/rules/payments.md does not define: packages/contract/src/bad.ts:1 (P99)',
+    );
+    expect(problems).toContain(
+      'names a rule docs/rules/payments.md does not define: packages/contract/src/bad.ts:2 (P99)',
+    );
+    expect(problems).toContain(
+      'points at a rule without #: packages/contract/src/bad.ts:1 (write docs/rules/payments.md#<rule>)',
+    );
+    expect(problems).toContain(`names a document that does not exist: packages/contract/src/bad.ts:1 (${nowhere})`);
+    expect(problems.join('\n')).not.toContain('ok.ts');
   });
 });

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
   });
   phases.app = Math.round(performance.now());
-  // Scheduled bill jobs (domain §6.4), caught up first; never in buildApp, so tests drive jobs themselves.
+  // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
+  // jobs themselves.
   const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
   const shutdown = gracefulShutdown({
     app,

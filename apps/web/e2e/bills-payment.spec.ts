@@ -111,7 +111,7 @@ test('the demo customer extends last month’s statement, then pays selected bil
   await page.getByRole('button', { name: '이전 달' }).click();
   for (const line of previous) await expect(row(line.requestName)).toContainText('납부 완료');
 
-  // Home agrees: this month's amount still counts the repaid line (paid or not, domain §6.6).
+  // Home agrees: this month's amount still counts the repaid line (paid or not, docs/rules/bills-and-grades.md#B14).
   await page.goto('/');
   await expect(page.getByTestId('this-month-amount')).toHaveText(won(currentTotal));
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { confirmReceipt, enterPin, merchantRequest, recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
-test('item 7: a load error shows the §8 text once and 다시 시도 loads the page', async ({ page }) => {
+test('item 7: a load error shows the failure text once and 다시 시도 loads the page', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('retry'));
   let offline = true;

@@ -20,7 +20,7 @@ function watchToasts() {
 }
 
 /**
- * Collects the text of every toast the app shows (the spec's alerts, issue #14), in order. A native
+ * Collects the text of every toast the app shows (the app's alerts, issue #14), in order. A native
  * alert()/confirm() is a bug now: it is dismissed and recorded as 'native: <text>', so assertions fail.
  */
 export function recordAlerts(page: Page): string[] {

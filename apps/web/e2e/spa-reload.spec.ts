@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
-/** Every route of spec §2, plus the query forms it names. /chat and /dashboard share paths with the API. */
+/** Every page route of the app, plus its query forms. /chat and /dashboard share paths with the API. */
 const ROUTES = [
   '/',
   '/login',
@@ -29,7 +29,7 @@ const ROUTES = [
   '/shorts/feeds/test',
 ];
 
-test('opening and reloading every §2 route (and /chat, /dashboard) shows the app, never an API answer', async ({
+test('opening and reloading every page route (and /chat, /dashboard) shows the app, never an API answer', async ({
   page,
 }) => {
   test.setTimeout(120_000);

@@ -2,9 +2,11 @@ import { isCalendarDate } from './kst';
 import { LIMITS } from './limits';
 
 /** Account rules as plain functions, free of zod so the web app's first load stays small. */
-/** A standard email pattern (spec §5); the same test drives the red border and the server check. */
+/**
+ * A standard email pattern (docs/rules/money-and-time.md#T4); the same test drives the red border and the server check.
+ */
 export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
-/** Letters, digits and ! @ # only (spec §5); length per domain §2. */
+/** Letters, digits and ! @ # only, 8–64 long (docs/rules/money-and-time.md#T4). */
 export const PASSWORD_CHARS = /^[A-Za-z0-9!@#]+$/;
 export const ACCOUNT_PATTERN = /^\d{10,14}$/;
 export const BIRTH_PATTERN = /^\d{4}-\d{2}-\d{2}$/;

@@ -26,7 +26,7 @@ export const loginRequest = z
   .strict();
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-/** Spec §7: POST /auth returns accessToken. */
+/** POST /auth returns a bare accessToken (docs/rules/api.md#A1). */
 export const loginResponse = z.object({ accessToken: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -45,7 +45,7 @@ export const authEndpoints = {
     summary: '회원가입',
     tags: ['auth'],
   }),
-  /** Bare `{accessToken}` (spec §7). */
+  /** Bare `{accessToken}` (docs/rules/api.md#A1). */
   login: defineEndpoint({
     method: 'POST',
     path: '/auth',

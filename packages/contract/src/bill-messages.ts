@@ -1,6 +1,6 @@
 /* Texts of bills and daily rewards, zod-free so the web app can import them without the schema runtime. */
 
-/** Spec §5 and §8 texts for bills, shared by server and web. */
+/** The Korean validation and result texts for bills, shared by server and web. */
 export const BILL_MSG = {
   noSelection: '선택된 결제 내역이 없습니다.',
   extensionNotAllowed: '연장 신청이 불가능 합니다.',

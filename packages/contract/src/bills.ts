@@ -3,7 +3,7 @@ import { defineEndpoint, enveloped } from './endpoint';
 import { GRADE_NAMES } from './grades';
 import { DB_INT_MAX } from './input';
 
-/** One unpaid bill line (spec §3 "Unpaid payment", domain §6.2). `date` is an ISO instant. */
+/** One unpaid bill line (docs/rules/bills-and-grades.md#B4). `date` is an ISO instant. */
 export const unpaidLine = z.object({
   paymentId: z.number().int(),
   date: z.string(),
@@ -14,7 +14,7 @@ export const unpaidLine = z.object({
 });
 export type UnpaidLine = z.infer<typeof unpaidLine>;
 
-/** GET /api/payment/info: exactly the spec's fields (domain §6.2). */
+/** GET /api/payment/info: exactly the contract's fields (docs/rules/bills-and-grades.md#B3, #B4). */
 export const paymentInfo = z.object({
   customerId: z.number().int(),
   account: z.string(),
@@ -61,7 +61,7 @@ export const billStatusResponse = enveloped(billStatus);
 export const extensionResponse = enveloped(z.object({ month: z.string(), dueDate: z.string() }));
 
 const paymentIds = z.array(z.number().int().positive().max(DB_INT_MAX)).max(1000);
-/** POST /api/payment/immediately: a bare array of paymentIds (spec §7); `{paymentIds}` is accepted too. */
+/** POST /api/payment/immediately: a bare array of paymentIds (docs/rules/api.md#A1); `{paymentIds}` is accepted too. */
 export const repayRequest = z.union([paymentIds, z.object({ paymentIds }).strict()]);
 
 export const repayResult = z.object({
@@ -75,11 +75,11 @@ export type RepayResult = z.infer<typeof repayResult>;
 export const repayResponse = enveloped(repayResult);
 
 /**
- * GET /api/dash/me/pay-this-month (domain §6.6), a bare body. Amounts are what goes on the bill (after
- * points); `point` is points earned. Spec §7 clients read the original names (`sumTotalPrice`,
- * `sumPointThisMonth`, `currentPointBalance`; items `paymentId, date, requestName, totalPrice, point`);
- * the domain's names (`amount`, `pointsThisMonth`, `pointBalance`; items `id, merchant, amount`) sit beside
- * them with the same values. `sumTotalPrice` is the sum of the items' `totalPrice`.
+ * GET /api/dash/me/pay-this-month (docs/rules/bills-and-grades.md#B14), a bare body. Amounts are what goes on the bill
+ * (after points); `point` is points earned. API clients read the original names (`sumTotalPrice`, `sumPointThisMonth`,
+ * `currentPointBalance`; items `paymentId, date, requestName, totalPrice, point`); our own names (`amount`,
+ * `pointsThisMonth`, `pointBalance`; items `id, merchant, amount`) sit beside them with the same values.
+ * `sumTotalPrice` is the sum of the items' `totalPrice`.
  */
 export const payThisMonth = z.object({
   month: z.string(),
@@ -105,7 +105,7 @@ export const payThisMonth = z.object({
 export type PayThisMonth = z.infer<typeof payThisMonth>;
 
 export const billEndpoints = {
-  /** Bare §3 "Payment info" fields. */
+  /** The bare payment info fields (docs/rules/api.md#A1). */
   info: defineEndpoint({
     method: 'GET',
     path: '/api/payment/info',

@@ -1,5 +1,5 @@
 /*
- * The chatbot's vocabulary (docs/chat.md, spec §4): flows, option labels, keyword tables, quick menus,
+ * The chatbot's vocabulary (docs/rules/chat.md#C2, #C3): flows, option labels, keyword tables, quick menus,
  * timings and texts. Zod-free, so the chat page imports it without the schema runtime; the server's engine
  * reads the same tables, so the buttons and the analysis can never disagree.
  */
@@ -58,7 +58,7 @@ export const FLOW_OPTIONS: Readonly<Record<ChatFlow, readonly string[]>> = {
   're-recommendation': [OPTION.otherProducts],
 };
 
-/** FAQ keywords (docs/chat.md "Keyword tables"). */
+/** FAQ keywords (docs/rules/chat.md#C3). */
 export const FAQ_KEYWORDS: Readonly<Record<FaqItem, readonly string[]>> = {
   '오굿 스코어 기준': ['오굿 스코어', '오굿스코어', '스코어', '점수', '신용점수', '평점', '등급', '레벨'],
   '연체 패널티': ['연체', '패널티', '페널티', '벌금', '연체료', '연체이자', '미납', '과태료'],
@@ -213,7 +213,7 @@ export const QUICK_MENUS = [
 ] as const;
 export type QuickMenu = (typeof QUICK_MENUS)[number]['menu'];
 
-/** Presentation timings (spec §9, docs/chat.md). */
+/** Presentation timings: how fast the bot types and how its messages and options are staggered. */
 export const CHAT_TIMINGS = {
   typingMsPerChar: 20,
   productStaggerMs: 200,
@@ -223,13 +223,16 @@ export const CHAT_TIMINGS = {
   optionStaggerMs: 100,
 } as const;
 
-/** Idle time after which a session is forgotten (domain §10). */
+/** Idle time after which a session is forgotten (docs/rules/chat.md#C1). */
 export const CHAT_SESSION_IDLE_MS = 60 * 60 * 1000;
 /** Products per recommendation turn. */
 export const CHAT_PRODUCTS_PER_TURN = 3;
 export const CHAT_INPUT_MAX = 500;
 
-/** Texts the chat page shows itself: the greeting of `init` and the three errors of spec §8. */
+/**
+ * Texts the chat page shows itself: the greeting of `init` and its three failure messages (server problem, temporary
+ * error, not understood).
+ */
 export const CHAT_MSG = {
   title: '오굿이와 대화하기',
   greeting:

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHAT_FLOWS, CHAT_INPUT_MAX, QUICK_MENUS } from './chat-rules';
 import { defineEndpoint, enveloped } from './endpoint';
 
-/** A session id the client makes (spec §4: kept in local storage), e.g. a UUID. */
+/** A session id the client makes (kept in local storage), e.g. a UUID. */
 export const chatSessionId = z
   .string()
   .trim()
@@ -10,7 +10,7 @@ export const chatSessionId = z
 
 export const chatFlow = z.enum(CHAT_FLOWS);
 
-/** POST /chat (spec §7). Without a sessionId the server starts one and returns it. */
+/** POST /chat (docs/rules/chat.md#C1, #C2). Without a sessionId the server starts one and returns it. */
 export const chatRequest = z
   .object({
     sessionId: chatSessionId.nullish(),
@@ -41,7 +41,7 @@ export const chatQuickMenu = z.object({
 export type ChatQuickMenu = z.infer<typeof chatQuickMenu>;
 
 /**
- * The reply's data: the spec's `{message, products, flow, sessionId}`, plus two additive fields (ADR 0025):
+ * The reply's data: the original `{message, products, flow, sessionId}`, plus two additive fields (ADR 0025):
  * `options`, the buttons that lead on (usually the flow's own, e.g. '처음으로' when the catalogue runs
  * out), and `quickMenu`, a navigation card when the input asked to go somewhere.
  */
@@ -56,7 +56,7 @@ export const chatReply = z.object({
 export type ChatReply = z.infer<typeof chatReply>;
 export const chatResponse = enveloped(chatReply);
 
-/** POST /chat/clear-session (spec §7). */
+/** POST /chat/clear-session (docs/rules/chat.md#C1). */
 export const clearSessionRequest = z.object({ sessionId: chatSessionId }).strip();
 export const clearSessionResponse = enveloped(z.object({ sessionId: z.string(), cleared: z.boolean() }));
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * One HTTP call, declared once: the server registers its route from it (validation, serialization,
  * OpenAPI, access) and the web calls it through the typed client. `response` is the exact HTTP body of
- * the success status — enveloped or bare, as spec §7 shows it; `enveloped()` builds the envelope.
+ * the success status — enveloped or bare, as the contract fixes it (docs/rules/api.md#A2); `enveloped()` builds the
+ * envelope.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,7 +12,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Who may call it. Default-deny on the server: only what is declared here opens a route.
  * - public: nobody is identified (a held token is still sent by the web, and ignored);
- * - optional: a valid token personalises the answer, none is fine (public feeds, spec §7);
+ * - optional: a valid token personalises the answer, none is fine (public feeds, docs/rules/api.md#A3);
  * - customer: a valid bearer token is required;
  * - merchant: the merchant's `X-Merchant-Key` header, checked by the merchant module.
  */
@@ -62,7 +63,7 @@ export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string);
 }
 
-/** The success envelope of spec §7: `{success: true, message, data}`. */
+/** The success envelope `{success: true, message, data}` (docs/rules/api.md#A2). */
 export function enveloped<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), message: z.string(), data });
 }

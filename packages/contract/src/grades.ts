@@ -1,4 +1,4 @@
-/** Grades are a pure function of gradePoint (domain §3); never stored, so they never drift. */
+/** Grades are a pure function of gradePoint (docs/rules/bills-and-grades.md#G1); never stored, so they never drift. */
 export const GRADE_NAMES = ['bronze', 'silver', 'gold', 'platinum', 'diamond'] as const;
 export type GradeName = (typeof GRADE_NAMES)[number];
 
@@ -12,18 +12,33 @@ export interface Grade {
   pointPercent: number;
 }
 
-export const GRADE_POINT_MAX = 150;
+/**
+ * The grade-point economy, defined once (docs/rules/bills-and-grades.md): the range a customer's points stay
+ * in (the database's CHECK holds the same range, tested), what earns a point and what costs them. The
+ * server's grade-points module computes with these, and both FAQs quote them.
+ */
+export const GRADE_POINTS = {
+  min: 0,
+  max: 150,
+  /** +1 for every full amount repaid on time; the remainder carries over. */
+  krwPerPoint: 10_000,
+  /** Lost when an unpaid statement is extended automatically. */
+  autoExtensionPenalty: 5,
+  /** Lost when a statement becomes overdue. */
+  overduePenalty: 20,
+} as const;
 
 export const GRADES: readonly Grade[] = [
-  { name: 'bronze', label: '브론즈', min: 0, max: 20, monthlyLimit: 100_000, pointPercent: 0.2 },
+  { name: 'bronze', label: '브론즈', min: GRADE_POINTS.min, max: 20, monthlyLimit: 100_000, pointPercent: 0.2 },
   { name: 'silver', label: '실버', min: 21, max: 40, monthlyLimit: 150_000, pointPercent: 0.6 },
   { name: 'gold', label: '골드', min: 41, max: 60, monthlyLimit: 200_000, pointPercent: 1.0 },
   { name: 'platinum', label: '플래티넘', min: 61, max: 90, monthlyLimit: 250_000, pointPercent: 1.5 },
-  { name: 'diamond', label: '다이아', min: 91, max: 150, monthlyLimit: 300_000, pointPercent: 2.0 },
+  { name: 'diamond', label: '다이아', min: 91, max: GRADE_POINTS.max, monthlyLimit: 300_000, pointPercent: 2.0 },
 ];
 
+/** The one clamp: grade points never leave GRADE_POINTS' range, whatever earned or cost them. */
 export function clampGradePoint(gradePoint: number): number {
-  return Math.min(GRADE_POINT_MAX, Math.max(0, Math.trunc(gradePoint)));
+  return Math.min(GRADE_POINTS.max, Math.max(GRADE_POINTS.min, Math.trunc(gradePoint)));
 }
 
 export function gradeOf(gradePoint: number): Grade {

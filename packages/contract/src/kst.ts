@@ -1,6 +1,6 @@
 /**
- * The business calendar is Asia/Seoul (domain §1), whatever the device's or server's zone. KST has no
- * daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
+ * The business calendar is Asia/Seoul (docs/rules/money-and-time.md#T2), whatever the device's or server's zone. KST
+ * has no daylight saving, so a fixed +9 h offset is exact. Pure functions shared by the server and the web app.
  */
 const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,6 +44,16 @@ export function addMonths(month: string, delta: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const index = y * 12 + (m - 1) + delta;
   return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}`;
+}
+
+/** The date of `day` in `month`, e.g. dateInMonth('2026-11', 5) → '2026-11-05'. */
+export function dateInMonth(month: string, day: number): string {
+  return `${month}-${pad(day)}`;
+}
+
+/** A month as the half-open range of its KST dates: its first day and the next month's first day. */
+export function monthDates(month: string): { first: string; nextFirst: string } {
+  return { first: dateInMonth(month, 1), nextFirst: dateInMonth(addMonths(month, 1), 1) };
 }
 
 export function daysInMonth(month: string): number {

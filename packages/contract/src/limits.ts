@@ -1,9 +1,7 @@
-/** Business constants of spec §9 and domain.md, shared by server and web. */
+/** Business constants (limits, page sizes, durations), shared by server and web. */
 export const LIMITS = {
   pinLength: 6,
   feedPageSize: 10,
-  searchPageSize: 8,
-  listPageSize: 8,
   previewSize: 5,
   shortsTitleMax: 50,
   shortsContentMax: 150,
@@ -13,7 +11,6 @@ export const LIMITS = {
   dailyWatchPointLimit: 100,
   rouletteValues: [5, 10, 20, 30, 40, 50] as const,
   rouletteSpinMs: 3500,
-  paymentRequestTtlSeconds: 120,
   totalPriceMax: 10_000_000,
   requestNameMax: 50,
   nameMax: 20,
@@ -21,7 +18,7 @@ export const LIMITS = {
   passwordMax: 64,
 } as const;
 
-/** Request timeouts of spec §7/§9. */
+/** Request timeouts (docs/rules/api.md#A5). */
 export const TIMEOUTS = { shortMs: 10_000, longMs: 30_000 } as const;
 
 export const BANKS = ['국민', '기업', '카카오', '하나', '우리', '신한', '토스'] as const;

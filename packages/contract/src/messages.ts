@@ -1,4 +1,4 @@
-/** Korean texts shared by server and web (spec §4, §5, §8). One place, so both say the same. */
+/** Korean texts shared by server and web: validation, results and failures. One place, so both say the same. */
 export const MSG = {
   loginRequired: '로그인 후 이용 가능합니다.',
   loggedOut: '로그아웃 되었습니다.',
@@ -24,7 +24,7 @@ export const MSG = {
   genericError: (message: string) => `오류가 발생했습니다: ${message}`,
 } as const;
 
-/** Payment texts (spec §4, §5, §8). */
+/** Payment texts (docs/rules/payments.md). */
 export const PAY_MSG = {
   invalidCode: '유효하지않은 코드입니다.',
   pinFailed: 'PIN 인증에 실패했습니다.',

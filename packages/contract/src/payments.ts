@@ -7,7 +7,10 @@ import { BANKS, LIMITS } from './limits';
 export const PAYMENT_REQUEST_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
 export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
 
-/* Merchant API (domain §4) */
+/** A payment request's PIN: exactly `LIMITS.pinLength` digits (the server draws them; the PIN pad fills them). */
+export const pinCode = z.string().regex(new RegExp(`^\\d{${LIMITS.pinLength}}$`));
+
+/* Merchant API (docs/rules/payments.md#P1–P5) */
 
 export const createPaymentRequestBody = z
   .object({
@@ -23,7 +26,7 @@ export const paymentRequestView = z.object({
   orderId: z.string(),
   requestName: z.string(),
   totalPrice: z.number().int(),
-  pinCode: z.string(),
+  pinCode,
   qrCode: z.string(),
   qrImage: z.string(),
   expiresAt: z.string(),
@@ -36,7 +39,7 @@ export type PaymentRequestView = z.infer<typeof paymentRequestView>;
 
 export const requestIdParams = z.object({ requestId: z.string().uuid() });
 
-/* Customer payment (domain §5) */
+/* Customer payment (docs/rules/payments.md#P6–P13) */
 
 export const validateBody = z
   .object({
@@ -113,12 +116,12 @@ export const mypage = z.object({
 });
 export type Mypage = z.infer<typeof mypage>;
 
-/* Endpoints (spec §7 "Account, payment"): bodies exactly as the spec's client reads them. */
+/* Endpoints of account and payment: bodies exactly where API clients read them (docs/rules/api.md#A1). */
 
 const idempotencyHeaders = z.looseObject({ 'idempotency-key': z.string().min(1).max(128).optional() });
 
 export const paymentEndpoints = {
-  /** Bare `{requestName, price, point, balance, requestId}`: the spec's modal reads the fields at the top. */
+  /** Bare `{requestName, price, point, balance, requestId}`: the payment modal reads the fields at the top. */
   validate: defineEndpoint({
     method: 'POST',
     path: '/api/payment/validate',
@@ -156,7 +159,7 @@ export const paymentEndpoints = {
     summary: '포인트 내역 (최신순)',
     tags: ['point'],
   }),
-  /** Bare §3 "Customer mypage" fields. */
+  /** The bare my page fields. */
   mypage: defineEndpoint({
     method: 'GET',
     path: '/api/mypage',
@@ -167,7 +170,7 @@ export const paymentEndpoints = {
   }),
 } as const;
 
-/* Merchant API (domain §4): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
+/* Merchant API (docs/rules/payments.md#P1): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
  * plain route: it has no JSON body. */
 
 /** Optional in the schema so a missing key is the merchant module's 401, not a validation 400. */

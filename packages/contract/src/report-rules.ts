@@ -57,6 +57,9 @@ export const SCORE_FACTOR_TEXT: Record<ScoreFactorKey, { label: string; tip: str
   },
 };
 
+/** "12 months" in the score = the current KST month and the 11 before (report.md#D1). */
+export const SCORE_MONTHS = 12;
+
 /** Risk of a manual extension of the statement due this month (an auto-extension is 1). */
 export const MANUAL_EXTENSION_RISK = 0.7;
 /** Auto-extensions in 12 months at which that factor's risk is full. */
@@ -193,7 +196,7 @@ export const ADVICE_RULES = {
   pointsWorthUsing: 1_000,
 } as const;
 
-/* ---- Texts shown by the web app (spec §8) ---- */
+/* ---- Texts shown by the web app: load failures, fallbacks and empty states ---- */
 
 export const REPORT_MSG = {
   title: '오굿 리포트',

@@ -93,7 +93,7 @@ export const adviceReport = z.object({
 });
 export type AdviceReport = z.infer<typeof adviceReport>;
 
-/** The report's calls (spec §7 "Check-in and dashboard"); the customer always comes from the token. */
+/** The report's calls (docs/rules/report.md); the customer always comes from the token. */
 export const reportEndpoints = {
   score: defineEndpoint({
     method: 'POST',

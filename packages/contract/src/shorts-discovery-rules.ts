@@ -1,6 +1,6 @@
 /** Search, profile and shorts-my-page texts and rules without zod, so web chunks can import them cheaply. */
 
-/** Korean texts of spec §2 (screen details) and §8 for the discovery screens. */
+/** Korean texts of the discovery screens: labels, empty states and failure messages. */
 export const DISCOVERY_MSG = {
   searchPlaceholder: '검색어를 입력해주세요.',
   searching: 'searching...',

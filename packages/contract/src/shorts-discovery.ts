@@ -4,7 +4,7 @@ import { DB_INT_MAX, dbId } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
 
-/* ---- Search: GET /api/public/shorts/search (spec §3 "Search response", §7) ---- */
+/* ---- Search: GET /api/public/shorts/search (docs/rules/shorts.md#S2) ---- */
 
 export const searchQuery = z
   .object({
@@ -55,7 +55,7 @@ export const searchPage = z.object({
 export type SearchPage = z.infer<typeof searchPage>;
 export const searchResponse = envelope(searchPage);
 
-/* ---- Channel profile: GET /api/shorts/profile (spec §3 "Profile") ---- */
+/* ---- Channel profile: GET /api/shorts/profile (docs/rules/shorts.md#S8) ---- */
 
 export const profileSort = z.enum(['latest', 'like', 'oldest']);
 export type ProfileSort = z.infer<typeof profileSort>;
@@ -107,7 +107,7 @@ export const profileEditResult = z.object({
 export type ProfileEditResult = z.infer<typeof profileEditResult>;
 export const profileEditResponse = envelope(profileEditResult);
 
-/* ---- Shorts my page (spec §3 "Shorts overview", "Paged list response") ---- */
+/* ---- Shorts my page: an overview and keyset-paged lists ---- */
 
 export const channelItem = z.object({
   userId: z.number().int(),
@@ -163,7 +163,7 @@ export type VideoPage = z.infer<typeof videoPage>;
 export const channelPageResponse = envelope(channelPage);
 export const videoPageResponse = envelope(videoPage);
 
-/* ---- Endpoints (spec §7) ---- */
+/* ---- Endpoints (docs/rules/api.md#A1) ---- */
 
 const tags = ['shorts-discovery'];
 

@@ -1,5 +1,5 @@
 /** Shorts texts and rules without zod, so web chunks can import them cheaply. */
-/** Korean texts of the shorts screens and API (spec §4, §5, §8; domain §7.2, §9). */
+/** Korean texts of the shorts screens and API (docs/rules/shorts.md, docs/rules/points.md#R5–R6). */
 export const SHORTS_MSG = {
   uploadFieldsRequired: '영상, 제목, 내용을 모두 입력해주세요.',
   videoOnly: '동영상 파일만 선택 가능합니다.',
@@ -22,7 +22,7 @@ export const SHORTS_MSG = {
   shareCopied: '복사됨',
 } as const;
 
-/** Points for watching (domain §7.2): max(1, round(watchedSeconds × 10 / 60)). */
+/** Points for watching (docs/rules/points.md#R5): max(1, round(watchedSeconds × 10 / 60)). */
 export function watchPoints(watchedSeconds: number): number {
   return Math.max(1, Math.round((watchedSeconds * 10) / 60));
 }
@@ -35,7 +35,7 @@ export function minimumWatchSeconds(durationSeconds: number): number {
   return Math.min(3, durationSeconds / 2);
 }
 
-/** Seconds of play the gauge requires (spec §4): duration − 1, at least 1; 10 when unknown. */
+/** Seconds of play the gauge requires before it asks for points: duration − 1, at least 1; 10 when unknown. */
 export function requiredWatchSeconds(durationSeconds: number | null | undefined): number {
   if (!durationSeconds || !Number.isFinite(durationSeconds) || durationSeconds <= 0) return 10;
   return Math.max(1, Math.round((durationSeconds - 1) * 10) / 10);

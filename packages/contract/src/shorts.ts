@@ -14,7 +14,7 @@ export const PROCESSING_STATUSES = ['PROCESSING', 'READY', 'FAILED'] as const;
 export const processingStatus = z.enum(PROCESSING_STATUSES);
 export type ProcessingStatus = z.infer<typeof processingStatus>;
 
-/** Spec §3 "Short video item", with both spellings of the renamed fields; media paths are relative. */
+/** A short video item, with both spellings of the renamed fields; media paths are relative. */
 export const shortItem = z.object({
   shortsId: z.number().int(),
   videoName: z.string(),
@@ -53,11 +53,11 @@ export const feedPage = z.object({
   mediaBaseUrl: z.string(),
 });
 export type FeedPage = z.infer<typeof feedPage>;
-/** Spec §7 "data.data list": the body's `data` is the list; paging sits beside it. */
+/** The API contract (docs/rules/api.md#A2): the body's `data` is the list; paging sits beside it. */
 export const feedResponse = enveloped(z.array(shortItem)).extend(feedPage.omit({ data: true }).shape);
 export type FeedResponse = z.infer<typeof feedResponse>;
 
-/** The short itself, bare (spec §3 fields). */
+/** The short itself, bare (docs/rules/api.md#A1). */
 export const oneShortResponse = shortItem.extend({ mediaBaseUrl: z.string() });
 export type OneShortResponse = z.infer<typeof oneShortResponse>;
 
@@ -79,7 +79,7 @@ export const commentItem = z.object({
   customerId: z.number().int(),
 });
 export type CommentItem = z.infer<typeof commentItem>;
-/** Spec §7 "data.data": the body's `data` is the list. */
+/** The API contract (docs/rules/api.md#A2): the body's `data` is the list. */
 export const commentsResponse = enveloped(z.array(commentItem));
 
 export const createCommentRequest = z.object({
@@ -88,7 +88,7 @@ export const createCommentRequest = z.object({
 });
 export type CreateCommentRequest = z.infer<typeof createCommentRequest>;
 export const createCommentResponse = enveloped(commentItem);
-/** The spec's delete sends a customerId; it is ignored (domain §1). */
+/** The original client's delete sends a customerId; it is ignored (docs/rules/money-and-time.md#T3). */
 export const deleteCommentQuery = z.object({ customerId: z.string().optional() });
 export const deleteCommentResponse = enveloped(z.object({ deleted: z.boolean() }));
 
@@ -112,7 +112,10 @@ export const earnRequest = z.object({
   shortsId: dbId(),
 });
 export type EarnRequest = z.infer<typeof earnRequest>;
-/** Domain §7.2: `{success, earnedPoints, todayTotalPoints}`; at the daily cap success is false with a code. */
+/**
+ * docs/rules/points.md#R5–R6: `{success, earnedPoints, todayTotalPoints}`; at the daily cap success is false with a
+ * code.
+ */
 export const earnResult = z.object({
   success: z.boolean(),
   code: errorCode.optional(),

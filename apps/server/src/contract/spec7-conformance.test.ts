@@ -8,10 +8,10 @@ import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 
 /**
- * Spec §7 as a stranger's client sees it: plain fetch against the app listening on a port, bodies read the
- * way an axios client does (`response.data` is the HTTP body), field places taken from the table of issue
- * #8 — and no code shared with the contract package. Only the set-up (a merchant key, a short to watch)
- * uses server test tools.
+ * The API contract (docs/rules/api.md) as a stranger's client sees it: plain fetch against the app listening on a port,
+ * bodies read the way an axios client does (`response.data` is the HTTP body), field places taken from the table of
+ * issue #8 — and no code shared with the contract package. Only the set-up (a merchant key, a short to watch) uses
+ * server test tools.
  */
 
 let h: Harness;
@@ -31,7 +31,7 @@ async function call(method: string, path: string, options: { token?: string; jso
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
   const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: a plain client reads untyped JSON, as the spec's does
+  // biome-ignore lint/suspicious/noExplicitAny: a plain client reads untyped JSON, as any API client does
   const data: any = text ? JSON.parse(text) : null;
   return { status: res.status, data };
 }
@@ -63,7 +63,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('spec §7 with a plain client', () => {
+describe('the API contract with a plain client (A1, A2)', () => {
   const emailId = `spec7-${Date.now()}@example.com`;
   const pwd = 'spec7pass!';
   let token: string;

@@ -1,4 +1,5 @@
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
+import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { sql } from 'drizzle-orm';
 import {
@@ -32,7 +33,7 @@ export const customers = pgTable(
     account: text('account').notNull(),
     accountName: text('account_name').notNull(),
     gradePoint: integer('grade_point').notNull().default(0),
-    /** KRW repaid on time that has not yet made a full 10,000 (domain §3). */
+    /** KRW repaid on time that has not yet made a full 10,000 (docs/rules/bills-and-grades.md#G2). */
     repaidRemainder: integer('repaid_remainder').notNull().default(0),
     pointBalance: integer('point_balance').notNull().default(0),
     suspended: boolean('suspended').notNull().default(false),
@@ -126,7 +127,10 @@ export const paymentRequests = pgTable(
   ],
 );
 
-/** Monthly statement per customer (domain §6.1); a purchase belongs to the statement of its KST month. */
+/**
+ * Monthly statement per customer (docs/rules/bills-and-grades.md#B1); a purchase belongs to the statement of its KST
+ * month.
+ */
 export const statements = pgTable(
   'statements',
   {
@@ -182,7 +186,10 @@ export const purchases = pgTable(
   ],
 );
 
-/** Immutable record of one early/immediate repayment (domain §6.5): where a bank gateway would plug in. */
+/**
+ * Immutable record of one early/immediate repayment (docs/rules/bills-and-grades.md#B8): where a bank gateway would
+ * plug in.
+ */
 export const repayments = pgTable(
   'repayments',
   {
@@ -199,7 +206,7 @@ export const repayments = pgTable(
   (t) => [index('repayments_customer_idx').on(t.customerId)],
 );
 
-/** Money sent back to the linked account when an already-repaid purchase is refunded (domain §5.4). */
+/** Money sent back to the linked account when an already-repaid purchase is refunded (docs/rules/payments.md#P14). */
 export const refundPayouts = pgTable('refund_payouts', {
   id: serial('id').primaryKey(),
   purchaseId: integer('purchase_id')
@@ -214,7 +221,7 @@ export const refundPayouts = pgTable('refund_payouts', {
   createdAt: createdAt(),
 });
 
-/** Every change of points, immutable (domain §5.3). Σ amount = customers.point_balance. */
+/** Every change of points, immutable (docs/rules/points.md#R1). Σ amount = customers.point_balance. */
 export const pointLedger = pgTable(
   'point_ledger',
   {
@@ -223,7 +230,7 @@ export const pointLedger = pgTable(
       .notNull()
       .references(() => customers.id),
     amount: integer('amount').notNull(),
-    reason: text('reason').notNull(),
+    reason: text('reason', { enum: POINT_REASON_CODES }).notNull(),
     refType: text('ref_type').notNull(),
     refId: text('ref_id').notNull(),
     kstDate: date('kst_date').notNull(),
@@ -266,7 +273,7 @@ export const checkins = pgTable(
 
 export type Customer = typeof customers.$inferSelect;
 
-/* ---- Shorts (issue 5; domain §7.2, §9) ---- */
+/* ---- Shorts (issue 5; docs/rules/shorts.md, docs/rules/points.md#R5–R6) ---- */
 
 /** One uploaded or seeded short. Only READY rows are playable and appear in feeds. */
 export const shorts = pgTable(
@@ -304,7 +311,7 @@ export const shorts = pgTable(
   ],
 );
 
-/** One reaction per customer per short (domain §9). */
+/** One reaction per customer per short (docs/rules/shorts.md#S3). */
 export const shortReactions = pgTable(
   'short_reactions',
   {
@@ -361,7 +368,7 @@ export const shortSubscriptions = pgTable(
   ],
 );
 
-/** A play started by a logged-in viewer (domain §7.2); a reward consumes one view. */
+/** A play started by a logged-in viewer (docs/rules/points.md#R5); a reward consumes one view. */
 export const shortViews = pgTable(
   'short_views',
   {
@@ -399,7 +406,7 @@ export const shortWatchDaily = pgTable(
 /* ---- Performance (issue 13, migration 0003): the stored feed ranking ---- */
 
 /**
- * The one instant every stored score's freshness term is evaluated at (domain §9 ranking); moved forward
+ * The one instant every stored score's freshness term is evaluated at (docs/rules/shorts.md#S1); moved forward
  * about once a minute by the ranking refresh. Triggers on `shorts` keep `short_ranks` in step.
  */
 export const shortRankClock = pgTable('short_rank_clock', {
@@ -426,7 +433,7 @@ export const shortRanks = pgTable(
 
 /* ---------- Chatbot (issue 10): product catalogue and conversation sessions ---------- */
 
-/** Demo products the mascot recommends (domain §10); images are generated at seed time into media. */
+/** Demo products the mascot recommends (docs/rules/chat.md#C4); images are generated at seed time into media. */
 export const chatProducts = pgTable(
   'chat_products',
   {

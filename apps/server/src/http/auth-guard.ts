@@ -35,7 +35,7 @@ function merchantKey(request: FastifyRequest): string | null {
   return key || null;
 }
 
-/** The caller's id from the token; identity comes from nowhere else (domain §1). */
+/** The caller's id from the token; identity comes from nowhere else (docs/rules/money-and-time.md#T3). */
 export function requireCustomer(request: FastifyRequest): number {
   if (request.customerId === null) throw unauthorized(MSG.unauthorized);
   return request.customerId;

@@ -10,7 +10,7 @@ const NEVER_THE_APP = ['/api/', '/media/', '/assets/'];
 
 /**
  * Which unmatched requests get index.html: a GET (or HEAD) of any app path, and a GET that accepts HTML
- * even where the API owns the path for other methods (spec §2 routes such as /chat are pages for a
+ * even where the API owns the path for other methods (app routes such as /chat are pages for a
  * browser, while POST /chat is the API). API-only prefixes and missing hashed assets stay JSON 404s (a
  * missing script must never be answered with HTML).
  */

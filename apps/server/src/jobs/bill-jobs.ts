@@ -1,28 +1,32 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
+import { GRADE_POINTS } from '@ohgood/contract/grades';
 import { addMonths } from '@ohgood/contract/kst';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { lockCustomers } from '../db/locks';
 import { customers, purchases, statements } from '../db/schema';
 import type { Tx } from '../db/tx';
+import { penalizedGradePoint } from '../modules/bills/grade-points';
 import { dueDate, recomputeSuspension } from '../modules/bills/statements';
-
-/** Grade-point penalties of domain §3 (contract constants: the chatbot's FAQ quotes the same numbers). */
-export const AUTO_EXTENSION_PENALTY = BILL_RULES.autoExtensionPenalty;
-export const OVERDUE_PENALTY = BILL_RULES.overduePenalty;
 
 const hasUnpaidLine = sql`exists (select 1 from ${purchases} where ${purchases.customerId} = ${statements.customerId}
   and ${purchases.statementMonth} = ${statements.month} and ${purchases.status} = 'UNPAID')`;
 
-async function penalize(tx: Tx, customerId: number, points: number): Promise<void> {
+/** Takes a penalty off a customer already locked by the caller (the lock order of db/tx.ts). */
+async function penalize(tx: Tx, customerId: number, penalty: number): Promise<void> {
+  const [customer] = await tx
+    .select({ gradePoint: customers.gradePoint })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  if (!customer) return;
   await tx
     .update(customers)
-    .set({ gradePoint: sql`greatest(0, ${customers.gradePoint} - ${points})` })
+    .set({ gradePoint: penalizedGradePoint(customer.gradePoint, penalty) })
     .where(eq(customers.id, customerId));
 }
 
 /**
- * 16th (domain §6.4): every statement of the previous month that still has unpaid lines and was not
- * extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
+ * 16th (docs/rules/bills-and-grades.md#B9): every statement of the previous month that still has unpaid lines and was
+ * not extended is extended automatically, and its customer loses 5 grade points. `today` is the KST run date.
  */
 export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ extended: number }> {
   if (Number(today.slice(8, 10)) < BILL_RULES.autoExtensionDay)
@@ -44,13 +48,13 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
     .set({ extension: 'AUTO', extendedAt: at })
     .where(due)
     .returning({ customerId: statements.customerId });
-  for (const row of rows) await penalize(tx, row.customerId, AUTO_EXTENSION_PENALTY);
+  for (const row of rows) await penalize(tx, row.customerId, GRADE_POINTS.autoExtensionPenalty);
   return { extended: rows.length };
 }
 
 /**
- * 1st (domain §6.4): every statement whose (possibly extended) due date is before `today` and that still has
- * unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
+ * 1st (docs/rules/bills-and-grades.md#B10): every statement whose (possibly extended) due date is before `today` and
+ * that still has unpaid lines becomes OVERDUE; its customer loses 20 grade points and is suspended.
  */
 export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ overdue: number; suspended: number }> {
   // A statement of month M is due in M+1 at the latest, so only months up to two before today's can be late.
@@ -90,7 +94,7 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
       ),
     )
     .returning({ customerId: statements.customerId });
-  for (const row of marked) await penalize(tx, row.customerId, OVERDUE_PENALTY);
+  for (const row of marked) await penalize(tx, row.customerId, GRADE_POINTS.overduePenalty);
   const affected = [...new Set(marked.map((row) => row.customerId))];
   for (const customerId of affected) await recomputeSuspension(tx, customerId);
   return { overdue: marked.length, suspended: affected.length };

@@ -1,5 +1,5 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { addMonths, isCalendarDate, kstDate, kstStartOfDay } from '@ohgood/contract/kst';
+import { addMonths, dateInMonth, isCalendarDate, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
 import { and, eq, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
@@ -108,11 +108,11 @@ export function scheduledAt(job: JobName, date: string): Date {
  */
 export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobName; date: string }> {
   const runs: Array<{ job: JobName; date: string }> = [];
-  for (let month = fromMonth; month <= kstDate(now).slice(0, 7); month = addMonths(month, 1)) {
+  for (let month = fromMonth; month <= kstMonth(now); month = addMonths(month, 1)) {
     for (const job of Object.keys(JOBS) as JobName[]) {
       const spec = JOBS[job];
       if (spec.cadence !== 'monthly') continue;
-      const date = `${month}-${String(spec.day).padStart(2, '0')}`;
+      const date = dateInMonth(month, spec.day);
       if (scheduledAt(job, date).getTime() <= now.getTime()) runs.push({ job, date });
     }
   }
@@ -141,7 +141,7 @@ export function latestDailyRuns(now: Date): Array<{ job: JobName; date: string }
 export async function catchUp(db: Db, clock: Clock): Promise<JobOutcome[]> {
   const now = clock.now();
   const [oldest] = await db.select({ month: min(statements.month) }).from(statements);
-  const fromMonth = oldest?.month ? addMonths(oldest.month, 1) : kstDate(now).slice(0, 7);
+  const fromMonth = oldest?.month ? addMonths(oldest.month, 1) : kstMonth(now);
   const done = new Set(
     (await db.select({ job: jobRuns.job, period: jobRuns.period }).from(jobRuns)).map((r) => `${r.job}:${r.period}`),
   );

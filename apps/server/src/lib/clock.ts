@@ -1,4 +1,7 @@
-/** The one source of time; the business calendar is Asia/Seoul (domain §1), see @ohgood/contract/kst. */
+/**
+ * The one source of time; the business calendar is Asia/Seoul (docs/rules/money-and-time.md#T2), see
+ * @ohgood/contract/kst.
+ */
 export interface Clock {
   now(): Date;
 }

@@ -19,7 +19,7 @@ async function get(url: string, token: string) {
   return res.json();
 }
 
-describe('demo bills seed (domain §11)', () => {
+describe('demo bills seed (E1)', () => {
   it('gives the demo customer repaid months, an unpaid previous month and an open current month, once', async () => {
     const customerId = await ensureDemoCustomer(h.database.db);
     await seedDemoBills(h.database.db, h.clock);

@@ -1,12 +1,13 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { gradeOf } from '@ohgood/contract/grades';
-import { addMonths, daysInMonth, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
+import { addMonths, dateInMonth, daysInMonth, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, paymentRequests, purchases, repayments, statements } from '../db/schema';
 import { withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import { ensureStatement } from '../modules/bills/statements';
+import { newPinCode } from '../modules/merchants/pin-code';
 import { POINT_REASONS, postPoints } from '../modules/points/ledger';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { type DemoMerchantName, ensureDemoMerchants } from './demo-merchants';
@@ -55,13 +56,13 @@ const CURRENT: Line[] = [
 /** 14:00 KST on day `day` of `month` (clamped to the month's length). */
 function at(month: string, day: number): Date {
   const d = Math.min(day, daysInMonth(month));
-  return new Date(kstStartOfDay(`${month}-${String(d).padStart(2, '0')}`).getTime() + 14 * 3600_000);
+  return new Date(kstStartOfDay(dateInMonth(month, d)).getTime() + 14 * 3600_000);
 }
 
 /**
- * Six months of the demo customer's life (domain §11): four repaid statements, an unpaid statement of last
- * month and the open current one, across every category. Runs once: skipped when the customer has any
- * purchase. Dates are relative to the clock, so the demo always looks current.
+ * Six months of the demo customer's life (docs/rules/demo-data.md#E1): four repaid statements, an unpaid statement of
+ * last month and the open current one, across every category. Runs once: skipped when the customer has any purchase.
+ * Dates are relative to the clock, so the demo always looks current.
  */
 export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
   const [customer] = await db.select().from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));
@@ -89,7 +90,7 @@ export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
           orderId: `demo-${randomBytes(8).toString('hex')}`,
           requestName,
           totalPrice,
-          pinCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+          pinCode: newPinCode(),
           qrToken: randomBytes(16).toString('hex'),
           status: 'PAID',
           reservedBy: customer.id,

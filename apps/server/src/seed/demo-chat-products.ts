@@ -9,9 +9,9 @@ import { type Config, loadConfig } from '../lib/config';
 import { createStorage, type MediaStorage } from '../modules/media/storage';
 
 /*
- * The mascot's demo catalogue (domain §10, §11): 65 products, 13 per hobby, each tagged with the moods it
- * suits and priced from 5,000 to 300,000 KRW. Images are simple SVGs drawn here at seed time into the
- * media storage (never committed, never hot-linked).
+ * The mascot's demo catalogue (docs/rules/chat.md#C4, docs/rules/demo-data.md#E3): 65 products, 13 per hobby, each
+ * tagged with the moods it suits and priced from 5,000 to 300,000 KRW. Images are simple SVGs drawn here at seed time
+ * into the media storage (never committed, never hot-linked).
  */
 
 interface DemoProduct {

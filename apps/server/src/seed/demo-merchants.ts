@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import { merchants } from '../db/schema';
 import type { Executor } from '../db/tx';
 
-/** Demo merchants, one or more per spending category (domain §8.2). Shared by every demo seed step. */
+/** Demo merchants, one or more per spending category (docs/rules/report.md#D3). Shared by every demo seed step. */
 export const DEMO_MERCHANTS = [
   { name: '스타벅스 강남점', category: '식비' },
   { name: '배달의민족', category: '식비' },

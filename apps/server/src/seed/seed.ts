@@ -19,7 +19,7 @@ export interface SeedContext {
   storage?: MediaStorage;
 }
 
-/** Demo data for the embedded default (domain §11). Every step is idempotent. */
+/** Demo data for the embedded default (docs/rules/demo-data.md). Every step is idempotent. */
 export async function seedDemo({
   db,
   clock,

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, pointLedger } from '../db/schema';
 
-/** Σ of a customer's point ledger: must always equal the stored balance (domain §5.3). */
+/** Σ of a customer's point ledger: must always equal the stored balance (docs/rules/points.md#R1). */
 export async function ledgerSum(db: Db, customerId: number): Promise<number> {
   const [row] = await db
     .select({ sum: sql<string>`coalesce(sum(${pointLedger.amount}), 0)` })

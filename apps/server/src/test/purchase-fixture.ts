@@ -1,9 +1,10 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { kstMonth } from '@ohgood/contract/kst';
 import type { Db } from '../db/client';
 import { paymentRequests, purchases } from '../db/schema';
 import { withTx } from '../db/tx';
 import { ensureStatement } from '../modules/bills/statements';
+import { newPinCode } from '../modules/merchants/pin-code';
 import { ensureDemoMerchants } from '../seed/demo-merchants';
 
 export interface PurchaseInput {
@@ -38,7 +39,7 @@ export async function insertPurchase(db: Db, input: PurchaseInput): Promise<numb
         orderId: `fixture-${randomBytes(8).toString('hex')}`,
         requestName,
         totalPrice: input.totalPrice,
-        pinCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+        pinCode: newPinCode(),
         qrToken: randomBytes(16).toString('hex'),
         status: 'PAID',
         reservedBy: input.customerId,

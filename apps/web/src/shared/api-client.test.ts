@@ -53,7 +53,7 @@ describe('api client (real contract endpoints)', () => {
     await expect(callEndpoint(checkinEndpoints.today)).resolves.toBe(false);
   });
 
-  it('throws the message and code of a 200 success:false body, or the default text (spec §8)', async () => {
+  it('throws the message and code of a 200 success:false body, or the default text (A4)', async () => {
     setToken('tok');
     const capped = {
       success: false,

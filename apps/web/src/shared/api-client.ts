@@ -44,7 +44,7 @@ type Query = Record<string, unknown>;
 interface Call {
   method: Endpoint['method'];
   path: string;
-  /** No customer token needed (a held one is still sent, so public feeds can personalise: spec §7). */
+  /** No customer token needed (a held one is still sent, so public feeds can personalise: docs/rules/api.md#A3). */
   isPublic: boolean;
   /** Merchant calls carry their key header and never touch the customer's session. */
   asMerchant: boolean;
@@ -70,7 +70,7 @@ function sendToLogin(): void {
   if (window.location.pathname !== '/login') navigateTo(loginPath(currentPath()), { replace: true });
 }
 
-/** Spec §8: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */
+/** docs/rules/api.md#A4: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */
 function failedBody(body: unknown): ApiError | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const wrapped = body as { success?: unknown; code?: unknown; message?: unknown };
@@ -150,7 +150,7 @@ export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput
   Slot<'query', EndpointQueryInput<E>> &
   Slot<'body', E['body'] extends 'multipart' ? FormData : EndpointBodyInput<E>> &
   Slot<'headers', EndpointHeadersInput<E>> & {
-    /** Milliseconds, or null for none. Default: 10 s (spec §7), none for multipart uploads. */
+    /** Milliseconds, or null for none. Default: 10 s (docs/rules/api.md#A5), none for multipart uploads. */
     timeout?: number | null;
     signal?: AbortSignal;
   };
@@ -158,7 +158,7 @@ export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput
 type CallArgs<E extends Endpoint> =
   object extends CallOptions<E> ? [options?: CallOptions<E>] : [options: CallOptions<E>];
 
-/** The 30 s timeout of the spec's second client, for slow calls (report, chat). */
+/** The 30 s timeout for slow calls (report, chat; docs/rules/api.md#A5). */
 export const LONG_TIMEOUT = TIMEOUTS.longMs;
 
 function fillPath(path: string, params: Record<string, unknown> | undefined): string {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Spec §3: the access token lives in session storage under `accessToken`. Open tabs of the app share it
+ * The access token lives in session storage under `accessToken`. Open tabs of the app share it
  * over a BroadcastChannel (ADR 0040): a tab opened without one (a phone camera opening a QR link) asks
  * the others first, a login in one tab logs in the others, and a logout logs out every tab.
  */
@@ -84,7 +84,7 @@ if (typeof window !== 'undefined') startSharing();
 
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);
-  // Login state is rechecked whenever the window regains focus (spec §2) and when another tab changes it.
+  // Login state is rechecked whenever the window regains focus and when another tab changes it.
   window.addEventListener('focus', onChange);
   window.addEventListener('storage', onChange);
   return () => {

@@ -1,6 +1,6 @@
 -- Issue 13: a stored feed ranking, and change notifications for caches and live status streams.
 --
--- Ranking (domain §9): base = 1.5·ln(1+likes) + 1.2·ln(1+comments) + 1.2·[#tag], plus the freshness
+-- Ranking (docs/rules/shorts.md#S1): base = 1.5·ln(1+likes) + 1.2·ln(1+comments) + 1.2·[#tag], plus the freshness
 -- term 5·exp(−ageHours/72). Every score is evaluated at one instant, short_rank_clock.decay_at, which the
 -- server moves forward about once a minute (refreshing the freshness of recent rows); triggers keep the base
 -- exact on every like, comment, edit and status change. The freshness of a short older than 60 days is below

@@ -74,7 +74,7 @@ describe('code validation limits count failures, not successes', () => {
 });
 
 describe('sign-up limits per address', () => {
-  it('5 sign-ups per hour and 20 per day from one address, refused with the §8 failure text and a reason', async () => {
+  it('5 sign-ups per hour and 20 per day from one address, refused with the failure text and a reason', async () => {
     const ip = '192.0.2.50';
     for (let hour = 0; hour < 4; hour++) {
       for (let i = 0; i < 5; i++) expect((await register(person(), ip)).statusCode).toBe(200);

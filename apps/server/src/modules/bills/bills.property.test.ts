@@ -110,7 +110,7 @@ describe('bills invariants (property)', () => {
         let token = await login(customerId);
         for (const step of ops) {
           if (step.kind === 'buy') {
-            // Checkout refuses what exceeds the available limit (domain §5.2); the fixture mirrors that.
+            // Checkout refuses what exceeds the available limit (docs/rules/payments.md#P10); the fixture mirrors that.
             if (step.amount <= (await info(token)).balance) {
               await insertPurchase(h.database.db, { customerId, totalPrice: step.amount, at: h.clock.now() });
             }

@@ -54,7 +54,7 @@ async function signUpAt(at: Date) {
   return h.signUp();
 }
 
-describe('due dates (domain §6.1)', () => {
+describe('due dates (B1)', () => {
   it('is the 15th of the next month, or its last day when extended, across year ends and February', () => {
     expect(dueDate('2026-11', false)).toBe('2026-12-15');
     expect(dueDate('2026-11', true)).toBe('2026-12-31');
@@ -67,7 +67,7 @@ describe('due dates (domain §6.1)', () => {
 });
 
 describe('GET /api/payment/info', () => {
-  it('returns exactly the spec fields, lines grouped by KST month oldest first, ascending by date', async () => {
+  it('returns exactly the contract fields, lines grouped by KST month oldest first, ascending by date', async () => {
     const { token, customerId } = await h.signUp({ account: '98765432101', accountName: '신한' });
     // 23:59 on 31 Oct KST is October; one minute later is November, although both are 31 Oct in UTC.
     const oct = await buy(customerId, 12_000, kst('2026-10-31', 23, 59), { requestName: '10월 마지막' });
@@ -134,7 +134,7 @@ describe('GET /api/payment/info', () => {
   });
 });
 
-describe('POST /api/payment/extension (domain §6.3)', () => {
+describe('POST /api/payment/extension (B5)', () => {
   it('refuses when there is nothing to extend or only the current month is unpaid', async () => {
     const { token, customerId } = await h.signUp();
     let res = await extend(token);
@@ -204,8 +204,8 @@ describe('POST /api/payment/extension (domain §6.3)', () => {
   });
 });
 
-describe('POST /api/payment/immediately (domain §6.5)', () => {
-  it('refuses an empty selection with the spec message', async () => {
+describe('POST /api/payment/immediately (B6–B8)', () => {
+  it('refuses an empty selection with its message', async () => {
     const { token } = await h.signUp();
     const res = await repay(token, []);
     expect(res.statusCode).toBe(400);
@@ -346,7 +346,7 @@ describe('POST /api/payment/immediately (domain §6.5)', () => {
   });
 });
 
-describe('GET /api/dash/me/pay-this-month (domain §6.6)', () => {
+describe('GET /api/dash/me/pay-this-month (B14)', () => {
   it('covers every non-refunded purchase of the current KST month, paid or not, with points earned this month', async () => {
     const { token, customerId } = await signUpAt(kst('2026-11-30', 23, 0));
     await buy(customerId, 9_999, kst('2026-10-31', 23, 59)); // last month: not included
@@ -361,7 +361,7 @@ describe('GET /api/dash/me/pay-this-month (domain §6.6)', () => {
 
     const res = await h.app.inject({ method: 'GET', url: '/api/dash/me/pay-this-month', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    // A bare body: spec §7 clients read the original names at the top, beside the domain's.
+    // A bare body: API clients read the original names at the top, beside ours (docs/rules/api.md#A1).
     const data = res.json();
     expect(data).toMatchObject({
       month: '2026-11',

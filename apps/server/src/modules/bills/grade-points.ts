@@ -1,14 +1,15 @@
-import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { GRADE_POINT_MAX } from '@ohgood/contract/grades';
+import { clampGradePoint, GRADE_POINTS } from '@ohgood/contract/grades';
 import { kstDate } from '@ohgood/contract/kst';
 import { dueDate } from './statements';
 
-/** KRW repaid on time per grade point (domain §3). */
-const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
+/*
+ * The one server module that changes grade points (earning, revoking, penalties), from the contract's
+ * `GRADE_POINTS` and always through its one clamp, `clampGradePoint`.
+ */
 
 export interface GradeAccount {
   gradePoint: number;
-  /** KRW repaid on time not yet worth a whole grade point (the running accumulator of domain §3). */
+  /** KRW repaid on time not yet worth a whole grade point (the running accumulator of G2). */
   repaidRemainder: number;
 }
 
@@ -21,25 +22,30 @@ export function repaidOnTime(
   return beforeOverdue && kstDate(paidAt) <= dueDate(statement.month, statement.extension !== null);
 }
 
-/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (domain §3). */
+/** +1 grade point per full 10,000 KRW repaid on time, the remainder carried (docs/rules/bills-and-grades.md#G2). */
 export function earnGradePoints(account: GradeAccount, onTimeKrw: number): GradeAccount {
   const carried = account.repaidRemainder + onTimeKrw;
   return {
-    gradePoint: Math.min(GRADE_POINT_MAX, account.gradePoint + Math.floor(carried / KRW_PER_GRADE_POINT)),
-    repaidRemainder: carried % KRW_PER_GRADE_POINT,
+    gradePoint: clampGradePoint(account.gradePoint + Math.floor(carried / GRADE_POINTS.krwPerPoint)),
+    repaidRemainder: carried % GRADE_POINTS.krwPerPoint,
   };
 }
 
 /**
- * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (domain §3, §5.4):
+ * The exact inverse of `earnGradePoints` for a refunded line that had been repaid on time (docs/rules/payments.md#P15):
  * the KRW leave the accumulator, borrowing whole grade points as needed, so buy → repay → refund leaves the
  * grade where it was and a colluding merchant cannot raise a limit for free. Never below 0.
  */
 export function revokeGradePoints(account: GradeAccount, refundedKrw: number): GradeAccount {
   const short = refundedKrw - account.repaidRemainder;
-  const borrowed = short > 0 ? Math.ceil(short / KRW_PER_GRADE_POINT) : 0;
+  const borrowed = short > 0 ? Math.ceil(short / GRADE_POINTS.krwPerPoint) : 0;
   return {
-    gradePoint: Math.max(0, account.gradePoint - borrowed),
-    repaidRemainder: account.repaidRemainder + borrowed * KRW_PER_GRADE_POINT - refundedKrw,
+    gradePoint: clampGradePoint(account.gradePoint - borrowed),
+    repaidRemainder: account.repaidRemainder + borrowed * GRADE_POINTS.krwPerPoint - refundedKrw,
   };
+}
+
+/** The grade points left after a penalty (an automatic extension or an overdue statement); never below the floor. */
+export function penalizedGradePoint(gradePoint: number, penalty: number): number {
+  return clampGradePoint(gradePoint - penalty);
 }

@@ -1,6 +1,5 @@
 import { maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
-import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type {
   BillStatus,
   PaymentInfo,
@@ -10,7 +9,8 @@ import type {
   UnpaidLine,
 } from '@ohgood/contract/bills';
 import { gradeOf } from '@ohgood/contract/grades';
-import { addMonths, kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
+import { kstDate, kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
+import type { PointReason } from '@ohgood/contract/point-reasons';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
@@ -22,11 +22,8 @@ import { POINT_REASONS } from '../points/ledger';
 import { earnGradePoints, repaidOnTime } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
-/** KRW repaid on time per grade point (domain §3; a contract constant the chatbot's FAQ quotes). */
-export const KRW_PER_GRADE_POINT = BILL_RULES.krwPerGradePoint;
-
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
-const EARN_REASONS = [
+const EARN_REASONS: PointReason[] = [
   POINT_REASONS.paymentEarn,
   POINT_REASONS.checkin,
   POINT_REASONS.shortsWatch,
@@ -35,7 +32,7 @@ const EARN_REASONS = [
 
 type StatementRow = typeof statements.$inferSelect;
 
-/** Lifecycle state of a statement that still has unpaid lines (domain §6.1). */
+/** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md#B2). */
 export function statementStatus(
   row: Pick<StatementRow, 'month' | 'extension' | 'overdueAt'>,
   currentMonth: string,
@@ -255,7 +252,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .returning({ id: purchases.id });
         if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
 
-        // Grade points: 1 per full 10,000 KRW repaid on time, the remainder carried (domain §3).
+        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
         await tx.update(customers).set(grade).where(eq(customers.id, customerId));
@@ -304,14 +301,15 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           ),
         )
         .orderBy(desc(purchases.createdAt), desc(purchases.id));
+      const dates = monthDates(month);
       const [earned] = await db
         .select({ sum: sql<string>`coalesce(sum(${pointLedger.amount}), 0)` })
         .from(pointLedger)
         .where(
           and(
             eq(pointLedger.customerId, customerId),
-            gte(pointLedger.kstDate, `${month}-01`),
-            lt(pointLedger.kstDate, `${addMonths(month, 1)}-01`),
+            gte(pointLedger.kstDate, dates.first),
+            lt(pointLedger.kstDate, dates.nextFirst),
             inArray(pointLedger.reason, EARN_REASONS),
           ),
         );

@@ -1,6 +1,6 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
-import { addMonths, daysInMonth } from '@ohgood/contract/kst';
+import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
@@ -20,16 +20,19 @@ export async function ensureStatement(tx: Tx, customerId: number, month: string)
     });
 }
 
-/** Due date of a statement of `month` (domain §6.1): the 15th of M+1, or its last day when extended. */
+/**
+ * Due date of a statement of `month` (docs/rules/bills-and-grades.md#B1): the 15th of M+1, or its last day when
+ * extended.
+ */
 export function dueDate(month: string, extended: boolean): string {
   const next = addMonths(month, 1);
   const day = extended ? daysInMonth(next) : BILL_RULES.dueDay;
-  return `${next}-${String(day).padStart(2, '0')}`;
+  return dateInMonth(next, day);
 }
 
 /**
- * Available limit (domain §6.2): the grade's monthly limit minus what is still owed on this month's
- * unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
+ * Available limit (docs/rules/bills-and-grades.md#B3): the grade's monthly limit minus what is still owed on this
+ * month's unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
  */
 export async function availableLimit(
   db: Executor,
@@ -61,8 +64,9 @@ export async function availableLimit(
 }
 
 /**
- * Suspension (domain §6.4) is true exactly while an OVERDUE statement still has an unpaid line. Call it in
- * the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue job).
+ * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
+ * line. Call it in the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue
+ * job).
  */
 export async function recomputeSuspension(tx: Tx, customerId: number): Promise<boolean> {
   const rows = await tx

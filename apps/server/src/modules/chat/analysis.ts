@@ -16,7 +16,7 @@ import { firstMatch, hasAnyKeyword, type PreparedText, prepare, visibleLength } 
 
 export type QuickMenuEntry = (typeof QUICK_MENUS)[number];
 
-/** Where an input goes, with the step of the spec's analysis order (§4) that decided it. */
+/** Where an input goes, with the step of the analysis order (docs/rules/chat.md#C3) that decided it. */
 export type Route =
   | { step: 1; kind: 'option'; label: string }
   | { step: 2; kind: 'quick_menu'; menu: QuickMenuEntry }
@@ -71,7 +71,7 @@ const RECOMMEND_FLOWS: ReadonlySet<ChatFlow> = new Set([
 ]);
 
 /**
- * The spec's analysis order, first match wins: 1 exact option, 2 quick-menu keyword, 3 flow mismatch,
+ * The analysis order (docs/rules/chat.md#C3), first match wins: 1 exact option, 2 quick-menu keyword, 3 flow mismatch,
  * 4 FAQ keyword, 5 question words, 6 mood/recommend words in init, 7 stay in the current flow, 8 '?',
  * 9 short input, 10 question guide. `options` are the buttons the user currently sees.
  */

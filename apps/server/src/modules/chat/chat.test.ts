@@ -94,7 +94,7 @@ describe('POST /chat', () => {
     expect(blank.status).toBe(400);
   });
 
-  it('answers in the spec shape and starts a session when none is given', async () => {
+  it('answers in the contract shape and starts a session when none is given', async () => {
     const { token } = await h.signUp();
     const res = await h.app.inject({
       method: 'POST',

@@ -1,11 +1,12 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { CHAT_MSG, type ChatFlow, FAQ_ITEMS, FLOW_OPTIONS, HOBBIES, MOODS, OPTION } from '@ohgood/contract/chat-rules';
-import { GRADES } from '@ohgood/contract/grades';
+import { RULE_NUMBERS } from '@ohgood/contract/faq-phrases';
+import { GRADE_POINTS, GRADES } from '@ohgood/contract/grades';
 import { LIMITS } from '@ohgood/contract/limits';
 import { describe, expect, it } from 'vitest';
 import { analyse } from './analysis';
 import { type ChatState, FLOWS, HISTORY_MAX, initialState, runTurn } from './engine';
-import { FAQ_ANSWERS } from './faq-answers';
+import { FAQ_ANSWERS, faqAnswers } from './faq-answers';
 import { memoryCatalog } from './test-catalog';
 import { hasKeyword, prepare } from './text-match';
 
@@ -53,7 +54,7 @@ describe('keyword matching on Korean word boundaries', () => {
   });
 });
 
-describe('analysis order (spec §4), one case per step', () => {
+describe('analysis order (C3), one case per step', () => {
   it('1: an exact option label wins over every keyword in it', () => {
     expect(analyse(' 포인트 ', 'question', FLOW_OPTIONS.question)).toMatchObject({ step: 1, label: '포인트' });
     expect(analyse('내 리포트 보기', 'choose', FLOW_OPTIONS.choose)).toMatchObject({ step: 1 });
@@ -201,7 +202,7 @@ describe('flows and options', () => {
     expect(reply.flow).toBe('choose');
   });
 
-  it('a typed server option word in init starts the right flow instead of failing (docs/chat.md fix)', async () => {
+  it('a typed server option word in init starts the right flow instead of failing (C3)', async () => {
     const { reply, state } = await say(initialState(), '좋아');
     expect(reply.flow).toBe('hobby_check');
     expect(state.mood).toBe('좋아');
@@ -231,12 +232,26 @@ describe('FAQ answers come from the rule constants', () => {
   it('due dates, extension, penalties, suspension and points', () => {
     expect(FAQ_ANSWERS['BNPL 이란?']).toContain(`${BILL_RULES.dueDay}일`);
     expect(FAQ_ANSWERS['기간 연장']).toContain(`${BILL_RULES.autoExtensionDay}일에 자동으로 연장`);
-    expect(FAQ_ANSWERS['기간 연장']).toContain(`${BILL_RULES.autoExtensionPenalty}점`);
-    expect(FAQ_ANSWERS['연체 패널티']).toContain(`${BILL_RULES.overduePenalty}점`);
+    expect(FAQ_ANSWERS['기간 연장']).toContain(`${GRADE_POINTS.autoExtensionPenalty}점`);
+    expect(FAQ_ANSWERS['연체 패널티']).toContain(`${GRADE_POINTS.overduePenalty}점`);
     expect(FAQ_ANSWERS['연체 패널티']).toContain('이자나 연체료는 없어');
     expect(FAQ_ANSWERS['계정 정지 해제법']).toContain('바로 자동으로 풀려');
     expect(FAQ_ANSWERS.포인트).toContain(`${LIMITS.rouletteValues[0]}~50P`);
     expect(FAQ_ANSWERS.포인트).toContain(`하루 최대 ${LIMITS.dailyWatchPointLimit}P`);
     expect(FAQ_ANSWERS.포인트).toContain('1분에 10P');
+  });
+  it('change when a rule number changes', () => {
+    const changed = faqAnswers({
+      ...RULE_NUMBERS,
+      bill: { ...RULE_NUMBERS.bill, dueDay: 20, lateFeeKrw: 3_000 },
+      gradePoints: { ...RULE_NUMBERS.gradePoints, krwPerPoint: 25_000, overduePenalty: 33 },
+      points: { ...RULE_NUMBERS.points, rouletteValues: [7, 70], dailyWatchLimit: 250 },
+    });
+    expect(changed['BNPL 이란?']).toContain('다음 달 20일에 한 번에 납부');
+    expect(changed['연체 패널티']).toContain('등급 점수가 33점 깎이고');
+    expect(changed['연체 패널티']).toContain('연체료는 3,000원이야');
+    expect(changed['즉시 납부 플로우']).toContain('25,000원마다 등급 점수 1점');
+    expect(changed.포인트).toContain('하루 한 번 7~70P');
+    expect(changed.포인트).toContain('하루 최대 250P');
   });
 });

@@ -18,8 +18,8 @@ import { hasAnyKeyword, type PreparedText, prepare } from './text-match';
 
 /*
  * The chat engine: pure rules, no I/O of its own. A registry of named flows, each a small step function
- * (state, input) → turn; the analysis of spec §4 decides which one runs. The only outside fact it needs,
- * the products, comes through the CatalogPort the service provides.
+ * (state, input) → turn; the analysis order (docs/rules/chat.md#C3) decides which one runs. The only outside fact it
+ * needs, the products, comes through the CatalogPort the service provides.
  */
 
 export interface HistoryEntry {

@@ -1,5 +1,5 @@
 /*
- * The optional language model (domain §10): any OpenAI-compatible chat-completions endpoint, configured by
+ * The optional language model (docs/rules/chat.md#C6): any OpenAI-compatible chat-completions endpoint, configured by
  * environment and off by default. It only rephrases the rule engine's text; the rules stay the source of
  * truth, so a reply that drops or changes a number, times out (≤ 5 s) or fails in any way is discarded and
  * the rule answer is used.

@@ -5,7 +5,7 @@ import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import type { ChatService } from './service';
 
-/** POST /chat and POST /chat/clear-session (spec §7). HTTP only: the service holds the rules. */
+/** POST /chat and POST /chat/clear-session (docs/rules/api.md#A1). HTTP only: the service holds the rules. */
 export function chatRoutes(chat: ChatService): FastifyPluginAsync {
   return async (app) => {
     registerEndpoint(app, api.turn, async (request) => ok(await chat.turn(requireCustomer(request), request.body)));

@@ -1,5 +1,5 @@
 /*
- * Keyword matching on Korean word boundaries (docs/chat.md "fix"): a keyword matches where a word begins
+ * Keyword matching on Korean word boundaries (docs/rules/chat.md#C3): a keyword matches where a word begins
  * and ends either at a word's end or where a particle or ending follows (포인트는, 연장하고, 추천해줘).
  * It never matches a fragment inside another word: 음 not in 음악, 흠 not in 흠뻑, 픽 not in 픽업.
  * Spacing is ignored across words (추천 좀 = 추천좀, 결제 내역 = 결제내역), case too.

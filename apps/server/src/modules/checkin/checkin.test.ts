@@ -18,7 +18,7 @@ const today = (token: string) => h.app.inject({ method: 'GET', url: '/api/checki
 const spin = (token: string, query = '') =>
   h.app.inject({ method: 'POST', url: `/api/checkin/roulette${query}`, headers: bearer(token) });
 
-describe('attendance roulette (domain §7.1)', () => {
+describe('attendance roulette (R4)', () => {
   it('draws only the six prizes, each of them eventually', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 600; i++) seen.add(drawPrize());
@@ -48,7 +48,12 @@ describe('attendance roulette (domain §7.1)', () => {
     });
     expect(await storedBalance(h.database.db, customerId)).toBe(point);
     const [entry] = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, customerId));
-    expect(entry).toMatchObject({ amount: point, reason: '출석 체크', kstDate: '2026-11-22', refType: 'checkin' });
+    expect(entry).toMatchObject({
+      amount: point,
+      reason: 'CHECKIN_ROULETTE',
+      kstDate: '2026-11-22',
+      refType: 'checkin',
+    });
 
     // 00:00 KST is a new day, although it is still 22 November in UTC.
     h.clock.set('2026-11-22T15:00:00Z');

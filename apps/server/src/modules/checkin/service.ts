@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 
-/** The prize, drawn uniformly by the server with the crypto RNG (domain §7.1). */
+/** The prize, drawn uniformly by the server with the crypto RNG (docs/rules/points.md#R4). */
 export function drawPrize(): number {
   const values = LIMITS.rouletteValues;
   return values[randomInt(values.length)] as number;

@@ -14,7 +14,7 @@ async function head(file: string, length = 32): Promise<Buffer> {
   }
 }
 
-/** The video container from the file's first bytes, never from its name (domain §9). */
+/** The video container from the file's first bytes, never from its name (docs/rules/shorts.md#S6). */
 export async function detectVideo(file: string): Promise<VideoKind | null> {
   const bytes = await head(file);
   if (bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp') {

@@ -157,7 +157,7 @@ export async function extractPoster(tools: MediaTools, input: string, output: st
   );
 }
 
-/** H.264/AAC fast-start MP4 with the short side at most 720 px (domain §9). */
+/** H.264/AAC fast-start MP4 with the short side at most 720 px (docs/rules/shorts.md#S7). */
 export async function transcodeToMp4(
   tools: MediaTools,
   input: string,

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import QRCode from 'qrcode';
@@ -9,17 +9,13 @@ import { isUniqueViolation, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { refundPurchaseOfRequest } from '../payments/refund';
+import { newPinCode } from './pin-code';
 
 type RequestRow = typeof paymentRequests.$inferSelect;
 
 const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** 6 random digits from the crypto RNG. */
-function newPin(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-/** A random token of 144 bits (domain §4 asks for at least 128). */
+/** A random token of 144 bits (docs/rules/payments.md#P3 asks for at least 128). */
 function newQrToken(): string {
   return randomBytes(18).toString('base64url');
 }
@@ -110,7 +106,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
             orderId: body.orderId,
             requestName: body.requestName,
             totalPrice: body.totalPrice,
-            pinCode: newPin(),
+            pinCode: newPinCode(),
             qrToken: newQrToken(),
             expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
             createdAt: now,

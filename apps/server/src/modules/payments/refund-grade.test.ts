@@ -1,4 +1,4 @@
-import { GRADE_POINT_MAX } from '@ohgood/contract/grades';
+import { GRADE_POINTS } from '@ohgood/contract/grades';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ it('revoking is the exact inverse of earning for any account and amount below th
       (gradePoint, repaidRemainder, krw) => {
         const before = { gradePoint, repaidRemainder };
         const earned = earnGradePoints(before, krw);
-        fc.pre(earned.gradePoint < GRADE_POINT_MAX);
+        fc.pre(earned.gradePoint < GRADE_POINTS.max);
         expect(revokeGradePoints(earned, krw)).toEqual(before);
       },
     ),

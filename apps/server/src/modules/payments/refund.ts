@@ -6,10 +6,10 @@ import { recomputeSuspension } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
 /**
- * Domain §5.4, inside the merchant's refund transaction (the customer and request rows are already locked):
- * the purchase becomes REFUNDED; unpaid, it simply leaves the bills; already repaid, a payout to the
- * linked account is recorded and the grade points its on-time repayment earned are taken back. Points used
- * come back; points earned are taken back as far as the balance allows, so it never goes negative.
+ * docs/rules/payments.md#P14–P16, inside the merchant's refund transaction (the customer and request rows are already
+ * locked): the purchase becomes REFUNDED; unpaid, it simply leaves the bills; already repaid, a payout to the linked
+ * account is recorded and the grade points its on-time repayment earned are taken back. Points used come back; points
+ * earned are taken back as far as the balance allows, so it never goes negative.
  */
 export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Date): Promise<void> {
   const [purchase] = await tx.select().from(purchases).where(eq(purchases.requestId, requestId)).for('update');
@@ -55,7 +55,7 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   }
 }
 
-/** Takes back the grade points the line's on-time repayment earned (domain §3, §5.4). */
+/** Takes back the grade points the line's on-time repayment earned (docs/rules/payments.md#P15). */
 async function revokeRepaymentGrade(
   tx: Tx,
   customer: typeof customers.$inferSelect,

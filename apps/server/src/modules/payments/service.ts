@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
-import { addMonths, kstIso, kstMonth } from '@ohgood/contract/kst';
+import { kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
 import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
-import type {
-  FinalResult,
-  Mypage,
-  PaymentHistoryItem,
-  PointHistoryItem,
-  ValidateBody,
-  ValidateResult,
+import {
+  type FinalResult,
+  type Mypage,
+  type PaymentHistoryItem,
+  type PointHistoryItem,
+  pinCode,
+  type ValidateBody,
+  type ValidateResult,
 } from '@ohgood/contract/payments';
+import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -38,10 +40,10 @@ export function earnedPoints(owed: number, pointPercent: number): number {
   return Math.floor((owed * Math.round(pointPercent * 10)) / 1000);
 }
 
-/** The request a code points at: a 6-digit PIN or a QR token (or its deep link); undefined if malformed. */
+/** The request a code points at: a PIN or a QR token (or its deep link); undefined if malformed. */
 function codeCondition(body: ValidateBody): SQL | undefined {
   if (body.codeType === 'qrcode') return eq(paymentRequests.qrToken, qrTokenFrom(body.value));
-  return /^\d{6}$/.test(body.value) ? eq(paymentRequests.pinCode, body.value) : undefined;
+  return pinCode.safeParse(body.value).success ? eq(paymentRequests.pinCode, body.value) : undefined;
 }
 
 export interface PaymentService {
@@ -306,14 +308,19 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     async pointHistory(customerId, month) {
       const conditions: SQL[] = [eq(pointLedger.customerId, customerId)];
       if (month) {
-        conditions.push(gte(pointLedger.kstDate, `${month}-01`), lt(pointLedger.kstDate, `${addMonths(month, 1)}-01`));
+        const { first, nextFirst } = monthDates(month);
+        conditions.push(gte(pointLedger.kstDate, first), lt(pointLedger.kstDate, nextFirst));
       }
       const rows = await db
         .select({ createdAt: pointLedger.createdAt, reason: pointLedger.reason, amount: pointLedger.amount })
         .from(pointLedger)
         .where(and(...conditions))
         .orderBy(desc(pointLedger.createdAt), desc(pointLedger.id));
-      return rows.map((row) => ({ date: kstIso(row.createdAt), pointExplain: row.reason, point: row.amount }));
+      return rows.map((row) => ({
+        date: kstIso(row.createdAt),
+        pointExplain: POINT_REASON_LABELS[row.reason],
+        point: row.amount,
+      }));
     },
 
     async mypage(customerId) {

@@ -1,18 +1,18 @@
 import { kstDate } from '@ohgood/contract/kst';
+import type { PointReason } from '@ohgood/contract/point-reasons';
 import { eq, sql } from 'drizzle-orm';
 import { customers, pointLedger } from '../../db/schema';
 import type { Tx } from '../../db/tx';
 
-/** Reasons shown to users as `pointExplain` (domain §5.3). */
+/** The reason code each writer stores (the contract's enum; labels are the edge's, `POINT_REASON_LABELS`). */
 export const POINT_REASONS = {
-  paymentEarn: '결제 적립',
-  paymentUse: '포인트 사용',
-  checkin: '출석 체크',
-  shortsWatch: '숏폼 시청',
-  paymentCancel: '결제 취소',
-  earnCancel: '적립 취소',
-} as const;
-export type PointReason = (typeof POINT_REASONS)[keyof typeof POINT_REASONS];
+  paymentEarn: 'PURCHASE_EARN',
+  paymentUse: 'PURCHASE_USE',
+  checkin: 'CHECKIN_ROULETTE',
+  shortsWatch: 'WATCH_REWARD',
+  paymentCancel: 'REFUND_USE_RETURN',
+  earnCancel: 'REFUND_EARN_CANCEL',
+} as const satisfies Record<string, PointReason>;
 
 export interface PointEntry {
   customerId: number;

@@ -13,7 +13,7 @@ import { ok } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import type { ProfileService } from './service';
 
-/** Channel profile and profile edit (spec §7). Both need a token; the owner is the token's customer. */
+/** Channel profile and profile edit (docs/rules/api.md#A1). Both need a token; the owner is the token's customer. */
 export function profileRoutes(service: ProfileService): FastifyPluginAsync {
   return async (app) => {
     await app.register(fastifyMultipart, {

@@ -29,7 +29,7 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-/** Channel profiles (spec §3 "Profile") and editing one's own (domain §9 "Profile"). */
+/** Channel profiles and editing one's own (docs/rules/shorts.md#S8). */
 export function createProfileService(db: Db, storage: MediaStorage, mediaBaseUrl: string, log: Logger) {
   return {
     /** A channel: public fields only (no legal name, e-mail or account), 12 shorts per 0-based page. */

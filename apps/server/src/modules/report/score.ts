@@ -1,4 +1,4 @@
-import { clampGradePoint, GRADE_POINT_MAX, gradeOf } from '@ohgood/contract/grades';
+import { clampGradePoint, GRADE_POINTS, gradeOf } from '@ohgood/contract/grades';
 import type { ScoreFactor } from '@ohgood/contract/report';
 import {
   AUTO_EXTENSIONS_FULL_RISK,
@@ -74,7 +74,7 @@ function risks(inputs: ScoreInputs): Record<ScoreFactorKey, number> {
     extendedNow: inputs.extendedNow ? MANUAL_EXTENSION_RISK : 0,
     autoExtensions12m: Math.min(Math.max(0, inputs.autoExtensions12m) / AUTO_EXTENSIONS_FULL_RISK, 1),
     suspended: inputs.suspended ? 1 : 0,
-    gradePoint: 1 - clampGradePoint(inputs.gradePoint) / GRADE_POINT_MAX,
+    gradePoint: 1 - clampGradePoint(inputs.gradePoint) / GRADE_POINTS.max,
     limitUse: limitUseRisk(effectiveSpend(inputs) / limit),
     purchases12m: 1 - Math.min(Math.max(0, inputs.purchases12m) / PURCHASES_NO_RISK, 1),
     amount12m: amountRisk(inputs.amount12m),
@@ -89,7 +89,7 @@ function details(inputs: ScoreInputs): Record<ScoreFactorKey, string> {
     extendedNow: inputs.extendedNow ? '이번 달 납부할 청구서를 연장했어요' : '연장 신청 없음',
     autoExtensions12m: `자동 연장 ${inputs.autoExtensions12m}회`,
     suspended: inputs.suspended ? '연체로 결제가 정지된 상태예요' : '정상 이용 중',
-    gradePoint: `등급 점수 ${inputs.gradePoint} / 150`,
+    gradePoint: `등급 점수 ${inputs.gradePoint} / ${GRADE_POINTS.max}`,
     limitUse: `${inputs.spendThisMonth > 0 ? '이번 달' : '월평균'} ${won(spend)} / 한도 ${won(limit)} (${Math.round(
       (spend / limit) * 100,
     )}%)`,

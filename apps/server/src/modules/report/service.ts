@@ -1,7 +1,7 @@
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
-import { SCORE_MESSAGES } from '@ohgood/contract/report-rules';
+import { SCORE_MESSAGES, SCORE_MONTHS } from '@ohgood/contract/report-rules';
 import { and, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, merchants, purchases, statements } from '../../db/schema';
@@ -12,9 +12,6 @@ import { buildAdvice } from './advice';
 import { analyzeSpending, type SpendLine, windowMonths } from './analysis';
 import { categoryOf } from './categorize';
 import { computeScore } from './score';
-
-/** "12 months" in the score = the current KST month and the 11 before (report.md#D1). */
-const SCORE_MONTHS = 12;
 
 /** Purchases the report counts: the customer's own, not refunded, of the statement months from..to. */
 const counted = (customerId: number, from: string, to: string) =>

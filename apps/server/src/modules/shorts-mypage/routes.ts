@@ -5,7 +5,7 @@ import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import type { ShortsMypageService } from './service';
 
-/** The shorts my page (spec §7): overview and three keyset-paged lists of the caller's own activity. */
+/** The shorts my page (docs/rules/api.md#A1): overview and three keyset-paged lists of the caller's own activity. */
 export function shortsMypageRoutes(service: ShortsMypageService): FastifyPluginAsync {
   return async (app) => {
     registerEndpoint(app, api.overview, async (request) =>

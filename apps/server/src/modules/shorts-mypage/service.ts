@@ -43,7 +43,7 @@ function video(row: VideoRow): VideoItem {
   };
 }
 
-/** The shorts my page (spec §2, §3): who I subscribe to, what I liked, what I commented on. */
+/** The shorts my page: who I subscribe to, what I liked, what I commented on. */
 export function createShortsMypageService(db: Db, mediaBaseUrl: string) {
   async function rows<T>(query: SQL): Promise<T[]> {
     return ((await db.execute(query)) as unknown as { rows: T[] }).rows;

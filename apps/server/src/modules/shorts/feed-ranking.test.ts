@@ -6,7 +6,7 @@ import { bearer, createHarness, type Harness } from '../../test/harness';
 const HOUR = 3600_000;
 type Item = { shortsId: number; likeCount: number; shortsName: string };
 
-/** Domain §9, evaluated in JS: the stored ranking must give exactly this order. */
+/** docs/rules/shorts.md#S1, evaluated in JS: the stored ranking must give exactly this order. */
 function domainScore(row: { likes: number; comments: number; content: string; ageMs: number }): number {
   const ageHours = Math.max(0, row.ageMs) / HOUR;
   const freshness = ageHours > 60 * 24 ? 0 : 5 * Math.exp(-ageHours / 72);

@@ -4,7 +4,7 @@ import { shortRankClock } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 
-/** How often the freshness term is re-evaluated (domain §9 ranking; stored scores, migration 0003). */
+/** How often the freshness term is re-evaluated (docs/rules/shorts.md#S1; stored scores, migration 0003). */
 export const RANK_REFRESH_MS = 60_000;
 
 /** The sort key of the last item of a page, exactly as stored (text keeps float and µs precision). */

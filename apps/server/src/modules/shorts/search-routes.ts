@@ -4,7 +4,7 @@ import { registerEndpoint } from '../../http/endpoint';
 import { ok } from '../../lib/envelope';
 import type { SearchService } from './search';
 
-/** GET /api/public/shorts/search (spec §7): public, keyset-paged. */
+/** GET /api/public/shorts/search (docs/rules/api.md#A1): public, keyset-paged. */
 export function searchRoutes(service: SearchService): FastifyPluginAsync {
   return async (app) => {
     registerEndpoint(app, api.search, async (request) => ok(await service.search(request.query)));

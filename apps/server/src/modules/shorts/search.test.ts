@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe('search matching (domain §9)', () => {
+describe('search matching (S2)', () => {
   it('finds title, description, hashtag and nickname, case-insensitively', async () => {
     expect(await titles('커피')).toEqual(['라떼 만들기', '아침 커피 한 잔']);
     expect(await titles('#커피')).toEqual(['라떼 만들기']);
@@ -97,7 +97,7 @@ describe('search matching (domain §9)', () => {
       headers: bearer(other.token),
     });
     expect(res.statusCode, res.body).toBe(200);
-    // Spec §7: `data` is the list itself.
+    // The API contract (A1): `data` is the list itself.
     const got = res
       .json()
       .data.map((s: { title: string }) => s.title)

@@ -11,7 +11,7 @@ export function escapeLike(text: string): string {
 }
 
 /**
- * How a query is matched (domain §9): lower-cased substring of title + description (hashtags live in the
+ * How a query is matched (docs/rules/shorts.md#S2): lower-cased substring of title + description (hashtags live in the
  * description) or the creator's nickname; a query of initial consonants only ('ㅋㅍ') is matched against
  * the stored initial-consonant columns instead. Both sides are served by pg_trgm GIN indexes.
  */

@@ -47,7 +47,7 @@ describe('feed', () => {
     for (const fan of fans) expect((await react(liked, fan.token, 'like')).statusCode).toBe(200);
   });
 
-  it('ranks by likes, comments, #tag and freshness (domain §9) and pages 1-based', async () => {
+  it('ranks by likes, comments, #tag and freshness (S1) and pages 1-based', async () => {
     const res = await get('/api/public/shorts/feeds?page=1&size=10');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -288,7 +288,7 @@ describe('comments', () => {
   });
 });
 
-describe('points for watching (domain §7.2)', () => {
+describe('points for watching (R5, R6)', () => {
   let id: number;
   beforeAll(async () => {
     id = await uploadShort(h, creator.token, longClip, { title: '50초 영상', content: '길게' });
@@ -317,7 +317,7 @@ describe('points for watching (domain §7.2)', () => {
     expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
     expect(await balance(u.customerId)).toBe(2);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
-    expect(ledger).toMatchObject([{ amount: 2, reason: '숏폼 시청', refType: 'short', refId: String(id) }]);
+    expect(ledger).toMatchObject([{ amount: 2, reason: 'WATCH_REWARD', refType: 'short', refId: String(id) }]);
   });
 
   it('pays at least 1 P and needs a login', async () => {

@@ -8,14 +8,14 @@ const ITEMS = [
   { to: '/mypage', label: 'Mypage', icon: UserRound, match: (p: string) => p.startsWith('/mypage') },
 ] as const;
 
-/** Paths where the footer is hidden (spec §2). */
+/** Paths where the footer is hidden: the PIN/QR payment, sign-up and upload screens. */
 const HIDDEN_ON = new Set(['/qrpin', '/register', '/shorts/upload']);
 
 export function isFooterHidden(pathname: string): boolean {
   return HIDDEN_ON.has(pathname.replace(/\/$/, '') || '/');
 }
 
-/** Dark on any path containing 'shorts' (spec §2). */
+/** Dark on any path containing 'shorts', to match the shorts theme. */
 export function isFooterDark(pathname: string): boolean {
   return pathname.includes('shorts');
 }

@@ -3,7 +3,7 @@ import { hasInAppHistory } from '../../shared/navigation';
 import { isFooterDark, isFooterHidden } from './footer';
 import { searchPath } from './shorts-layout';
 
-describe('footer rules (spec §2)', () => {
+describe('footer rules', () => {
   it.each(['/qrpin', '/register', '/shorts/upload'])('is hidden on %s', (path) => {
     expect(isFooterHidden(path)).toBe(true);
   });

@@ -16,7 +16,7 @@ export function MainLayout() {
 
   const queryClient = useQueryClient();
 
-  // Spec §2 reloads the page; clearing the cached data does the same job and keeps the toast on screen.
+  // Logout goes home and reloads the app; clearing the cached data does the same job and keeps the toast on screen.
   const logout = () => {
     endSession();
     queryClient.clear();

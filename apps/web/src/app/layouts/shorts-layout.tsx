@@ -10,7 +10,7 @@ import buttons from '../../shared/ui/button.module.css';
 import { Footer, isFooterHidden } from './footer';
 import styles from './shorts-layout.module.css';
 
-/** Spec §5: trimmed text; empty gives /shorts/search without q. */
+/** The search text is trimmed; empty text gives /shorts/search without q. */
 export function searchPath(text: string): string {
   const q = text.trim();
   return q ? `/shorts/search?q=${encodeURIComponent(q)}` : '/shorts/search';
@@ -28,7 +28,7 @@ export function ShortsLayout() {
     navigate(searchPath(text));
   };
 
-  // History back (spec §2), but never out of the app: a feed opened from a shared link has no in-app
+  // History back, but never out of the app: a feed opened from a shared link has no in-app
   // entry behind it (the router's history index is 0), so back goes Home (issue #14).
   const goBack = () => {
     if (hasInAppHistory()) navigate(-1);

@@ -1,11 +1,12 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type { StatementSummary, UnpaidLine } from '@ohgood/contract/bills';
-import { kstMonth } from '@ohgood/contract/kst';
+import { addMonths, daysBetween, kstMonth } from '@ohgood/contract/kst';
 
 /** Unpaid lines of one statement month, as the page shows them. */
 export interface BillGroup {
   month: string;
   lines: UnpaidLine[];
-  /** Months before the current one are due now (spec §4). */
+  /** Months before the current one are due now. */
   dueNow: boolean;
 }
 
@@ -19,8 +20,8 @@ export function groupBills(unpaidBills: UnpaidLine[][], currentMonth: string): B
 }
 
 /**
- * Spec §4: while bills of earlier months exist, current-month lines are locked (the server enforces
- * oldest-first the same way). Returns the ids that may be ticked.
+ * docs/rules/bills-and-grades.md#B7: while bills of earlier months exist, current-month lines are locked (the server
+ * enforces oldest-first the same way). Returns the ids that may be ticked.
  */
 export function selectableIds(groups: BillGroup[]): Set<number> {
   const hasDueNow = groups.some((g) => g.dueNow);
@@ -34,25 +35,24 @@ export function monthLabel(month: string): string {
 
 /** The month a statement is paid in: M+1. */
 export function paymentMonth(statementMonth: string): string {
-  const [y, m] = statementMonth.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+  return addMonths(statementMonth, 1);
 }
 
 /** '15일' or '말일' (extended to the last day of the month). */
 export function dueDayLabel(statement: Pick<StatementSummary, 'extension'>): string {
-  return statement.extension ? '말일' : '15일';
+  return statement.extension ? '말일' : `${BILL_RULES.dueDay}일`;
 }
 
 /** 'D-3', 'D-Day' or 'D+2' from KST `today` to `dueDate` (both 'YYYY-MM-DD'). */
 export function dDay(today: string, dueDate: string): string {
-  const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  const days = daysBetween(today, dueDate);
   if (days === 0) return 'D-Day';
   return days > 0 ? `D-${days}` : `D+${-days}`;
 }
 
 export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
 
-/** The web mirror of the extension rule (spec §4; the server decides). */
+/** The web mirror of the extension rule (docs/rules/bills-and-grades.md#B5; the server decides). */
 export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
   const first = groups[0];
   if (!first?.dueNow) return 'not-allowed';

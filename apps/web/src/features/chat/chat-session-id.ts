@@ -1,4 +1,4 @@
-/** The chat session id lives in local storage (spec §3); entering the page replaces it (spec §4). */
+/** The chat session id lives in local storage; entering the page replaces it. */
 const KEY = 'ohgood.chat.sessionId';
 
 export function storedSessionId(): string | null {

@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/api-client';
 import { ChatComposer } from './components/chat-composer';
 import { errorMessage, thinkingDelay } from './use-chat';
 
-describe('chat composer (spec §2, §5)', () => {
+describe('chat composer', () => {
   const setup = (disabled = false) => {
     const onSend = vi.fn();
     render(<ChatComposer disabled={disabled} onSend={onSend} />);
@@ -43,7 +43,7 @@ describe('chat composer (spec §2, §5)', () => {
 });
 
 describe('chat errors and timings', () => {
-  it('maps failures to the three §8 messages', () => {
+  it('maps failures to the three failure messages', () => {
     expect(errorMessage(new ApiError(500, 'INTERNAL_ERROR', 'x'))).toBe(CHAT_MSG.serverError);
     expect(errorMessage(new ApiError(503, 'INTERNAL_ERROR', 'x'))).toBe(CHAT_MSG.serverError);
     expect(errorMessage(new ApiError(0, 'NETWORK_ERROR', 'x'))).toBe(CHAT_MSG.temporaryError);

@@ -21,13 +21,13 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 const reducedMotion = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
-/** Spec §8: ≥ 500 is the server's problem; anything else (network, timeout, 4xx) is temporary. */
+/** ≥ 500 is the server's problem; anything else (network, timeout, 4xx) is temporary. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status >= 500) return CHAT_MSG.serverError;
   return CHAT_MSG.temporaryError;
 }
 
-/** How long the bot "thinks" before answering (spec §9, docs/chat.md timings). */
+/** How long the bot "thinks" before answering (`CHAT_TIMINGS`). */
 export function thinkingDelay(reply: Pick<ChatReply, 'quickMenu' | 'flow'>): number {
   if (reply.quickMenu) return CHAT_TIMINGS.quickMenuDelayMs;
   if (reply.flow === 'question') return CHAT_TIMINGS.faqAnswerDelayMs;
@@ -44,7 +44,7 @@ const greeting: Presentable = {
 
 /**
  * The conversation: messages, the bot's typing, options and the current flow. Entering resets the chat
- * (spec §4): the stored session is cleared, a new id is made and the bot greets.
+ * (a fresh start on every visit): the stored session is cleared, a new id is made and the bot greets.
  */
 export function useChat() {
   const [items, setItems] = useState<ChatItem[]>([]);
@@ -136,7 +136,7 @@ export function useChat() {
       setOptions([]);
       add({ kind: 'user', text });
       if (text === OPTION.backToStart) {
-        // Spec §4: '처음으로' clears the server session and returns to init.
+        // '처음으로' clears the server session and returns to init.
         await clearChatSession(sessionId.current).catch(() => undefined);
         await present(greeting, CHAT_TIMINGS.questionGuideDelayMs);
         return;

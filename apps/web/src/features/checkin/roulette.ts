@@ -1,6 +1,6 @@
 import { LIMITS } from '@ohgood/contract/limits';
 
-/** The six prizes, clockwise from the top of the wheel (spec §9). */
+/** The six prizes, clockwise from the top of the wheel (`LIMITS.rouletteValues`). */
 export const PRIZES: readonly number[] = LIMITS.rouletteValues;
 export const SEGMENT_DEG = 360 / PRIZES.length;
 

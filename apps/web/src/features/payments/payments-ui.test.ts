@@ -24,7 +24,7 @@ describe('payment modal arithmetic', () => {
   });
 });
 
-describe('PIN error texts (spec §8)', () => {
+describe('PIN error texts', () => {
   it.each([400, 404, 410])('%i reads as an invalid code', (status) => {
     expect(codeErrorMessage(new ApiError(status, 'VALIDATION_ERROR', 'whatever'))).toBe('유효하지않은 코드입니다.');
   });

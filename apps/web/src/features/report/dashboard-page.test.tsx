@@ -134,7 +134,7 @@ describe('/dashboard', () => {
     expect(await within(card('소비 패턴 분석')).findByText('소비 데이터가 없습니다.')).toBeInTheDocument();
   });
 
-  it('fails card by card, with the spec’s text and a retry that refetches only that card', async () => {
+  it('fails card by card, with the failure text and a retry that refetches only that card', async () => {
     failing = new Set(['/api/dash/saymyname', '/api/dash/analyze', '/api/dash/advice']);
     renderPage();
     for (const name of ['오굿 점수', '소비 패턴 분석', 'AI 조언']) {

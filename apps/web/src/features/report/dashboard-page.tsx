@@ -7,7 +7,7 @@ import { SpendingCard } from './components/spending-card';
 import styles from './report.module.css';
 
 /**
- * /dashboard (spec §2): back button, score, this month's card (composed by the app from the bills
+ * /dashboard: back button, score, this month's card (composed by the app from the bills
  * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own.
  */
 export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {

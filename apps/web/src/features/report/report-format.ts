@@ -1,12 +1,12 @@
 import type { SpendingCategory } from '@ohgood/contract/report-rules';
 import { SCORE_MAX } from '@ohgood/contract/report-rules';
 
-/** Spec §9: the gauge fills score / 1000, clamped to 0–100 %. */
+/** The gauge fills score / 1000, clamped to 0–100 %. */
 export function gaugePercent(score: number): number {
   return Math.min(100, Math.max(0, (score / SCORE_MAX) * 100));
 }
 
-/** Chart labels in 만원 or 천원 (spec §9): 41,000 → '4.1만원', 120,000 → '12만원', 8,200 → '8천원'. */
+/** Chart labels in 만원 or 천원: 41,000 → '4.1만원', 120,000 → '12만원', 8,200 → '8천원'. */
 export function chartAmount(amount: number): string {
   if (amount >= 10_000) return `${Math.round(amount / 1_000) / 10}만원`;
   if (amount >= 1_000) return `${Math.floor(amount / 1_000)}천원`;
@@ -19,7 +19,7 @@ export const monthShort = (month: string) => `${Number(month.slice(5, 7))}월`;
 /** '2026-11' → '2026년 11월'. */
 export const monthLong = (month: string) => `${month.slice(0, 4)}년 ${Number(month.slice(5, 7))}월`;
 
-/** Fixed colour per category (spec §9), so a category looks the same in every month and chart. */
+/** Fixed colour per category, so a category looks the same in every month and chart. */
 export const CATEGORY_COLORS: Record<SpendingCategory, string> = {
   식비: '#ff6b3d',
   '쇼핑/패션/뷰티': '#e0529c',

@@ -33,7 +33,7 @@ const short = (shortsId: number): ShortItem => ({
   durationSeconds: 8,
 });
 
-describe('feed order with ?shortsId (spec §4)', () => {
+describe('feed order with ?shortsId', () => {
   it('puts the target first, then newer ids ascending, then older ids', () => {
     const page = [9, 3, 7, 5, 12, 1].map(short);
     const ordered = orderAroundTarget(page, short(5)).map((s) => s.shortsId);
@@ -58,7 +58,7 @@ describe('gestures', () => {
   });
 });
 
-describe('reactions applied locally (spec §4)', () => {
+describe('reactions applied locally (S3)', () => {
   it('same again removes (floor 0); the other replaces', () => {
     expect(applyReaction({ likeCount: 3, myReaction: 'like' }, 'like')).toEqual({ likeCount: 2, myReaction: 'none' });
     expect(applyReaction({ likeCount: 0, myReaction: 'like' }, 'like')).toEqual({ likeCount: 0, myReaction: 'none' });

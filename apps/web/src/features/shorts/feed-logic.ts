@@ -1,6 +1,6 @@
 import type { CommentItem, MyReaction, ReactionType, ShortItem } from '@ohgood/contract/shorts';
 
-/** Spec §4: the requested video first, then newer ids ascending, then older ids (nearest first). */
+/** The requested video first, then newer ids ascending, then older ids (nearest first). */
 export function orderAroundTarget(items: ShortItem[], target: ShortItem | null): ShortItem[] {
   if (!target) return items;
   const rest = items.filter((item) => item.shortsId !== target.shortsId);
@@ -15,14 +15,14 @@ export function appendUnique(current: ShortItem[], page: ShortItem[]): ShortItem
   return [...current, ...page.filter((item) => !seen.has(item.shortsId))];
 }
 
-/** Spec §9: more pages load when the viewer is within 3 slides of the end. */
+/** More pages load when the viewer is within 3 slides of the end. */
 export function shouldLoadMore(index: number, length: number): boolean {
   return length > 0 && index >= length - 3;
 }
 
 export type SwipeDirection = 'next' | 'prev' | null;
 
-/** Spec §9: a vertical drag of more than 50 px moves one slide. */
+/** A vertical drag of more than 50 px moves one slide. */
 export function swipeDirection(startY: number, endY: number, threshold = 50): SwipeDirection {
   const delta = startY - endY;
   if (delta > threshold) return 'next';
@@ -30,7 +30,10 @@ export function swipeDirection(startY: number, endY: number, threshold = 50): Sw
   return null;
 }
 
-/** Spec §4 reaction rule, used when the server cannot be reached: same again removes, other replaces. */
+/**
+ * The reaction rule (docs/rules/shorts.md#S3), used when the server cannot be reached: same again removes, other
+ * replaces.
+ */
 export function applyReaction(
   state: { likeCount: number; myReaction: MyReaction },
   type: ReactionType,
@@ -47,7 +50,7 @@ export interface CommentNode extends CommentItem {
   replies: CommentItem[];
 }
 
-/** Replies are built client-side from gno (spec §3); one level only. */
+/** Replies are built client-side from gno; one level only (docs/rules/shorts.md#S4). */
 export function buildCommentTree(comments: CommentItem[]): CommentNode[] {
   const roots = new Map<number, CommentNode>();
   for (const comment of comments) {
@@ -59,12 +62,12 @@ export function buildCommentTree(comments: CommentItem[]): CommentNode[] {
   return [...roots.values()];
 }
 
-/** The share link of spec §2: opens the feed with this video first. */
+/** The share link: opens the feed with this video first. */
 export function shareLink(origin: string, shortsId: number): string {
   return `${origin}/shorts/feeds?shortsId=${shortsId}`;
 }
 
-/** Spec §4: prefers webm vp9, then vp8, then mp4. */
+/** Recording prefers webm vp9, then vp8, then mp4. */
 export const RECORDER_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm', 'video/mp4'] as const;
 
 export function pickRecorderType(isSupported: (type: string) => boolean): string | undefined {

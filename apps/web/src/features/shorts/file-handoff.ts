@@ -1,5 +1,5 @@
 /**
- * Spec §3: the chosen or recorded file's info (name, type, size, url, lastModified) goes to session storage
+ * The chosen or recorded file's info (name, type, size, url, lastModified) goes to session storage
  * as the handoff to the upload page; `url` is an object URL, valid for this document.
  */
 const KEY = 'shortsUploadFile';

@@ -1,6 +1,6 @@
 import type { MyReaction } from '@ohgood/contract/shorts';
 
-/** Spec §3: per-video reaction and like count cached while in the feed, cleared on leaving it. */
+/** Per-video reaction and like count cached while in the feed, cleared on leaving it. */
 const KEY = 'shortsReactionCache';
 
 export interface CachedReaction {

@@ -25,8 +25,8 @@ export function LoadingText({ children = '불러오는 중...' }: { children?: R
 }
 
 /**
- * The reason in '오류가 발생했습니다: {reason}' (spec §8), said once: a network failure names the network
- * instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
+ * The reason in '오류가 발생했습니다: {reason}' (a list or page that fails to load), said once: a network failure names the
+ * network instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
  */
 export function loadErrorReason(error: unknown): string {
   if (error instanceof ApiError && error.code === 'NETWORK_ERROR') return '네트워크 연결을 확인해주세요.';
@@ -34,7 +34,7 @@ export function loadErrorReason(error: unknown): string {
   return message.replace(/\s*다시 시도해\s?주세요\.?$/, '').trim() || MSG.requestFailed;
 }
 
-/** A load error: the spec's text once and a '다시 시도' button (issue #14). */
+/** A load error: the failure text once and a '다시 시도' button (issue #14). */
 export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <div className={styles.errorBox} role="alert">

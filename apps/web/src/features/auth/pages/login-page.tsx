@@ -28,7 +28,7 @@ export default function LoginPage() {
   const { mutateAsync: login } = useLogin();
   const [error, setError] = useState<string | null>(null);
 
-  // Spec §5: same pattern styling as sign-up, but nothing is blocked here.
+  // The same pattern styling as sign-up, but nothing is blocked here.
   const emailInvalid = emailId !== '' && !isValidEmail(emailId);
   const pwdInvalid = pwd !== '' && !PASSWORD_CHARS.test(pwd);
 

@@ -13,7 +13,9 @@ export interface RegisterForm {
 export type CheckedField = 'name' | 'emailId' | 'pwd' | 'birth' | 'account';
 export const CHECKED_FIELDS: readonly CheckedField[] = ['name', 'emailId', 'pwd', 'birth', 'account'];
 
-/** Per-field validity of the five checked fields (spec §5; limits from domain §2). */
+/**
+ * Per-field validity of the five checked fields (docs/rules/money-and-time.md#T4; the sign-up button needs all five).
+ */
 export function validateRegisterForm(form: RegisterForm, today: string): Record<CheckedField, boolean> {
   const name = form.name.trim();
   return {

@@ -9,7 +9,7 @@ interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   errorHint?: string;
 }
 
-/** A labelled input whose red border and hint follow `invalid` (spec §5 styling). */
+/** A labelled input whose red border and hint follow `invalid` (a field that fails its pattern turns red). */
 export function TextField({ id, label, invalid = false, hint, errorHint, className, ...input }: TextFieldProps) {
   const describedBy = hint || errorHint ? `${id}-hint` : undefined;
   return (

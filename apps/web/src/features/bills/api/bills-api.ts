@@ -12,7 +12,7 @@ export const billKeys = {
 };
 
 export function usePaymentInfo() {
-  // Bare §3 fields.
+  // The bare payment info fields (docs/rules/bills-and-grades.md#B4).
   return useQuery({ queryKey: billKeys.info, queryFn: () => callEndpoint(api.info) });
 }
 

@@ -8,7 +8,7 @@ export interface AvailableCardProps {
   gradeName: GradeName;
 }
 
-/** This month's available amount: the balance of the limit, with a bar (domain §6.2). */
+/** This month's available amount: the balance of the limit, with a bar (docs/rules/bills-and-grades.md#B3). */
 export function AvailableCard({ balance, limitPrice, gradeName }: AvailableCardProps) {
   const ratio = limitPrice > 0 ? Math.min(1, Math.max(0, balance / limitPrice)) : 0;
   return (

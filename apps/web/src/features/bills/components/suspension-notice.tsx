@@ -12,7 +12,7 @@ export interface SuspensionNoticeProps {
   withLink?: boolean;
 }
 
-/** Why payments are suspended and what to repay to lift it (domain §6.4). */
+/** Why payments are suspended and what to repay to lift it (docs/rules/bills-and-grades.md#B10, #B11). */
 export function SuspensionNotice({ overdueMonths, overdueAmount, withLink }: SuspensionNoticeProps) {
   return (
     <section className={styles.suspended} role="alert" aria-labelledby="suspended-title">

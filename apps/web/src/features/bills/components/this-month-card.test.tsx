@@ -16,7 +16,7 @@ const line = (id: number, date: string, merchant: string, requestName: string, a
   merchant,
   amount,
 });
-/** The bare body of GET /api/dash/me/pay-this-month: the spec's names and the domain's side by side. */
+/** The bare body of GET /api/dash/me/pay-this-month: the original names and ours side by side. */
 const month: PayThisMonth = {
   month: '2026-11',
   sumTotalPrice: 41_000,

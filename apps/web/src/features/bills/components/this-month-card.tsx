@@ -10,12 +10,15 @@ import { usePrefersReducedMotion, useTicker } from '../use-ticker';
 import { SuspensionNotice } from './suspension-notice';
 import styles from './this-month-card.module.css';
 
-/** Spec §9: the home ticker rotates every 3 s. */
+/** The home ticker rotates every 3 s. */
 export const TICKER_MS = 3000;
 
 const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
 
-/** Home: this month's BNPL amount, points earned this month and a ticker of recent items (domain §6.6). */
+/**
+ * Home: this month's BNPL amount, points earned this month and a ticker of recent items
+ * (docs/rules/bills-and-grades.md#B14).
+ */
 export default function ThisMonthCard() {
   const summary = usePayThisMonth();
   const { refetch } = summary;

@@ -13,7 +13,7 @@ export interface UnpaidListProps {
 
 const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
 
-/** Unpaid lines by month with checkboxes; locked lines cannot be ticked (spec §4). */
+/** Unpaid lines by month with checkboxes; locked lines cannot be ticked (docs/rules/bills-and-grades.md#B7). */
 export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll }: UnpaidListProps) {
   const allSelected = selectable.size > 0 && [...selectable].every((id) => selected.has(id));
   return (

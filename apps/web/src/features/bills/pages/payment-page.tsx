@@ -16,7 +16,10 @@ import { DueCard } from '../components/due-card';
 import { SuspensionNotice } from '../components/suspension-notice';
 import { UnpaidList } from '../components/unpaid-list';
 
-/** /payment: available amount, upcoming payments, unpaid lines, extension and immediate payment (spec §2, §4). */
+/**
+ * /payment: available amount, upcoming payments, unpaid lines, extension and immediate payment
+ * (docs/rules/bills-and-grades.md#B3–B8).
+ */
 export default function PaymentPage() {
   const info = usePaymentInfo();
   const status = useBillStatus();

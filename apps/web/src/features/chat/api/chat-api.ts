@@ -7,7 +7,7 @@ import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
  * invalidated. Both take the 30 s timeout like the other slow calls.
  */
 
-/** POST /chat (spec §7): one turn of the conversation. */
+/** POST /chat (docs/rules/chat.md#C1, #C2): one turn of the conversation. */
 export function useChatTurn() {
   return useMutation({
     mutationFn: async (body: ChatRequest & { sessionId: string }): Promise<ChatReply> =>
@@ -15,7 +15,7 @@ export function useChatTurn() {
   });
 }
 
-/** POST /chat/clear-session (spec §7). */
+/** POST /chat/clear-session (docs/rules/chat.md#C1). */
 export function useClearChatSession() {
   return useMutation({
     mutationFn: async (sessionId: string): Promise<void> => {

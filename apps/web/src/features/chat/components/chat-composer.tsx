@@ -3,7 +3,7 @@ import { SendHorizontal } from 'lucide-react';
 import { type KeyboardEvent, useState } from 'react';
 import styles from '../chat.module.css';
 
-/** Enter sends, Shift+Enter is a new line, blank input is ignored; locked while the bot types (spec §2, §5). */
+/** Enter sends, Shift+Enter is a new line, blank input is ignored; locked while the bot types. */
 export function ChatComposer({ disabled, onSend }: { disabled: boolean; onSend: (text: string) => void }) {
   const [text, setText] = useState('');
   const submit = () => {

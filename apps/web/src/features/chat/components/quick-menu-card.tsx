@@ -2,7 +2,7 @@ import type { ChatQuickMenu } from '@ohgood/contract/chat';
 import { ChevronRight } from 'lucide-react';
 import styles from '../chat.module.css';
 
-/** A navigation card (docs/chat.md quick menus); check-in has no path and opens the roulette. */
+/** A navigation card (a quick menu); check-in has no path and opens the roulette. */
 export function QuickMenuCard({ menu, onOpen }: { menu: ChatQuickMenu; onOpen: (menu: ChatQuickMenu) => void }) {
   return (
     <button type="button" className={styles.quick} onClick={() => onOpen(menu)} data-testid="chat-quick-menu">

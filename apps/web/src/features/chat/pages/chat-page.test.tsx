@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToken, setToken } from '../../../shared/auth-token';
 import ChatPage from './chat-page';
 
-/* The page against a scripted fetch: the spec §8 failures become bot messages, never alerts or a crash. */
+/* The page against a scripted fetch: failures become bot messages, never alerts or a crash. */
 
 let answers: Array<() => Response | Promise<Response>>;
 const calls: Array<{ url: string; body: unknown }> = [];
@@ -48,7 +48,7 @@ function renderPage() {
 }
 
 describe('chat page', () => {
-  it('greets with the init options, and shows the §8 errors as bot messages', async () => {
+  it('greets with the init options, and shows the failures as bot messages', async () => {
     renderPage();
     expect(await screen.findByRole('button', { name: '기분에 따른 추천' })).toBeEnabled();
     expect(screen.getAllByText(CHAT_MSG.greeting.split('\n')[0] as string, { exact: false }).length).toBeGreaterThan(0);

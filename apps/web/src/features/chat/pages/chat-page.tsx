@@ -53,7 +53,7 @@ function Item({ item, onQuickMenu }: { item: ChatItem; onQuickMenu: (menu: ChatQ
   }
 }
 
-/** The chat screen (spec §2): header with back, message log, options, and the input. */
+/** The chat screen: header with back, message log, options, and the input. */
 export default function ChatPage({ onCheckin }: ChatPageProps) {
   const navigate = useNavigate();
   const { items, options, busy, send, inputLocked } = useChat();

@@ -15,7 +15,7 @@ export function useCheckedInToday(enabled = true) {
   });
 }
 
-/** The server draws the prize; the `point` parameter exists only for compatibility (domain §7.1). */
+/** The server draws the prize; the `point` parameter exists only for compatibility (docs/rules/points.md#R4). */
 export function useSpin() {
   const client = useQueryClient();
   return useMutation({

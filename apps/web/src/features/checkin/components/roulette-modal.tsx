@@ -69,11 +69,13 @@ function Wheel({ rotation, spinning }: { rotation: number; spinning: boolean }) 
   );
 }
 
-/** The attendance roulette: the server draws the prize, the wheel spins 3.5 s and lands on it (domain §7.1). */
+/**
+ * The attendance roulette: the server draws the prize, the wheel spins 3.5 s and lands on it (docs/rules/points.md#R4).
+ */
 export default function RouletteModal({ open, onClose, onAwarded }: RouletteModalProps) {
   const loggedIn = useIsLoggedIn();
   useEffect(() => {
-    // Attendance needs a login: the spec's alert, then the login page.
+    // Attendance needs a login: the login alert, then the login page.
     if (!loggedIn) {
       notify(MSG.loginRequired);
       onClose();

@@ -1,4 +1,4 @@
-/** The payment modal's arithmetic (spec §4/§5); the server enforces the same rules. */
+/** The payment modal's arithmetic (docs/rules/payments.md#P10); the server enforces the same rules. */
 
 /** Appends a typed digit to the point amount: leading zeros dropped, capped at min(price, points). */
 export function typePointDigit(current: number, digit: string, price: number, available: number): number {

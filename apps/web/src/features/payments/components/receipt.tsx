@@ -1,3 +1,4 @@
+import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { addMonths, kstMonth } from '@ohgood/contract/kst';
 import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
 import { CircleCheck } from 'lucide-react';
@@ -17,7 +18,7 @@ interface ReceiptProps {
 /** '2026-12-15' → '12월 15일' */
 function dueLabel(paidAt: string): string {
   const month = addMonths(kstMonth(paidAt), 1);
-  return `${Number(month.slice(5, 7))}월 15일`;
+  return `${Number(month.slice(5, 7))}월 ${BILL_RULES.dueDay}일`;
 }
 
 /**

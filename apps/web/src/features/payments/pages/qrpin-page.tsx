@@ -70,7 +70,7 @@ export default function QrPinPage() {
     [validate],
   );
 
-  // A phone camera opening /qrpin?code=… validates at once (domain §4 deep link).
+  // A phone camera opening /qrpin?code=… validates at once (docs/rules/payments.md#P3 deep link).
   useEffect(() => {
     if (!deepLinkCode) return;
     setParams({}, { replace: true });
@@ -82,7 +82,7 @@ export default function QrPinPage() {
       setPin((current) => {
         if (current.length >= LIMITS.pinLength) return current;
         const next = current + digit;
-        // Validation runs by itself at six digits (spec §4).
+        // Validation runs by itself at six digits.
         if (next.length === LIMITS.pinLength) void validate('pincode', next);
         return next;
       });

@@ -11,7 +11,7 @@ export const reportKeys = {
   advice: [...dataKeys.report, 'advice'] as const,
 };
 
-// The report's calls take the 30 s timeout (spec §7: two clients; the slow one serves the report).
+// The report's calls take the 30 s timeout (docs/rules/api.md#A5).
 export const fetchScore = async () => (await callEndpoint(api.score, { timeout: LONG_TIMEOUT })).data;
 export const fetchAnalysis = async (windowMonths: number) =>
   (await callEndpoint(api.analyze, { body: { windowMonths }, timeout: LONG_TIMEOUT })).data;

@@ -2,7 +2,7 @@ import { REPORT_MSG } from '@ohgood/contract/report-rules';
 import { RotateCw } from 'lucide-react';
 import styles from '../report.module.css';
 
-/** A card's own failure: the spec's text and a retry that refetches only this card. */
+/** A card's own failure: the failure text and a retry that refetches only this card. */
 export function CardError({ onRetry, retrying }: { onRetry: () => void; retrying?: boolean }) {
   return (
     <div className={styles.cardError} role="alert">

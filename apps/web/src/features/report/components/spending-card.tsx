@@ -8,7 +8,7 @@ import { CardError, Skeleton } from './card-state';
 import { CategoryList } from './category-list';
 import { MonthlyBars } from './monthly-bars';
 
-/** Window choices offered on the card; the first load uses the spec's default (3). */
+/** Window choices offered on the card; the first load uses the default window (3). */
 const WINDOWS = [3, 6, 12] as const;
 
 /** '소비 패턴 분석': monthly bars, and the chosen month's categories and total (report.md#D3). */

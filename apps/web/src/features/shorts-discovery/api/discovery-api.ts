@@ -5,7 +5,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
-/** Page size of search and the my page's lists (spec §7). */
+/** Page size of search and the my page's lists (docs/rules/api.md#A1). */
 const PAGE = 8;
 
 export type VideoList = 'all' | 'comments';
@@ -21,7 +21,7 @@ export const discoveryKeys = {
   videos: (list: VideoList) => (list === 'all' ? dataKeys.myLiked : dataKeys.myCommented),
 };
 
-/* Spec §7 calls; each body is the envelope, `.data` taken here. */
+/* The calls (docs/rules/api.md#A1); each body is the envelope, `.data` taken here. */
 
 const fetchProfile = (targetId: number | null, page: number, sortBy: ProfileSort) =>
   callEndpoint(api.profile, { query: { targetId: targetId ?? undefined, page, sortBy } }).then((body) => body.data);

@@ -10,7 +10,7 @@ interface Props {
   emptyText: string;
 }
 
-/** The infinite-scroll messages of spec §2: empty, loading more, all loaded, scroll for more. */
+/** The infinite-scroll messages: empty, loading more, all loaded, scroll for more. */
 export function ListFooter({ count, hasNext, loadingMore, onMore, emptyText }: Props) {
   const sentinel = useScrollTrigger(() => {
     if (hasNext && !loadingMore) onMore();

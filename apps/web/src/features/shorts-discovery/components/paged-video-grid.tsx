@@ -8,7 +8,7 @@ export interface Paging {
   fetchNextPage: () => Promise<unknown>;
 }
 
-/** A discovery grid that grows by scrolling: the cards, then the spec §2 footer (empty, loading more, all loaded). */
+/** A discovery grid that grows by scrolling: the cards, then the footer (empty, loading more, all loaded). */
 export function PagedVideoGrid({
   base,
   items,

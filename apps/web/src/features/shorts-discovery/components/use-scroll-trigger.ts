@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 /**
- * Calls `onVisible` when the returned sentinel element scrolls into view (spec §9: 10% threshold, 100 px
+ * Calls `onVisible` when the returned sentinel element scrolls into view (10% threshold, 100 px
  * margin). The latest callback is used without re-observing.
  */
 export function useScrollTrigger(onVisible: () => void, enabled: boolean) {

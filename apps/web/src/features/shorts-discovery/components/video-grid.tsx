@@ -22,7 +22,7 @@ export const videoCard = (v: VideoItem): GridItem => ({
   note: v.context,
 });
 
-/** Thumbnail cards with like counts; each opens the feed at that short (spec §2). */
+/** Thumbnail cards with like counts; each opens the feed at that short. */
 export function VideoGrid({ items, base, row }: { items: GridItem[]; base: string; row?: boolean }) {
   return (
     <ul className={row ? styles.row : styles.grid}>

@@ -15,7 +15,7 @@ import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
 
-/** Spec §8 texts for a failed save: server status, network, anything else. */
+/** The texts for a failed save, by cause: server status, network, anything else. */
 export function editErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 0) return DISCOVERY_MSG.editNetworkError;

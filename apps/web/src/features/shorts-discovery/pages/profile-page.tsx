@@ -16,7 +16,7 @@ import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
 import { SORTS, targetIdOf, useProfileView } from '../components/use-profile-pages';
 
-/** /shorts/profile?targetId=…: a channel (own without targetId), spec §2 "Profile". */
+/** /shorts/profile?targetId=…: a channel (own without targetId), docs/rules/shorts.md#S8. */
 export default function ProfilePage() {
   const [params] = useSearchParams();
   const targetId = targetIdOf(params);

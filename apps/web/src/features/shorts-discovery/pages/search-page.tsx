@@ -8,12 +8,12 @@ import styles from '../components/discovery.module.css';
 import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
 
-/** /shorts/search?q=…: a grid of matches, 8 at a time by keyset cursor (spec §2, §7). */
+/** /shorts/search?q=…: a grid of matches, 8 at a time by keyset cursor (docs/rules/shorts.md#S2). */
 export default function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const results = useSearch(q);
-  // Spec §8: a failed search alerts.
+  // A failed search alerts.
   useEffect(() => {
     if (results.isError) notify(DISCOVERY_MSG.searchFailed);
   }, [results.isError]);

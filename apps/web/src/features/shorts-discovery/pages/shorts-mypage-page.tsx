@@ -9,7 +9,7 @@ import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
 import { VideoGrid, videoCard } from '../components/video-grid';
 
-/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each), spec §2. */
+/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each). */
 export default function ShortsMypagePage() {
   const overview = useMyShortsOverview();
   if (overview.isPending) return <LoadingText />;

@@ -13,8 +13,8 @@ export const shortsKeys = {
 };
 
 /*
- * Spec §7 shorts calls; the client adds the token when held, so public feeds are personalised. `.data` is
- * taken here, in sight, where the body is the `{success, message, data}` envelope.
+ * The shorts calls (docs/rules/api.md#A1); the client adds the token when held, so public feeds are
+ * personalised. `.data` is taken here, in sight, where the body is the `{success, message, data}` envelope.
  */
 
 /**

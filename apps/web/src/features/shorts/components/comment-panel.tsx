@@ -22,7 +22,7 @@ interface Props {
   onCountChange(count: number): void;
 }
 
-/** Comment panel (spec §2–§6): list with one reply level, '@nickname ' replies, delete when deletable. */
+/** Comment panel (docs/rules/shorts.md#S4): list with one reply level, '@nickname ' replies, delete when deletable. */
 export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: Props) {
   const list = useComments(shortsId);
   const comments = list.data ?? null;
@@ -49,7 +49,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const content = text.trim();
-    if (!content || sending) return; // spec §5: empty text is not sent
+    if (!content || sending) return; // empty text is not sent
     if (!gate()) return;
     setSending(true);
     try {

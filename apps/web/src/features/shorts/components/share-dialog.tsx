@@ -7,7 +7,7 @@ import styles from './feed.module.css';
 
 export const COPIED_MS = 2000;
 
-/** Share dialog with a copyable link; the copied state lasts 2 s (spec §4). */
+/** Share dialog with a copyable link; the copied state lasts 2 s. */
 export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose(): void }) {
   const link = shareLink(window.location.origin, shortsId);
   const [copied, setCopied] = useState(false);

@@ -6,7 +6,7 @@ import { notify } from '../../../shared/notify';
 import { handOff } from '../file-handoff';
 import styles from './feed.module.css';
 
-/** Upload menu (spec §2): camera recording or a video from the gallery. */
+/** Upload menu: camera recording or a video from the gallery. */
 export function UploadMenu({ gate }: { gate(): boolean }) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();

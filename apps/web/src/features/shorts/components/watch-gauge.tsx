@@ -6,7 +6,7 @@ import styles from './feed.module.css';
 const RADIUS = 20;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
-/** The circular watch-point gauge of spec §2/§4. */
+/** The circular watch-point gauge (docs/rules/points.md#R5, #R6). */
 export function WatchGauge({
   gauge,
   loggedIn,

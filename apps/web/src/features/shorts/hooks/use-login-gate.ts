@@ -5,7 +5,7 @@ import { useIsLoggedIn } from '../../../shared/auth-token';
 import { notify } from '../../../shared/notify';
 import { currentPath, loginPath } from '../../../shared/return-to';
 
-/** Spec §5: login-required actions alert and go to /login when logged out. Returns true when allowed. */
+/** Login-required actions alert and go to /login when logged out. Returns true when allowed. */
 export function useLoginGate(): { loggedIn: boolean; gate: () => boolean } {
   const loggedIn = useIsLoggedIn();
   const navigate = useNavigate();

@@ -15,7 +15,7 @@ export interface WatchGauge {
 }
 
 /**
- * Spec §4 / domain §7.2: while the active video plays, 0.1 s per 100 ms tick up to duration − 1; a view is
+ * docs/rules/points.md#R5, #R6: while the active video plays, 0.1 s per 100 ms tick up to duration − 1; a view is
  * opened on the server first (its clock is what pays), one earn request on reaching the goal, a message for
  * 3 s; disabled when logged out or at the daily limit; reset on slide change.
  */
@@ -102,7 +102,7 @@ export function useWatchGauge(options: {
           showMessage(SHORTS_MSG.dailyLimit);
           return;
         }
-        // Spec §8: other earn failures are only logged.
+        // Other earn failures are only logged.
         console.warn('point earn failed', error);
       },
     );

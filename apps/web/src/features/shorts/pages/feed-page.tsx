@@ -63,12 +63,12 @@ export default function FeedPage() {
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
 
-  // Start greyed when today's watch points are already at the cap (domain §7.2).
+  // Start greyed when today's watch points are already at the cap (docs/rules/points.md#R6).
   useEffect(() => {
     if (watchToday.data && watchToday.data.todayTotalPoints >= watchToday.data.limit) setLimitReached(true);
   }, [watchToday.data]);
 
-  // Reaction state is cached only while in the feed (spec §3).
+  // Reaction state is cached only while in the feed.
   useEffect(() => () => clearReactionCache(), []);
 
   // A new target is a new visit: back to its first slide.
@@ -114,7 +114,7 @@ export default function FeedPage() {
       if (panel) return;
       setIndex((i) => {
         if (direction === 'prev') {
-          // Spec §4: going back is blocked until the viewer has moved forward.
+          // Going back is blocked until the viewer has moved forward.
           return maxIndex.current > 0 && i > 0 ? i - 1 : i;
         }
         const next = Math.min(i + 1, slides.length - 1);
@@ -165,7 +165,7 @@ export default function FeedPage() {
       next = await react.mutateAsync({ shortsId: item.shortsId, type });
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return;
-      // Spec §4: on API failure the same change is applied locally.
+      // On API failure the same change is applied locally.
       next = applyReaction(current, type);
     }
     cacheReaction(item.shortsId, next);

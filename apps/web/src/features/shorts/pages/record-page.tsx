@@ -9,7 +9,7 @@ import styles from './record-page.module.css';
 
 const TIMESLICE_MS = 1000;
 
-/** Camera recording test page (spec §2, §4): camera on, record, stop, send to /shorts/upload. */
+/** Camera recording test page: camera on, record, stop, send to /shorts/upload. */
 export default function RecordPage() {
   const navigate = useNavigate();
   const live = useRef<HTMLVideoElement>(null);
