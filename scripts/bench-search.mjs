@@ -1,16 +1,18 @@
 // Search at scale (issue 9): 100,000 shorts on PostgreSQL, search p99 (budget ≤ 50 ms).
 // Called by `npm run bench`; also runs alone: `node scripts/bench-search.mjs`.
-// The fixture is generated into a throw-away database on the PostgreSQL server named by BENCH_DATABASE_URL
-// (default: the CI cluster on 127.0.0.1:5432) and dropped afterwards; nothing is written to the repository.
+// The fixture is generated into the embedded PostgreSQL of a throw-away data directory (the engine the app
+// ships with), or, with BENCH_DATABASE_URL, into a throw-away database on that server; both are removed
+// afterwards and nothing is written to the repository.
 // Only 127.0.0.1 is contacted, and every phase is bounded (fixed row count, request count and duration).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { embeddedUrl } from './embedded-url.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHORTS = Number(process.env.BENCH_SEARCH_SHORTS ?? 100_000);
@@ -127,10 +129,6 @@ const SYLLABLES = [
 ];
 const COMMON_SHARE = 0.12;
 
-function postgresUrl() {
-  return process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
-}
-
 function localOnly(url) {
   const host = new URL(url).hostname;
   if (host !== '127.0.0.1' && host !== 'localhost') throw new Error(`bench-search targets 127.0.0.1 only, not ${host}`);
@@ -174,8 +172,13 @@ export async function fixture(url) {
   }
 }
 
+/** The compiled server (built first when missing); an empty databaseUrl means its embedded PostgreSQL. */
 async function startServer(port, databaseUrl, dataDir) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  if (!existsSync(join(root, 'apps/server/dist/main.js'))) {
+    const { spawnSync } = await import('node:child_process');
+    spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+  }
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: join(root, 'apps/server'),
     env: {
       ...process.env,
@@ -241,33 +244,43 @@ function load(url) {
   });
 }
 
-/** Returns the measurements, or `{skipped}` when no PostgreSQL is reachable. */
-export async function searchBench() {
-  const adminUrl = postgresUrl();
+/** A database for the fixture: a throw-away one on BENCH_DATABASE_URL's server, else none (embedded). */
+async function externalDatabase() {
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) return null;
   localOnly(adminUrl);
   const admin = new pg.Client({ connectionString: adminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    return { skipped: `no PostgreSQL at ${new URL(adminUrl).host} (${error.message}); set BENCH_DATABASE_URL` };
-  }
+  await admin.connect();
   const name = `ohgood_bench_search_${randomBytes(4).toString('hex')}`;
   await admin.query(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export async function searchBench() {
+  const external = await externalDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-bench-search-'));
   const port = 37000 + Math.floor(Math.random() * 1000);
   let server;
   try {
     // The server applies the migrations (indexes included) before the fixture is loaded.
-    server = await startServer(port, url.toString(), dataDir);
+    server = await startServer(port, external?.url ?? '', dataDir);
+    const databaseUrl = external?.url ?? embeddedUrl(dataDir);
     const started = performance.now();
-    await fixture(url.toString());
+    await fixture(databaseUrl);
     const fixtureSeconds = Math.round((performance.now() - started) / 100) / 10;
     const base = `http://127.0.0.1:${port}`;
     const seq = await sequential(base);
     const under = await load(`${base}/api/public/shorts/search?q=${encodeURIComponent('커피')}&limit=8`);
     return {
+      engine: external ? 'external PostgreSQL' : 'embedded PostgreSQL',
       shorts: SHORTS,
       fixtureSeconds,
       sequential: seq,
@@ -280,18 +293,13 @@ export async function searchBench() {
   } finally {
     server?.kill('SIGTERM');
     await new Promise((resolve) => (server ? server.once('exit', resolve) : resolve()));
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await external?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 export function printSearchBench(result) {
-  console.log(`\n== Search at ${SHORTS.toLocaleString('en')} shorts (PostgreSQL)`);
-  if (result.skipped) {
-    console.log(`skipped: ${result.skipped}`);
-    return;
-  }
+  console.log(`\n== Search at ${SHORTS.toLocaleString('en')} shorts (${result.engine})`);
   console.log(`fixture: ${result.fixtureSeconds} s; queries: ${QUERIES.join(', ')} (first and cursor pages)`);
   const s = result.sequential;
   console.log(

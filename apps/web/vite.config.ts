@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { type Manifest, pagesOfTable, routeHints } from './src/build/route-hints';
 
 /**
  * Writes .br and .gz beside every text asset of the build, so the server sends them precompressed
@@ -31,11 +32,44 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes route-hints.json: the chunks and stylesheets of each lazily loaded page (src/app/page-table.ts),
+ * which the server puts in that page's HTML as preload links (apps/server/src/http/web-app.ts).
+ */
+function routeHintsFile(): Plugin {
+  return {
+    name: 'ohgood-route-hints',
+    apply: 'build',
+    writeBundle(options) {
+      const outDir = options.dir ?? 'dist';
+      const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+      const pages = pagesOfTable(
+        readFileSync(fileURLToPath(new URL('./src/app/page-table.ts', import.meta.url)), 'utf8'),
+      );
+      writeFileSync(join(outDir, 'route-hints.json'), JSON.stringify(routeHints(pages, manifest)));
+    },
+  };
+}
+
 /** Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010). */
 export const zodTypesOnly = {
   find: /^zod$/,
   replacement: fileURLToPath(new URL('./src/build/zod-stub.ts', import.meta.url)),
 };
+
+/**
+ * The app is written against React's API and types; it runs on Preact's React-compatible layer (ADR 0105),
+ * which is ~10 KB gzip where react-dom 19 alone is ~67 KB. The unit tests resolve the same way, so they
+ * test what ships. Exact-match patterns, most specific first.
+ */
+export const reactOnPreact = [
+  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
@@ -47,8 +81,8 @@ const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
  */
 const pwa = VitePWA({
   registerType: 'autoUpdate',
-  // A tiny separate registerSW.js, loaded with defer: nothing is added to the entry chunk.
-  injectRegister: 'script-defer',
+  // Registered by the app itself once the page has settled (src/app/service-worker.ts).
+  injectRegister: false,
   includeAssets: ['favicon.svg', 'offline.html', 'icons/*.svg', 'icons/apple-touch-icon.png'],
   manifest: {
     id: '/',
@@ -75,13 +109,20 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
-    // The app shell and its chunks; media, API answers and the big scanner worker are never cached.
-    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    // The app shell and its chunks; media, API answers and the big scanner worker are never cached. Fonts are
+    // not precached either: the 92 Pretendard subsets weigh 3 MB, and a page needs a handful of them. The
+    // browser fetches those by unicode-range; the worker keeps each one it saw (below) for offline use.
+    globPatterns: ['**/*.{js,css,html,svg,png}'],
     globIgnores: ['**/qr-scanner-worker*'],
     maximumFileSizeToCacheInBytes: 600 * 1024,
     navigateFallback: null,
     cleanupOutdatedCaches: true,
     runtimeCaching: [
+      {
+        urlPattern: ({ request }) => request.destination === 'font',
+        handler: 'CacheFirst',
+        options: { cacheName: 'ohgood-fonts', expiration: { maxEntries: 120 } },
+      },
       {
         // Pages always come from the network (money screens must be current); offline, offline.html.
         urlPattern: ({ request }) => request.mode === 'navigate',
@@ -93,8 +134,8 @@ const pwa = VitePWA({
 });
 
 export default defineConfig({
-  plugins: [react(), precompress(), pwa],
-  resolve: { alias: [zodTypesOnly] },
+  plugins: [react(), precompress(), routeHintsFile(), pwa],
+  resolve: { alias: [zodTypesOnly, ...reactOnPreact] },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
@@ -103,7 +144,7 @@ export default defineConfig({
     outDir: 'dist',
     target: 'es2022',
     sourcemap: false,
-    // Read by scripts/bench.mjs to measure what each route loads.
+    // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
     manifest: true,
     chunkSizeWarningLimit: 200,
   },

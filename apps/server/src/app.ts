@@ -46,6 +46,7 @@ import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
 import { createCommentsService } from './modules/shorts/comments-service';
+import { feedPosterOf } from './modules/shorts/feed-poster';
 import { createFeedService } from './modules/shorts/feed-service';
 import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
 import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
@@ -55,6 +56,7 @@ import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
 import { createSubscriptionsService } from './modules/shorts/subscriptions-service';
 import { createUploadStatusService } from './modules/shorts/upload-status-service';
+import { createViewerState, viewersOfNotification } from './modules/shorts/viewer-state';
 import { createWatchPointsService } from './modules/shorts/watch-points-service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
@@ -152,14 +154,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refreshTimer.unref();
   app.addHook('onClose', async () => clearInterval(refreshTimer));
   await app.register(mediaRoutes(storage));
+  // What each signed-in viewer reacted to and follows, remembered per instance; any instance's write is
+  // announced by the database (migration 0010) and forgotten everywhere.
+  const viewerState = createViewerState(database.db);
+  await notifications.subscribe('viewer_changed', (payload) => viewerState.forget(viewersOfNotification(payload)));
+  // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
+  const comments = createCommentsService(database.db, clock);
+  publicCache.onClear(() => comments.forgetAll());
+  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
     shortsRoutes({
-      feed: createFeedService(database.db, config.MEDIA_BASE_URL, ranking),
+      feed,
       uploadStatus: createUploadStatusService(database.db),
-      comments: createCommentsService(database.db, clock),
-      reactions: createReactionsService(database.db, clock),
-      subscriptions: createSubscriptionsService(database.db, clock),
+      comments,
+      reactions: createReactionsService(database.db, clock, viewerState),
+      subscriptions: createSubscriptionsService(database.db, clock, viewerState),
       watchPoints: createWatchPointsService(database.db, clock),
       pipeline,
       workDir: workRoot(config.DATA_DIR),
@@ -182,6 +192,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(chatRoutes(chat));
 
-  await registerWebApp(app, config.WEB_DIST);
+  await registerWebApp(app, config.WEB_DIST, feedPosterOf(feed));
   return app;
 }

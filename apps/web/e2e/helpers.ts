@@ -2,21 +2,35 @@ import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 let counter = 0;
 
-/** In the page: reports each new toast element's text to the test once. */
+/**
+ * In the page: reports each new toast element's text to the test once. A toast can appear before the
+ * test's binding is installed (a fast first render): it waits in `__e2ePending` until the binding exists.
+ */
 function watchToasts() {
-  const w = window as unknown as { __e2eToast?(text: string): void; __e2eWatching?: boolean };
+  const w = window as unknown as { __e2eToast?(text: string): void; __e2eWatching?: boolean; __e2ePending?: string[] };
   if (w.__e2eWatching) return;
   w.__e2eWatching = true;
+  w.__e2ePending = [];
   const seen = new WeakSet<Element>();
   const report = () => {
     for (const el of document.querySelectorAll('[data-testid="toast"]')) {
-      if (seen.has(el) || !w.__e2eToast) continue;
+      if (seen.has(el)) continue;
       seen.add(el);
-      w.__e2eToast(el.textContent ?? '');
+      const text = el.textContent ?? '';
+      if (w.__e2eToast) w.__e2eToast(text);
+      else w.__e2ePending?.push(text);
     }
   };
   new MutationObserver(report).observe(document, { childList: true, subtree: true });
   report();
+}
+
+/** In the page, once the binding exists: reports the toasts seen before it did. */
+function flushPendingToasts() {
+  const w = window as unknown as { __e2eToast?(text: string): void; __e2ePending?: string[] };
+  const pending = w.__e2ePending ?? [];
+  w.__e2ePending = [];
+  for (const text of pending) w.__e2eToast?.(text);
 }
 
 /**
@@ -31,7 +45,10 @@ export function recordAlerts(page: Page): string[] {
   });
   // Not awaited, so callers stay synchronous; a test that ends before its page loads must not fail on it.
   const ignoreClosed = () => undefined;
-  page.exposeFunction('__e2eToast', (text: string) => alerts.push(text)).catch(ignoreClosed);
+  page
+    .exposeFunction('__e2eToast', (text: string) => alerts.push(text))
+    .then(() => page.evaluate(flushPendingToasts))
+    .catch(ignoreClosed);
   // Installed by an init script and again on every load, in case the first navigation began before the
   // init script was registered; a flag keeps it to one observer per document.
   page.addInitScript(watchToasts).catch(ignoreClosed);

@@ -3,8 +3,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { releaseLcpShell } from './app/lcp-shell';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/router';
+import { registerServiceWorkerWhenSettled } from './app/service-worker';
 
 const queryClient = createQueryClient();
 const root = document.getElementById('root');
@@ -18,3 +20,5 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+releaseLcpShell();
+registerServiceWorkerWhenSettled();

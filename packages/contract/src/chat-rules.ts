@@ -61,7 +61,7 @@ export const FLOW_OPTIONS: Readonly<Record<ChatFlow, readonly string[]>> = {
 /** FAQ keywords (docs/rules/chat.md#C3). */
 export const FAQ_KEYWORDS: Readonly<Record<FaqItem, readonly string[]>> = {
   '오굿 스코어 기준': ['오굿 스코어', '오굿스코어', '스코어', '점수', '신용점수', '평점', '등급', '레벨'],
-  '연체 패널티': ['연체', '패널티', '페널티', '벌금', '연체료', '연체이자', '미납', '과태료'],
+  '연체 패널티': ['연체', '연채', '패널티', '페널티', '벌금', '연체료', '연체이자', '미납', '과태료'],
   'BNPL 이란?': ['bnpl', '후불', '후불결제', '나중결제', '분할', '할부', '분납'],
   '기간 연장': ['연장', '연기', '유예', '기한연장', '기간연장', '납부유예', '미루'],
   '즉시 납부 플로우': ['즉시납부', '즉시결제', '바로결제', '선결제', '선납', '즉납', '부분납부', '바로납부'],
@@ -202,7 +202,16 @@ export const QUICK_MENUS = [
     menu: 'point-history',
     title: '포인트 내역',
     path: '/point/history',
-    keywords: ['포인트내역', '포인트 내역', '포인트 조회', '내 포인트'],
+    keywords: [
+      '포인트내역',
+      '포인트 내역',
+      '포인트 조회',
+      '내 포인트',
+      '포인트 잔액',
+      '쌓인 포인트',
+      '얼마나 쌓였',
+      '얼마나 모였',
+    ],
   },
   {
     menu: 'checkin',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBodyOf } from '../lib/errors';
+import { createPageHtml, type LcpImageOf } from './page-html';
 import { isApiPath } from './paths';
 
 /** Prefixes that only ever hold API calls or files: never the app, whatever the browser accepts. */
@@ -23,10 +24,16 @@ export function servesTheApp(request: Pick<FastifyRequest, 'method' | 'url' | 'h
 
 /**
  * Serves the built web app: hashed assets with long cache, index.html for every other GET (SPA fallback),
- * so deep links such as /qrpin?code=… open the app.
+ * so deep links such as /qrpin?code=… open the app. The HTML names the page's own chunks and its largest
+ * image (`page-html.ts`).
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string | undefined,
+  lcpImageOf?: LcpImageOf,
+): Promise<void> {
   const hasDist = distDir !== undefined && existsSync(join(distDir, 'index.html'));
+  const pageHtml = hasDist ? createPageHtml(distDir, lcpImageOf) : null;
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -42,9 +49,12 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
-    if (hasDist && servesTheApp(request)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  app.setNotFoundHandler(async (request, reply) => {
+    if (pageHtml && servesTheApp(request)) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(await pageHtml(request.url));
     }
     return reply.status(404).send(errorBodyOf('NOT_FOUND', '요청한 경로를 찾을 수 없습니다.'));
   });

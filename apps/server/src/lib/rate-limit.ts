@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { rateLimitCounters } from '../db/schema';
 import type { Executor } from '../db/tx';
 
@@ -26,13 +26,19 @@ function windowStart(now: Date, windowMs: number): Date {
  * same count. Callers `isOver` before the work and `hit` when it counts (e.g. only on failures).
  */
 export async function isOver(db: Executor, window: Window, now: Date): Promise<boolean> {
+  return isAnyOver(db, [window], now);
+}
+
+/** True when any of the windows is at its limit: one query for all of them (one round trip per request). */
+export async function isAnyOver(db: Executor, windows: Window[], now: Date): Promise<boolean> {
+  const keyed = windows.map((window) => ({ ...window, start: windowStart(now, window.windowMs) }));
   const rows = await db
-    .select({ count: rateLimitCounters.count })
+    .select({ key: rateLimitCounters.key, windowStart: rateLimitCounters.windowStart, count: rateLimitCounters.count })
     .from(rateLimitCounters)
-    .where(
-      and(eq(rateLimitCounters.key, window.key), eq(rateLimitCounters.windowStart, windowStart(now, window.windowMs))),
-    );
-  return (rows[0]?.count ?? 0) >= window.limit;
+    .where(or(...keyed.map((w) => and(eq(rateLimitCounters.key, w.key), eq(rateLimitCounters.windowStart, w.start)))));
+  return keyed.some((w) =>
+    rows.some((row) => row.key === w.key && row.windowStart.getTime() === w.start.getTime() && row.count >= w.limit),
+  );
 }
 
 /** Counts one event; returns true when this event went over the limit. */

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
@@ -7,6 +7,7 @@ import { Toaster } from '../shared/ui/toaster';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
+import { type PagePath, pageLoaders } from './page-table';
 import HomeRoute from './pages/home-route';
 import { RequireAuth } from './require-auth';
 
@@ -14,8 +15,8 @@ import { RequireAuth } from './require-auth';
  * Declarative routes with React.lazy pages: each page is its own chunk. (The data-router API would add
  * ~17 KB gzip to the first load, over the 100 KB budget, for loaders we do not use.)
  */
-function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
-  const Page = lazy(load);
+function lazyPage(path: PagePath): ReactNode {
+  const Page = lazy(pageLoaders[path]);
   return (
     <Suspense fallback={<LoadingText />}>
       <Page />
@@ -25,27 +26,27 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
 
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.
 const home = <HomeRoute />;
-const login = lazyPage(() => import('../features/auth/pages/login-page'));
-const register = lazyPage(() => import('../features/auth/pages/register-page'));
-const shortsFeed = lazyPage(() => import('../features/shorts/pages/feed-page'));
-const shortsUpload = lazyPage(() => import('../features/shorts/pages/upload-page'));
-const shortsRecord = lazyPage(() => import('../features/shorts/pages/record-page'));
-const shortsSearch = lazyPage(() => import('../features/shorts-discovery/pages/search-page'));
-const shortsProfile = lazyPage(() => import('../features/shorts-discovery/pages/profile-page'));
-const shortsProfileEdit = lazyPage(() => import('../features/shorts-discovery/pages/profile-edit-page'));
-const shortsProfileAll = lazyPage(() => import('../features/shorts-discovery/pages/profile-all-page'));
-const shortsMypage = lazyPage(() => import('../features/shorts-discovery/pages/shorts-mypage-page'));
-const shortsSubscriptions = lazyPage(() => import('../features/shorts-discovery/pages/subscribe-list-page'));
-const shortsLiked = lazyPage(() => import('../features/shorts-discovery/pages/liked-list-page'));
-const shortsCommented = lazyPage(() => import('../features/shorts-discovery/pages/commented-list-page'));
-const qrpin = lazyPage(() => import('../features/payments/pages/qrpin-page'));
-const payment = lazyPage(() => import('../features/bills/pages/payment-page'));
-const paymentDetails = lazyPage(() => import('../features/payments/pages/payment-details-page'));
-const pointHistory = lazyPage(() => import('../features/payments/pages/point-history-page'));
-const mypage = lazyPage(() => import('../features/mypage/mypage-page'));
-const merchant = lazyPage(() => import('../features/merchant/merchant-page'));
-const chat = lazyPage(() => import('./pages/chat-route'));
-const dashboard = lazyPage(() => import('./pages/dashboard-route'));
+const login = lazyPage('/login');
+const register = lazyPage('/register');
+const shortsFeed = lazyPage('/shorts/feeds');
+const shortsUpload = lazyPage('/shorts/upload');
+const shortsRecord = lazyPage('/shorts/feeds/test');
+const shortsSearch = lazyPage('/shorts/search');
+const shortsProfile = lazyPage('/shorts/profile');
+const shortsProfileEdit = lazyPage('/shorts/profile/edit');
+const shortsProfileAll = lazyPage('/shorts/profile/all');
+const shortsMypage = lazyPage('/shorts/mypage');
+const shortsSubscriptions = lazyPage('/shorts/mypage/subscribe');
+const shortsLiked = lazyPage('/shorts/mypage/all');
+const shortsCommented = lazyPage('/shorts/mypage/comments');
+const qrpin = lazyPage('/qrpin');
+const payment = lazyPage('/payment');
+const paymentDetails = lazyPage('/payment/details');
+const pointHistory = lazyPage('/point/history');
+const mypage = lazyPage('/mypage');
+const merchant = lazyPage('/merchant');
+const chat = lazyPage('/chat');
+const dashboard = lazyPage('/dashboard');
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
 function NavigatorBridge() {

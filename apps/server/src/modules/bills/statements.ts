@@ -1,7 +1,7 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 
@@ -31,6 +31,21 @@ export function dueDate(month: string, extended: boolean): string {
 }
 
 /**
+ * What a customer still owes on `month`'s unpaid, non-refunded purchases, as a SQL expression, so a caller
+ * can fold it into a read it makes anyway (payments' validate reads it with the customer row).
+ */
+export function owedSql(customerId: number, month: string): SQL<string> {
+  return sql<string>`(select coalesce(sum(${purchases.price}), 0) from ${purchases}
+    where ${purchases.customerId} = ${customerId} and ${purchases.statementMonth} = ${month}
+      and ${purchases.status} = 'UNPAID')`;
+}
+
+/** The grade's monthly limit minus what is owed (docs/rules/bills-and-grades.md#B3), never below zero. */
+export function limitLeft(gradePoint: number, owed: number | string): number {
+  return Math.max(0, gradeOf(gradePoint).monthlyLimit - Number(owed));
+}
+
+/**
  * Available limit (docs/rules/bills-and-grades.md#B3): the grade's monthly limit minus what is still owed on this
  * month's unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
  */
@@ -38,29 +53,14 @@ export async function availableLimit(
   db: Executor,
   customerId: number,
   currentMonth: string,
-  /** The customer's grade points when the caller already holds the row (saves a round trip). */
+  /** The customer's grade points when the caller already holds the locked row. */
   knownGradePoint?: number,
 ): Promise<number> {
-  let gradePoint = knownGradePoint;
-  if (gradePoint === undefined) {
-    const [customer] = await db
-      .select({ gradePoint: customers.gradePoint })
-      .from(customers)
-      .where(eq(customers.id, customerId));
-    gradePoint = customer?.gradePoint ?? 0;
-  }
-  const limit = gradeOf(gradePoint).monthlyLimit;
-  const [owed] = await db
-    .select({ sum: sql<string>`coalesce(sum(${purchases.price}), 0)` })
-    .from(purchases)
-    .where(
-      and(
-        eq(purchases.customerId, customerId),
-        eq(purchases.statementMonth, currentMonth),
-        eq(purchases.status, 'UNPAID'),
-      ),
-    );
-  return Math.max(0, limit - Number(owed?.sum ?? 0));
+  const [row] = await db
+    .select({ gradePoint: customers.gradePoint, owed: owedSql(customerId, currentMonth) })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return limitLeft(knownGradePoint ?? row?.gradePoint ?? 0, row?.owed ?? 0);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/payments';
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { paymentRequests } from '../../db/schema';
@@ -10,6 +9,9 @@ import type { Clock } from '../../lib/clock';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { refundPurchaseOfRequest } from '../payments/refund';
 import { newPinCode } from './pin-code';
+
+/** The QR encoder, loaded on the first payment request rather than at start-up. */
+const qrCode = async () => (await import('qrcode')).default;
 
 type RequestRow = typeof paymentRequests.$inferSelect;
 
@@ -49,7 +51,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
       totalPrice: row.totalPrice,
       pinCode: row.pinCode,
       qrCode: row.qrToken,
-      qrImage: await QRCode.toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+      qrImage: await (await qrCode()).toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
       expiresAt: row.expiresAt.toISOString(),
       createdAt: row.createdAt.toISOString(),
       status: effectiveStatus(row, clock.now()),

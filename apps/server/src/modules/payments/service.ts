@@ -15,15 +15,15 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
-import { hit, isOver } from '../../lib/rate-limit';
-import { availableLimit, ensureStatement } from '../bills/statements';
+import { hit, isAnyOver } from '../../lib/rate-limit';
+import { availableLimit, ensureStatement, limitLeft, owedSql } from '../bills/statements';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
@@ -100,36 +100,44 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
-      if ((await isOver(db, ipFailures, now)) || (await isOver(db, failures, now))) {
-        throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
-      }
-      const [customer] = await db
-        .select({
-          suspended: customers.suspended,
-          pointBalance: customers.pointBalance,
-          gradePoint: customers.gradePoint,
-        })
-        .from(customers)
-        .where(eq(customers.id, customerId));
+      // The limits, and the customer with what they owe this month, in parallel: two reads, one wait.
+      const [over, [customer]] = await Promise.all([
+        isAnyOver(db, [ipFailures, failures], now),
+        db
+          .select({
+            suspended: customers.suspended,
+            pointBalance: customers.pointBalance,
+            gradePoint: customers.gradePoint,
+            owed: owedSql(customerId, kstMonth(now)),
+          })
+          .from(customers)
+          .where(eq(customers.id, customerId)),
+      ]);
+      if (over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
 
       const match = codeCondition(body);
-      // Reserve in one conditional update: only an ACTIVE, unexpired request that is free or already mine.
-      const [reserved] = match
-        ? await db
-            .update(paymentRequests)
-            .set({ reservedBy: customerId })
-            .where(
-              and(
-                match,
-                eq(paymentRequests.status, 'ACTIVE'),
-                gt(paymentRequests.expiresAt, now),
-                or(isNull(paymentRequests.reservedBy), eq(paymentRequests.reservedBy, customerId)),
-              ),
-            )
-            .returning()
-        : [];
+      const usable = match && and(match, eq(paymentRequests.status, 'ACTIVE'), gt(paymentRequests.expiresAt, now));
+      // Validating a code I already hold again (the sheet reopened, the scanner seeing it twice) is a read;
+      // only a free request is written, reserved in one conditional update (free → mine).
+      const heldByMe = async () =>
+        usable
+          ? db
+              .select()
+              .from(paymentRequests)
+              .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
+          : [];
+      let [reserved] = await heldByMe();
+      if (!reserved && usable) {
+        [reserved] = await db
+          .update(paymentRequests)
+          .set({ reservedBy: customerId })
+          .where(and(usable, isNull(paymentRequests.reservedBy)))
+          .returning();
+        // My own concurrent validate (a double tap) may have reserved it between the two statements.
+        if (!reserved) [reserved] = await heldByMe();
+      }
       if (!reserved) {
         // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
         // it is refused the same way but does not count towards the brute-force lock.
@@ -158,7 +166,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
         point: customer.pointBalance,
-        balance: await availableLimit(db, customerId, kstMonth(now), customer.gradePoint),
+        balance: limitLeft(customer.gradePoint, customer.owed),
         requestId: reserved.id,
       };
     },

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery-rules';
-import sharp from 'sharp';
 import { AppError } from '../../lib/errors';
 import { detectImage } from '../media/detect';
 
@@ -14,6 +13,8 @@ export const unsupportedImage = () =>
  */
 export async function renderAvatar(input: string, output: string): Promise<void> {
   if (!(await detectImage(input))) throw unsupportedImage();
+  // Loaded on first use: sharp's native module costs ~0.3 s of start-up that most runs never need.
+  const { default: sharp } = await import('sharp');
   try {
     await sharp(input, { limitInputPixels: 40_000_000 })
       .rotate()

@@ -8,27 +8,70 @@ import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { lockReadyShort, readyShort } from './playable-short';
 
+type CommentRow = {
+  id: number;
+  parentId: number | null;
+  content: string;
+  deletedAt: Date | null;
+  createdAt: Date;
+  customerId: number;
+  nickname: string;
+  profileImg: string | null;
+};
+
+/** Most shorts whose comment rows are remembered at once. */
+const MAX_CACHED_SHORTS = 5_000;
+
 /** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
 export function createCommentsService(db: Db, clock: Clock) {
+  /*
+   * A playable short's comment rows, remembered until anything about shorts changes: every comment write,
+   * a short leaving READY, an author renaming — each fires the database's 'feed_changed' (migration 0003),
+   * on which the app calls `forgetAll`; this instance's own writes forget at once as well. Only the
+   * viewer-dependent `deletable` is computed per request.
+   */
+  const cached = new Map<number, CommentRow[]>();
+  let generation = 0;
+
+  async function rowsOf(shortId: number): Promise<CommentRow[]> {
+    const hit = cached.get(shortId);
+    if (hit) return hit;
+    const startedAt = generation;
+    await readyShort(db, shortId);
+    const rows = await db
+      .select({
+        id: shortComments.id,
+        parentId: shortComments.parentId,
+        content: shortComments.content,
+        deletedAt: shortComments.deletedAt,
+        createdAt: shortComments.createdAt,
+        customerId: shortComments.customerId,
+        nickname: customers.nickname,
+        profileImg: customers.profileImg,
+      })
+      .from(shortComments)
+      .innerJoin(customers, eq(customers.id, shortComments.customerId))
+      .where(eq(shortComments.shortId, shortId))
+      .orderBy(asc(shortComments.id));
+    // Read before a change finished being announced: answer with it, do not keep it.
+    if (startedAt === generation) {
+      if (cached.size >= MAX_CACHED_SHORTS) cached.clear();
+      cached.set(shortId, rows);
+    }
+    return rows;
+  }
+
+  const forgetAll = () => {
+    generation += 1;
+    cached.clear();
+  };
+
   return {
+    forgetAll,
+
     /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
     async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
-      await readyShort(db, shortId);
-      const rows = await db
-        .select({
-          id: shortComments.id,
-          parentId: shortComments.parentId,
-          content: shortComments.content,
-          deletedAt: shortComments.deletedAt,
-          createdAt: shortComments.createdAt,
-          customerId: shortComments.customerId,
-          nickname: customers.nickname,
-          profileImg: customers.profileImg,
-        })
-        .from(shortComments)
-        .innerJoin(customers, eq(customers.id, shortComments.customerId))
-        .where(eq(shortComments.shortId, shortId))
-        .orderBy(asc(shortComments.id));
+      const rows = await rowsOf(shortId);
       const parentsWithReplies = new Set(
         rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
       );
@@ -51,7 +94,7 @@ export function createCommentsService(db: Db, clock: Clock) {
     },
 
     async addComment(shortId: number, author: number, body: CreateCommentRequest): Promise<CommentItem> {
-      return withTx(db, async (tx) => {
+      const added = await withTx(db, async (tx) => {
         await lockReadyShort(tx, shortId);
         if (body.gno !== 0) {
           const [parent] = await tx
@@ -92,11 +135,13 @@ export function createCommentsService(db: Db, clock: Clock) {
           customerId: author,
         };
       });
+      forgetAll();
+      return added;
     },
 
     /** Own comments only; the row stays (soft delete) so its replies keep their place. */
     async deleteComment(shortId: number, commentId: number, caller: number): Promise<{ deleted: boolean }> {
-      return withTx(db, async (tx) => {
+      const result = await withTx(db, async (tx) => {
         const [comment] = await tx
           .select({ customerId: shortComments.customerId, deletedAt: shortComments.deletedAt })
           .from(shortComments)
@@ -112,6 +157,8 @@ export function createCommentsService(db: Db, clock: Clock) {
           .where(eq(shorts.id, shortId));
         return { deleted: true };
       });
+      forgetAll();
+      return result;
     },
   };
 }

@@ -6,9 +6,10 @@ import { shortNotFound } from './playable-short';
 import type { Ranking } from './ranking';
 import { keywordFilter } from './search';
 import { type ShortRow, shortColumns, toShortItems } from './short-items';
+import type { ViewerState } from './viewer-state';
 
 /** Reading playable shorts: the ranked feed (optionally filtered by a keyword) and one short by id. */
-export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking) {
+export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking, viewerState: ViewerState) {
   return {
     mediaBaseUrl,
 
@@ -59,7 +60,7 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
       }
       const { rows: page, hasNext } = ranked;
       return {
-        data: await toShortItems(db, page, viewer),
+        data: await toShortItems(viewerState, page, viewer),
         page: query.page,
         size: query.size,
         hasNext,
@@ -74,7 +75,7 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
         .innerJoin(customers, eq(customers.id, shorts.customerId))
         .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
       if (rows.length === 0) throw shortNotFound();
-      const [item] = await toShortItems(db, rows, viewer);
+      const [item] = await toShortItems(viewerState, rows, viewer);
       return item as ShortItem;
     },
   };

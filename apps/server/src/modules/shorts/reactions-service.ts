@@ -5,16 +5,17 @@ import { shortReactions, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { lockReadyShort } from './playable-short';
+import type { ViewerState } from './viewer-state';
 
 /** One like or dislike per customer per short, with exact counters (docs/rules/shorts.md#S3). */
-export function createReactionsService(db: Db, clock: Clock) {
+export function createReactionsService(db: Db, clock: Clock, viewerState: ViewerState) {
   return {
     /**
      * Same reaction again removes it; the other replaces it. The short's row lock serialises reactions on
      * one short, so the counters stay exact under concurrent clicks (docs/rules/shorts.md#S3).
      */
     async react(shortId: number, customerId: number, type: ReactionType): Promise<ReactionResult> {
-      return withTx(db, async (tx) => {
+      const result = await withTx(db, async (tx) => {
         await lockReadyShort(tx, shortId);
         const [existing] = await tx
           .select({ type: shortReactions.type })
@@ -55,6 +56,9 @@ export function createReactionsService(db: Db, clock: Clock) {
           .returning({ likeCount: shorts.likeCount });
         return { likeCount: updated?.likeCount ?? 0, myReaction: mine };
       });
+      // After the commit, so this instance's next page shows the change at once (others hear 'viewer_changed').
+      viewerState.forget([customerId]);
+      return result;
     },
   };
 }

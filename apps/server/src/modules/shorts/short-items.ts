@@ -1,7 +1,6 @@
 import type { MyReaction, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { customers, shortReactions, shortSubscriptions, shorts } from '../../db/schema';
+import { customers, shorts } from '../../db/schema';
+import type { ViewerState } from './viewer-state';
 
 /** A short joined with its creator, as the feed and the single-short read select it. */
 export type ShortRow = {
@@ -36,39 +35,23 @@ export const shortColumns = {
 };
 
 /**
- * The API items of `rows` as `viewer` sees them: myReaction and subscriptionStatus for a whole page in two
- * queries (no N+1); anonymous viewers get 'none' and NOT_SUBSCRIBED (docs/rules/shorts.md#S1).
+ * The API items of `rows` as `viewer` sees them: myReaction and subscriptionStatus for a whole page at once
+ * (no N+1), from the viewer's remembered facts where known; anonymous viewers get 'none' and NOT_SUBSCRIBED
+ * (docs/rules/shorts.md#S1).
  */
-export async function toShortItems(db: Db, rows: ShortRow[], viewer: number | null): Promise<ShortItem[]> {
-  const reactions = new Map<number, MyReaction>();
-  const subscribed = new Set<number>();
-  if (viewer !== null && rows.length > 0) {
-    const [reactionRows, subscriptionRows] = await Promise.all([
-      db
-        .select({ shortId: shortReactions.shortId, type: shortReactions.type })
-        .from(shortReactions)
-        .where(
-          and(
-            eq(shortReactions.customerId, viewer),
-            inArray(
-              shortReactions.shortId,
-              rows.map((r) => r.id),
-            ),
-          ),
-        ),
-      db
-        .select({ targetId: shortSubscriptions.targetId })
-        .from(shortSubscriptions)
-        .where(
-          and(
-            eq(shortSubscriptions.subscriberId, viewer),
-            inArray(shortSubscriptions.targetId, [...new Set(rows.map((r) => r.customerId))]),
-          ),
-        ),
-    ]);
-    for (const r of reactionRows) reactions.set(r.shortId, r.type as MyReaction);
-    for (const s of subscriptionRows) subscribed.add(s.targetId);
-  }
+export async function toShortItems(
+  viewerState: ViewerState,
+  rows: ShortRow[],
+  viewer: number | null,
+): Promise<ShortItem[]> {
+  const { reactions, subscribed } =
+    viewer !== null && rows.length > 0
+      ? await viewerState.facts(
+          viewer,
+          rows.map((r) => r.id),
+          rows.map((r) => r.customerId),
+        )
+      : { reactions: new Map<number, MyReaction>(), subscribed: new Set<number>() };
   return rows.map((row) => {
     let subscriptionStatus: SubscriptionStatus = 'NOT_SUBSCRIBED';
     if (viewer === row.customerId) subscriptionStatus = 'SELF';

@@ -4,9 +4,10 @@ import type { Db } from '../../db/client';
 import { customers, shortSubscriptions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { notFound, unprocessable } from '../../lib/errors';
+import type { ViewerState } from './viewer-state';
 
 /** Following a creator: a unique pair, never oneself (docs/rules/shorts.md#S5). */
-export function createSubscriptionsService(db: Db, clock: Clock) {
+export function createSubscriptionsService(db: Db, clock: Clock, viewerState: ViewerState) {
   async function subscriberCount(target: number): Promise<number> {
     const [row] = await db
       .select({ n: count() })
@@ -24,6 +25,8 @@ export function createSubscriptionsService(db: Db, clock: Clock) {
         .insert(shortSubscriptions)
         .values({ subscriberId: subscriber, targetId: target, createdAt: clock.now() })
         .onConflictDoNothing();
+      // Written: this instance's next page shows it at once (others hear 'viewer_changed').
+      viewerState.forget([subscriber]);
       return { subscriptionStatus: 'SUBSCRIBED' as const, subscriberCount: await subscriberCount(target) };
     },
 
@@ -31,6 +34,7 @@ export function createSubscriptionsService(db: Db, clock: Clock) {
       await db
         .delete(shortSubscriptions)
         .where(and(eq(shortSubscriptions.subscriberId, subscriber), eq(shortSubscriptions.targetId, target)));
+      viewerState.forget([subscriber]);
       return { subscriptionStatus: 'NOT_SUBSCRIBED' as const, subscriberCount: await subscriberCount(target) };
     },
   };

@@ -14,7 +14,7 @@ describe('chat composer', () => {
 
   it('Enter sends and clears; Shift+Enter does not send', () => {
     const { onSend, box } = setup();
-    fireEvent.change(box, { target: { value: '포인트 내역' } });
+    fireEvent.input(box, { target: { value: '포인트 내역' } });
     fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
     expect(onSend).not.toHaveBeenCalled();
     fireEvent.keyDown(box, { key: 'Enter' });
@@ -24,9 +24,9 @@ describe('chat composer', () => {
 
   it('ignores blank input and Enter while a Korean syllable is being composed', () => {
     const { onSend, box } = setup();
-    fireEvent.change(box, { target: { value: '   ' } });
+    fireEvent.input(box, { target: { value: '   ' } });
     fireEvent.keyDown(box, { key: 'Enter' });
-    fireEvent.change(box, { target: { value: '안녕' } });
+    fireEvent.input(box, { target: { value: '안녕' } });
     fireEvent.keyDown(box, { key: 'Enter', isComposing: true });
     expect(onSend).not.toHaveBeenCalled();
   });
@@ -35,7 +35,7 @@ describe('chat composer', () => {
     const { onSend, box } = setup(true);
     expect(box.getAttribute('aria-disabled')).toBe('true');
     expect(box.readOnly).toBe(true);
-    fireEvent.change(box, { target: { value: '안녕' } });
+    fireEvent.input(box, { target: { value: '안녕' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(onSend).not.toHaveBeenCalled();
     expect((screen.getByRole('button', { name: CHAT_MSG.send }) as HTMLButtonElement).disabled).toBe(true);

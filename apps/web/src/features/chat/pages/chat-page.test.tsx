@@ -101,7 +101,7 @@ describe('chat page', () => {
           }),
         ),
     );
-    fireEvent.change(screen.getByLabelText('메시지'), { target: { value: '추천해줘' } });
+    fireEvent.input(screen.getByLabelText('메시지'), { target: { value: '추천해줘' } });
     fireEvent.keyDown(screen.getByLabelText('메시지'), { key: 'Enter' });
     expect(await screen.findByRole('button', { name: '다른 상품' }, { timeout: 3000 })).toBeEnabled();
     expect(screen.getByText('₩79,000')).toBeInTheDocument();

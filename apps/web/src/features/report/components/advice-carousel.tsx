@@ -109,7 +109,7 @@ export function AdviceCarousel() {
           <span className="visually-hidden" role="status">
             조언을 불러오는 중...
           </span>
-          <Skeleton lines={3} />
+          <Skeleton lines={3} height={299} />
         </>
       ) : advice.isError ? (
         <div className={styles.slidePlaceholder}>

@@ -15,10 +15,13 @@ export function CardError({ onRetry, retrying }: { onRetry: () => void; retrying
   );
 }
 
-/** Grey placeholder blocks while a card loads; screen readers hear one "loading" instead. */
-export function Skeleton({ lines = 3, tall = false }: { lines?: number; tall?: boolean }) {
+/**
+ * Grey placeholder blocks while a card loads; screen readers hear one "loading" instead. `height` reserves
+ * about the loaded card's height (at 390 px), so the cards below do not jump when it arrives.
+ */
+export function Skeleton({ lines = 3, tall = false, height }: { lines?: number; tall?: boolean; height?: number }) {
   return (
-    <div className={styles.skeleton} aria-hidden="true">
+    <div className={styles.skeleton} style={height ? { minHeight: height } : undefined} aria-hidden="true">
       {tall ? <span className={styles.skeletonBlock} /> : null}
       {Array.from({ length: lines }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: fixed decorative placeholders

@@ -45,7 +45,7 @@ export function ScoreCard() {
           <span className="visually-hidden" role="status">
             오굿 점수를 불러오는 중...
           </span>
-          <Skeleton tall />
+          <Skeleton tall height={533} />
         </>
       ) : score.isError ? (
         <>

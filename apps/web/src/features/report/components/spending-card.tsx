@@ -48,7 +48,7 @@ export function SpendingCard() {
           <span className="visually-hidden" role="status">
             소비 데이터를 불러오는 중...
           </span>
-          <Skeleton tall lines={2} />
+          <Skeleton tall lines={2} height={362} />
         </>
       ) : analysis.isError || !data ? (
         <CardError onRetry={() => void analysis.refetch()} retrying={analysis.isFetching} />

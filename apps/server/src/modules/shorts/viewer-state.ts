@@ -1,0 +1,99 @@
+import type { MyReaction } from '@ohgood/contract/shorts';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { shortReactions, shortSubscriptions } from '../../db/schema';
+
+/** What a page of shorts needs to know about its viewer. */
+export interface ViewerFacts {
+  reactions: Map<number, MyReaction>;
+  subscribed: Set<number>;
+}
+
+interface Known {
+  /** myReaction per short looked up so far ('none' included: knowing there is none saves a query too). */
+  reactions: Map<number, MyReaction>;
+  /** Subscribed or not, per creator looked up so far. */
+  subscriptions: Map<number, boolean>;
+}
+
+export interface ViewerState {
+  /** The viewer's reactions to `shortIds` and subscriptions among `creatorIds`; asks the database only for the unknown. */
+  facts(viewer: number, shortIds: number[], creatorIds: number[]): Promise<ViewerFacts>;
+  /** Forgets viewers whose reactions or subscriptions changed; `'*'` forgets everyone. */
+  forget(viewers: number[] | '*'): void;
+}
+
+/**
+ * Per-viewer memory of reactions and subscriptions, so a signed-in reader paging the feed costs no queries
+ * once their rows for those shorts are known (issue #13: the personalised feed was two queries per page).
+ * Kept exact: this instance forgets a viewer right after their own write, and every instance forgets on the
+ * database's 'viewer_changed' notification (migration 0010), whoever wrote. A lookup that raced a forget
+ * answers its request but is not kept. At most `maxViewers`, least recently used first out.
+ */
+export function createViewerState(db: Db, maxViewers = 20_000): ViewerState {
+  const known = new Map<number, Known>();
+
+  function entryOf(viewer: number): Known {
+    let entry = known.get(viewer);
+    if (entry) {
+      // Most recently used last (Map keeps insertion order).
+      known.delete(viewer);
+    } else {
+      entry = { reactions: new Map(), subscriptions: new Map() };
+      if (known.size >= maxViewers) known.delete(known.keys().next().value as number);
+    }
+    known.set(viewer, entry);
+    return entry;
+  }
+
+  return {
+    async facts(viewer, shortIds, creatorIds) {
+      const entry = entryOf(viewer);
+      const missingShorts = [...new Set(shortIds)].filter((id) => !entry.reactions.has(id));
+      const missingCreators = [...new Set(creatorIds)].filter((id) => id !== viewer && !entry.subscriptions.has(id));
+      const [reactionRows, subscriptionRows] = await Promise.all([
+        missingShorts.length
+          ? db
+              .select({ shortId: shortReactions.shortId, type: shortReactions.type })
+              .from(shortReactions)
+              .where(and(eq(shortReactions.customerId, viewer), inArray(shortReactions.shortId, missingShorts)))
+          : [],
+        missingCreators.length
+          ? db
+              .select({ targetId: shortSubscriptions.targetId })
+              .from(shortSubscriptions)
+              .where(
+                and(eq(shortSubscriptions.subscriberId, viewer), inArray(shortSubscriptions.targetId, missingCreators)),
+              )
+          : [],
+      ]);
+      // Forgotten meanwhile (a write raced this lookup): answer from what was read, keep nothing.
+      const target =
+        known.get(viewer) === entry
+          ? entry
+          : { reactions: new Map(entry.reactions), subscriptions: new Map(entry.subscriptions) };
+      for (const id of missingShorts) target.reactions.set(id, 'none');
+      for (const row of reactionRows) target.reactions.set(row.shortId, row.type as MyReaction);
+      for (const id of missingCreators) target.subscriptions.set(id, false);
+      for (const row of subscriptionRows) target.subscriptions.set(row.targetId, true);
+      return {
+        reactions: new Map(shortIds.map((id) => [id, target.reactions.get(id) ?? 'none'])),
+        subscribed: new Set(creatorIds.filter((id) => target.subscriptions.get(id) === true)),
+      };
+    },
+
+    forget(viewers) {
+      if (viewers === '*') known.clear();
+      else for (const viewer of viewers) known.delete(viewer);
+    },
+  };
+}
+
+/** The viewer ids of a 'viewer_changed' notification payload. */
+export function viewersOfNotification(payload: string): number[] | '*' {
+  if (payload === '*' || payload === '') return '*';
+  return payload
+    .split(',')
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
+}
