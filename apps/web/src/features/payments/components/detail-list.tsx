@@ -8,9 +8,18 @@ export interface DetailRow {
 }
 
 /** Label–value rows of a payment (the receipt, the details sheet): labels left, values bold on the right. */
-export function DetailList({ rows, className }: { rows: DetailRow[]; className?: string }) {
+export function DetailList({
+  rows,
+  compact = false,
+  className,
+}: {
+  rows: DetailRow[];
+  /** Tighter rows (the receipt, the payment sheet's summary). */
+  compact?: boolean;
+  className?: string;
+}) {
   return (
-    <dl className={`${styles.list} ${className ?? ''}`}>
+    <dl className={`${styles.list} ${compact ? styles.compact : ''} ${className ?? ''}`}>
       {rows.map((row) => (
         <div key={row.label}>
           <dt>{row.label}</dt>

@@ -44,6 +44,7 @@ export function Receipt({ request, result, onDone }: ReceiptProps) {
         {won(charged)}
       </p>
       <DetailList
+        compact
         className={styles.lines}
         rows={[
           {
