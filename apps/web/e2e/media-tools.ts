@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -18,3 +18,25 @@ function resolveFfmpeg(): string {
 }
 
 export const ffmpeg = resolveFfmpeg();
+
+/** Runs ffmpeg quietly, overwriting its output. */
+export function runFfmpeg(args: string[]): void {
+  execFileSync(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+/** Writes a 2 s portrait H.264 test clip (180×320, 15 fps, no sound) to `path`: an upload as a phone makes it. */
+export function writeTestClip(path: string): void {
+  runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=180x320:rate=15:duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    path,
+  ]);
+}

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn } from './helpers';
-import { ffmpeg as ffmpegPath } from './media-tools';
+import { runFfmpeg, writeTestClip } from './media-tools';
 
 const shots = process.env.SHOTS_DIR;
 const shoot = async (page: Page, name: string) => {
@@ -15,10 +14,6 @@ const activeId = (page: Page) =>
   page.locator('[data-testid=short-slide]:has([data-testid=active-video])').getAttribute('data-shorts-id');
 
 const token = (page: Page) => page.evaluate(() => sessionStorage.getItem('accessToken') ?? '');
-
-function ffmpeg(args: string[]) {
-  execFileSync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
-}
 
 test('search by initial consonants, then open a result in the feed', async ({ page }) => {
   await page.goto('/shorts/feeds');
@@ -88,21 +83,9 @@ test('edit my profile with a photo and see it on my short in the feed', async ({
   const alerts = recordAlerts(page);
   const dir = mkdtempSync(join(tmpdir(), 'ohgood-profile-e2e-'));
   const clip = join(dir, 'mine.mp4');
-  ffmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=180x320:rate=15:duration=2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    clip,
-  ]);
+  writeTestClip(clip);
   const photo = join(dir, 'me.png');
-  ffmpeg(['-f', 'lavfi', '-i', 'color=c=0x2bb673:s=300x200', '-frames:v', '1', photo]);
+  runFfmpeg(['-f', 'lavfi', '-i', 'color=c=0x2bb673:s=300x200', '-frames:v', '1', photo]);
   await signUpAndLogIn(page);
   const auth = { authorization: `Bearer ${await token(page)}` };
   const upload = await page.request.post('/api/upload', {

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
-import { ffmpeg } from './media-tools';
+import { writeTestClip } from './media-tools';
 
 // Chromium's fake camera and microphone (a moving test pattern with beeps), no permission prompt.
 test.use({
@@ -69,23 +68,7 @@ test('the gallery hands a picked video to the upload page; other files are refus
   const alerts = recordAlerts(page);
   const dir = mkdtempSync(join(tmpdir(), 'ohgood-gallery-'));
   const clip = join(dir, 'gallery.mp4');
-  execFileSync(ffmpeg, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=180x320:rate=15:duration=2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    clip,
-  ]);
+  writeTestClip(clip);
   const text = join(dir, 'notes.txt');
   writeFileSync(text, '영상이 아닙니다');
   await signUpAndLogIn(page);

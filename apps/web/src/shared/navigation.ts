@@ -13,3 +13,9 @@ export function registerNavigator(navigate: Navigate): void {
 export function navigateTo(path: string, options?: { replace?: boolean }): void {
   navigateImpl(path, options);
 }
+
+/** React Router numbers its history entries; index 0 is the page the app was opened on. */
+export function hasInAppHistory(state: unknown = window.history.state): boolean {
+  const idx = (state as { idx?: unknown } | null)?.idx;
+  return typeof idx === 'number' && idx > 0;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { hasInAppHistory } from '../../shared/navigation';
 import { isFooterDark, isFooterHidden } from './footer';
-import { hasInAppHistory, searchPath } from './shorts-layout';
+import { searchPath } from './shorts-layout';
 
 describe('footer rules', () => {
   it.each(['/qrpin', '/register', '/shorts/upload'])('is hidden on %s', (path) => {

@@ -4,6 +4,7 @@ import { LogIn, LogOut } from 'lucide-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { logout as endSession, useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
+import buttons from '../../shared/ui/button.module.css';
 import { Mascot } from '../../shared/ui/mascot';
 import { Footer, isFooterHidden } from './footer';
 import styles from './main-layout.module.css';
@@ -35,7 +36,7 @@ export function MainLayout() {
         {loggedIn ? (
           <button
             type="button"
-            className={styles.iconButton}
+            className={`${buttons.icon} ${styles.iconButton}`}
             onClick={logout}
             aria-label="로그아웃"
             data-testid="logout"
@@ -43,7 +44,12 @@ export function MainLayout() {
             <LogOut size={22} aria-hidden />
           </button>
         ) : (
-          <Link to="/login" className={styles.iconButton} aria-label="로그인" data-testid="login-link">
+          <Link
+            to="/login"
+            className={`${buttons.icon} ${styles.iconButton}`}
+            aria-label="로그인"
+            data-testid="login-link"
+          >
             <LogIn size={22} aria-hidden />
           </Link>
         )}

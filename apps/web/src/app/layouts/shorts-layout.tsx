@@ -3,8 +3,10 @@ import { ChevronLeft, CircleUserRound, Search } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useIsLoggedIn } from '../../shared/auth-token';
+import { hasInAppHistory } from '../../shared/navigation';
 import { notify } from '../../shared/notify';
 import { loginPath } from '../../shared/return-to';
+import buttons from '../../shared/ui/button.module.css';
 import { Footer, isFooterHidden } from './footer';
 import styles from './shorts-layout.module.css';
 
@@ -12,12 +14,6 @@ import styles from './shorts-layout.module.css';
 export function searchPath(text: string): string {
   const q = text.trim();
   return q ? `/shorts/search?q=${encodeURIComponent(q)}` : '/shorts/search';
-}
-
-/** React Router numbers its history entries; index 0 is the page the app was opened on. */
-export function hasInAppHistory(state: unknown = window.history.state): boolean {
-  const idx = (state as { idx?: unknown } | null)?.idx;
-  return typeof idx === 'number' && idx > 0;
 }
 
 export function ShortsLayout() {
@@ -51,7 +47,12 @@ export function ShortsLayout() {
   return (
     <div className={styles.shell} data-layout="shorts">
       <header className={styles.header}>
-        <button type="button" className={styles.iconButton} onClick={goBack} aria-label="뒤로 가기">
+        <button
+          type="button"
+          className={`${buttons.icon} ${styles.iconButton}`}
+          onClick={goBack}
+          aria-label="뒤로 가기"
+        >
           <ChevronLeft size={24} aria-hidden />
         </button>
         <search className={styles.search}>
@@ -73,7 +74,12 @@ export function ShortsLayout() {
             </button>
           </form>
         </search>
-        <button type="button" className={styles.iconButton} onClick={openMyShorts} aria-label="내 쇼츠">
+        <button
+          type="button"
+          className={`${buttons.icon} ${styles.iconButton}`}
+          onClick={openMyShorts}
+          aria-label="내 쇼츠"
+        >
           <CircleUserRound size={24} aria-hidden />
         </button>
       </header>

@@ -1,8 +1,6 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import ChatPage from '../../features/chat/pages/chat-page';
-
-// The roulette comes with its own chunk, only when the check-in card is pressed.
-const RouletteModal = lazy(() => import('../../features/checkin/components/roulette-modal'));
+import { AttendanceRoulette } from './attendance-roulette';
 
 /** The chat composed with the attendance roulette: the check-in quick menu opens the same modal as home. */
 export default function ChatRoute() {
@@ -10,11 +8,7 @@ export default function ChatRoute() {
   return (
     <>
       <ChatPage onCheckin={() => setRouletteOpen(true)} />
-      {rouletteOpen ? (
-        <Suspense fallback={null}>
-          <RouletteModal open onClose={() => setRouletteOpen(false)} />
-        </Suspense>
-      ) : null}
+      <AttendanceRoulette open={rouletteOpen} onClose={() => setRouletteOpen(false)} />
     </>
   );
 }

@@ -9,10 +9,10 @@ const ThisMonthCard = lazy(() => import('../../features/bills/components/this-mo
 const THIS_MONTH_CARD_HEIGHT = 233;
 
 /** This month's card where Home and the report show it, with its place held while its chunk loads. */
-export function ThisMonthSlot({ refreshSignal }: { refreshSignal?: number }) {
+export function ThisMonthSlot() {
   return (
     <Suspense fallback={<CardPlaceholder height={THIS_MONTH_CARD_HEIGHT} label="이번 달 오굿페이" />}>
-      <ThisMonthCard refreshSignal={refreshSignal} />
+      <ThisMonthCard />
     </Suspense>
   );
 }

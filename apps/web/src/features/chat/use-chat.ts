@@ -2,7 +2,7 @@ import type { ChatProduct, ChatQuickMenu, ChatReply } from '@ohgood/contract/cha
 import { CHAT_MSG, CHAT_TIMINGS, type ChatFlow, FLOW_OPTIONS, OPTION } from '@ohgood/contract/chat-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../shared/api-client';
-import { clearChatSession, sendChat } from './api/chat-api';
+import { useChatTurn, useClearChatSession } from './api/chat-api';
 import { newSessionId, storedSessionId } from './chat-session-id';
 
 export type ChatItem =
@@ -57,6 +57,8 @@ export function useChat() {
   const flowRef = useRef<ChatFlow>('init');
   const optionsRef = useRef<string[]>([]);
   const started = useRef(false);
+  const { mutateAsync: sendChat } = useChatTurn();
+  const { mutateAsync: clearChatSession } = useClearChatSession();
 
   const add = useCallback((item: NewItem) => {
     nextId.current += 1;
@@ -124,7 +126,7 @@ export function useChat() {
     return () => {
       alive.current = false;
     };
-  }, [present]);
+  }, [present, clearChatSession]);
 
   const send = useCallback(
     async (raw: string) => {
@@ -158,7 +160,7 @@ export function useChat() {
         );
       }
     },
-    [add, busy, present],
+    [add, busy, present, sendChat, clearChatSession],
   );
 
   return { items, options, flow, busy, send, inputLocked: busy || flow === 'flow_mismatch' };

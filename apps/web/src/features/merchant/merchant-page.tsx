@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { won } from '../../shared/format';
 import buttons from '../../shared/ui/button.module.css';
 import { Mascot } from '../../shared/ui/mascot';
-import { cancelPaymentRequest, createPaymentRequest, followStatus } from './merchant-api';
+import { followStatus, useCancelPaymentRequest, useCreatePaymentRequest } from './api/merchant-api';
 import styles from './merchant-page.module.css';
 
 const KEY_STORAGE = 'merchantKey';
@@ -29,6 +29,8 @@ const STATUS_TEXT: Record<PaymentRequestStatus, string> = {
 /** A merchant's checkout screen: create a request, show QR + PIN with a countdown, flip live when paid. */
 export default function MerchantPage() {
   const [key, setKey] = useState(() => localStorage.getItem(KEY_STORAGE) ?? 'demo-merchant-key');
+  const { mutateAsync: createPaymentRequest } = useCreatePaymentRequest();
+  const { mutateAsync: cancelPaymentRequest } = useCancelPaymentRequest();
   const [name, setName] = useState('아메리카노');
   const [price, setPrice] = useState('4500');
   const [request, setRequest] = useState<PaymentRequestView | null>(null);
@@ -64,10 +66,9 @@ export default function MerchantPage() {
     setError(null);
     try {
       localStorage.setItem(KEY_STORAGE, key);
-      const created = await createPaymentRequest(key, {
-        orderId: `POS-${Date.now()}`,
-        requestName: name.trim(),
-        totalPrice,
+      const created = await createPaymentRequest({
+        key,
+        body: { orderId: `POS-${Date.now()}`, requestName: name.trim(), totalPrice },
       });
       const until = localDeadline(created);
       setStatus(created.status);
@@ -84,7 +85,7 @@ export default function MerchantPage() {
   const cancel = async () => {
     if (!request) return;
     try {
-      const cancelled = await cancelPaymentRequest(key, request.requestId);
+      const cancelled = await cancelPaymentRequest({ key, requestId: request.requestId });
       setStatus(cancelled.status);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : '취소하지 못했습니다.');

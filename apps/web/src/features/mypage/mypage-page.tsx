@@ -1,11 +1,10 @@
 import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { GRADES, gradeByName, nextGrade, pointsToNextGrade, TOP_GRADE_MESSAGE } from '@ohgood/contract/grades';
-import { useQuery } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
 import { Link } from 'react-router';
 import { points } from '../../shared/format';
 import { ErrorText, LoadingText, Page } from '../../shared/ui/page';
-import { fetchMypage } from './api/mypage-api';
+import { useMypage } from './api/mypage-api';
 import { BankMark } from './bank-mark';
 import { FAQ } from './faq';
 import styles from './mypage-page.module.css';
@@ -19,7 +18,7 @@ export function gradeProgress(gradePoint: number): number {
 }
 
 export default function MypagePage() {
-  const me = useQuery({ queryKey: ['mypage'], queryFn: fetchMypage });
+  const me = useMypage();
   if (me.isPending) return <LoadingText />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;

@@ -1,7 +1,6 @@
 import { REPORT_MSG } from '@ohgood/contract/report-rules';
-import { ChevronLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { BackHeader } from '../../shared/ui/back-header';
 import { AdviceCarousel } from './components/advice-carousel';
 import { ScoreCard } from './components/score-card';
 import { SpendingCard } from './components/spending-card';
@@ -12,19 +11,9 @@ import styles from './report.module.css';
  * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own.
  */
 export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
-  const navigate = useNavigate();
-  // React Router keeps the history index: with nothing to go back to (opened directly), go home.
-  const back = () => ((window.history.state?.idx ?? 0) > 0 ? navigate(-1) : navigate('/'));
   return (
     <section className={styles.page} aria-labelledby="page-title">
-      <div className={styles.topBar}>
-        <button type="button" className={styles.back} onClick={back} aria-label="뒤로 가기">
-          <ChevronLeft size={24} aria-hidden />
-        </button>
-        <h1 id="page-title" className={styles.title}>
-          {REPORT_MSG.title}
-        </h1>
-      </div>
+      <BackHeader title={REPORT_MSG.title} titleId="page-title" />
       <div className={styles.stack}>
         <ScoreCard />
         {thisMonth}

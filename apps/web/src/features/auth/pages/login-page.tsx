@@ -8,7 +8,7 @@ import { notify } from '../../../shared/notify';
 import { safeNext } from '../../../shared/return-to';
 import buttons from '../../../shared/ui/button.module.css';
 import { Mascot } from '../../../shared/ui/mascot';
-import { login } from '../api/auth-api';
+import { useLogin } from '../api/auth-api';
 import styles from './auth-form.module.css';
 import { TextField } from './text-field';
 
@@ -25,6 +25,7 @@ export default function LoginPage() {
   const [emailId, setEmailId] = useState('');
   const [pwd, setPwd] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const { mutateAsync: login } = useLogin();
   const [error, setError] = useState<string | null>(null);
 
   // The same pattern styling as sign-up, but nothing is blocked here.

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
-import { register } from '../api/auth-api';
+import { useRegister } from '../api/auth-api';
 import styles from './auth-form.module.css';
 import { CHECKED_FIELDS, type CheckedField, type RegisterForm, validateRegisterForm } from './register-form';
 import { TextField } from './text-field';
@@ -26,6 +26,7 @@ export default function RegisterPage() {
   const [form, setForm] = useState<RegisterForm>(EMPTY);
   const [touched, setTouched] = useState(NO_TOUCH);
   const [submitting, setSubmitting] = useState(false);
+  const { mutateAsync: register } = useRegister();
   const today = kstDate(new Date());
   const valid = validateRegisterForm(form, today);
 

@@ -1,50 +1,43 @@
 import { billEndpoints as api } from '@ohgood/contract/bills';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
+import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
+/** The bills feature's keys, on the shared registry's prefixes (other features' writes refresh them). */
 export const billKeys = {
-  all: ['bills'] as const,
-  info: ['bills', 'info'] as const,
-  status: ['bills', 'status'] as const,
-  thisMonth: ['bills', 'this-month'] as const,
+  all: dataKeys.bills,
+  info: dataKeys.billInfo,
+  status: dataKeys.billStatus,
+  thisMonth: dataKeys.billThisMonth,
 };
 
-/** The bare payment info fields (docs/rules/bills-and-grades.md#B4). */
-export const fetchPaymentInfo = () => callEndpoint(api.info);
-export const fetchBillStatus = () => callEndpoint(api.statements).then((body) => body.data);
-/** Bare; the card reads the domain's names, which sit beside the spec's original ones. */
-export const fetchPayThisMonth = () => callEndpoint(api.payThisMonth);
-
 export function usePaymentInfo() {
-  return useQuery({ queryKey: billKeys.info, queryFn: fetchPaymentInfo });
+  // The bare payment info fields (docs/rules/bills-and-grades.md#B4).
+  return useQuery({ queryKey: billKeys.info, queryFn: () => callEndpoint(api.info) });
 }
 
 export function useBillStatus() {
-  return useQuery({ queryKey: billKeys.status, queryFn: fetchBillStatus });
+  return useQuery({ queryKey: billKeys.status, queryFn: () => callEndpoint(api.statements).then((body) => body.data) });
 }
 
 export function usePayThisMonth() {
-  return useQuery({ queryKey: billKeys.thisMonth, queryFn: fetchPayThisMonth });
+  // Bare; the card reads the domain's names, which sit beside the spec's original ones.
+  return useQuery({ queryKey: billKeys.thisMonth, queryFn: () => callEndpoint(api.payThisMonth) });
 }
 
-/** After a bill changes, every bill view (page, home card) shows the new state. */
-function useRefreshBills() {
-  const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: billKeys.all });
-}
-
+/** After a bill changes, every bill view (page, home card) and what else it changed shows the new state. */
 export function useExtension() {
-  const refresh = useRefreshBills();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: () => callEndpoint(api.extension).then((body) => body.data),
-    onSuccess: refresh,
+    onSuccess: () => invalidateAfter(client, 'extension'),
   });
 }
 
 export function useRepay() {
-  const refresh = useRefreshBills();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (paymentIds: number[]) => callEndpoint(api.repay, { body: paymentIds }).then((body) => body.data),
-    onSuccess: refresh,
+    onSuccess: () => invalidateAfter(client, 'repayment'),
   });
 }

@@ -1,6 +1,6 @@
 import { MSG } from '@ohgood/contract/messages';
 import { ChevronRight } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
 import { loadErrorReason, RetryButton } from '../../../shared/ui/page';
@@ -19,12 +19,9 @@ const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slic
  * Home: this month's BNPL amount, points earned this month and a ticker of recent items
  * (docs/rules/bills-and-grades.md#B14).
  */
-export default function ThisMonthCard({ refreshSignal = 0 }: { refreshSignal?: number }) {
+export default function ThisMonthCard() {
   const summary = usePayThisMonth();
   const { refetch } = summary;
-  useEffect(() => {
-    if (refreshSignal > 0) void refetch();
-  }, [refreshSignal, refetch]);
   const status = useBillStatus();
   const reducedMotion = usePrefersReducedMotion();
   const [hovered, setHovered] = useState(false);

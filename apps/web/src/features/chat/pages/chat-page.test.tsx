@@ -1,4 +1,5 @@
 import { CHAT_MSG } from '@ohgood/contract/chat-rules';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -38,9 +39,11 @@ afterEach(() => {
 
 function renderPage() {
   render(
-    <MemoryRouter initialEntries={['/chat']}>
-      <ChatPage onCheckin={() => undefined} />
-    </MemoryRouter>,
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter initialEntries={['/chat']}>
+        <ChatPage onCheckin={() => undefined} />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 

@@ -1,8 +1,8 @@
 import type { ChatQuickMenu } from '@ohgood/contract/chat';
 import { CHAT_MSG, CHAT_TIMINGS } from '@ohgood/contract/chat-rules';
-import { ChevronLeft } from 'lucide-react';
 import { type CSSProperties, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import { BackHeader } from '../../../shared/ui/back-header';
 import { Mascot } from '../../../shared/ui/mascot';
 import styles from '../chat.module.css';
 import { ChatComposer } from '../components/chat-composer';
@@ -69,21 +69,10 @@ export default function ChatPage({ onCheckin }: ChatPageProps) {
     if (menu.path === null) onCheckin();
     else navigate(menu.path);
   };
-  const back = () => {
-    if (window.history.length > 1) navigate(-1);
-    else navigate('/');
-  };
 
   return (
     <section className={styles.page} aria-labelledby="chat-title">
-      <header className={styles.header}>
-        <button type="button" className={styles.back} onClick={back} aria-label="뒤로 가기">
-          <ChevronLeft size={24} aria-hidden />
-        </button>
-        <h1 id="chat-title" className={styles.title}>
-          {CHAT_MSG.title}
-        </h1>
-      </header>
+      <BackHeader title={CHAT_MSG.title} titleId="chat-title" sticky />
       <div className={styles.log} role="log" aria-live="polite" aria-label="대화 내용">
         {items.map((item) => (
           <Item key={item.id} item={item} onQuickMenu={openQuickMenu} />

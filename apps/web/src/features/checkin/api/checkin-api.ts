@@ -1,8 +1,10 @@
 import { checkinEndpoints as api } from '@ohgood/contract/checkin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
+import { dataKeys } from '../../../shared/query-keys';
 
-export const checkinKeys = { today: ['checkin', 'today'] as const };
+/** The check-in feature's key; the app refreshes it with the points once the prize is shown. */
+export const checkinKeys = { today: dataKeys.checkinToday };
 
 export function useCheckedInToday(enabled = true) {
   return useQuery({

@@ -5,7 +5,8 @@ import { ApiError } from '../../../shared/api-client';
 import { points as formatPoints, won } from '../../../shared/format';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
-import { finalPayment } from '../api/payments-api';
+import { useFinalPayment } from '../api/payments-api';
+import { DetailList } from './detail-list';
 import { NumberPad } from './number-pad';
 import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './payment-math';
 import styles from './payment-modal.module.css';
@@ -22,6 +23,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
   const [error, setError] = useState<string | null>(null);
   // One key per opened request: a double tap or a retry after a timeout cannot pay twice.
   const idempotencyKey = useRef(crypto.randomUUID());
+  const { mutateAsync: finalPayment } = useFinalPayment();
 
   const close = () => {
     setUsePoints(0);
@@ -44,7 +46,11 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
     setSubmitting(true);
     setError(null);
     try {
-      const { result } = await finalPayment(request.requestId, usePoints, idempotencyKey.current);
+      const result = await finalPayment({
+        requestId: request.requestId,
+        point: usePoints,
+        idempotencyKey: idempotencyKey.current,
+      });
       setUsePoints(0);
       onPaid(result);
     } catch (failure) {
@@ -58,24 +64,16 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
 
   return (
     <Modal open title="결제하기" onClose={close}>
-      <dl className={styles.summary}>
-        <div>
-          <dt>결제 요청</dt>
-          <dd data-testid="request-name">{request.requestName}</dd>
-        </div>
-        <div>
-          <dt>결제 금액</dt>
-          <dd>{won(price)}</dd>
-        </div>
-        <div>
-          <dt>사용 가능 포인트</dt>
-          <dd>{formatPoints(request.point)}</dd>
-        </div>
-        <div>
-          <dt>남은 한도</dt>
-          <dd>{won(request.balance)}</dd>
-        </div>
-      </dl>
+      <DetailList
+        compact
+        className={styles.summary}
+        rows={[
+          { label: '결제 요청', value: request.requestName, testId: 'request-name' },
+          { label: '결제 금액', value: won(price) },
+          { label: '사용 가능 포인트', value: formatPoints(request.point) },
+          { label: '남은 한도', value: won(request.balance) },
+        ]}
+      />
       <div className={styles.pointRow}>
         <label htmlFor="use-points">사용할 포인트</label>
         <output id="use-points" className={styles.pointValue} aria-live="polite">

@@ -1,12 +1,12 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { addMonths, kstMonth } from '@ohgood/contract/kst';
 import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
-import { useQuery } from '@tanstack/react-query';
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { points, won } from '../../../shared/format';
 import buttons from '../../../shared/ui/button.module.css';
-import { fetchPaymentHistory } from '../api/payments-api';
+import { usePaymentHistory } from '../api/payments-api';
+import { DetailList } from './detail-list';
 import styles from './receipt.module.css';
 
 interface ReceiptProps {
@@ -27,7 +27,7 @@ function dueLabel(paidAt: string): string {
  */
 export function Receipt({ request, result, onDone }: ReceiptProps) {
   const month = kstMonth(new Date());
-  const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+  const history = usePaymentHistory(month);
   const row = history.data?.find((item) => item.paymentId === result.paymentId);
   const heading = useRef<HTMLHeadingElement>(null);
   // Screen readers and keyboards start at the result, not at the top of a page that has changed under them.
@@ -43,40 +43,32 @@ export function Receipt({ request, result, onDone }: ReceiptProps) {
       <p className={styles.amount} data-testid="receipt-charged">
         {won(charged)}
       </p>
-      <dl className={styles.lines}>
-        <div>
-          <dt>가맹점</dt>
-          <dd data-testid="receipt-merchant">{row?.merchant ?? (history.isPending ? '불러오는 중...' : '-')}</dd>
-        </div>
-        <div>
-          <dt>상품</dt>
-          <dd>{request.requestName}</dd>
-        </div>
-        <div>
-          <dt>결제 금액</dt>
-          <dd>{won(result.price)}</dd>
-        </div>
-        <div>
-          <dt>포인트 사용</dt>
-          <dd data-testid="receipt-point-used">{result.pointUsed > 0 ? `-${points(result.pointUsed)}` : points(0)}</dd>
-        </div>
-        <div>
-          <dt>청구 금액</dt>
-          <dd>{won(charged)}</dd>
-        </div>
-        <div>
-          <dt>적립 포인트</dt>
-          <dd data-testid="receipt-point-earned">+{points(result.pointEarned)}</dd>
-        </div>
-        <div>
-          <dt>남은 한도</dt>
-          <dd data-testid="receipt-balance">{won(result.balance)}</dd>
-        </div>
-        <div>
-          <dt>납부 예정일</dt>
-          <dd data-testid="receipt-due">{dueLabel(row?.date ?? new Date().toISOString())}</dd>
-        </div>
-      </dl>
+      <DetailList
+        compact
+        className={styles.lines}
+        rows={[
+          {
+            label: '가맹점',
+            value: row?.merchant ?? (history.isPending ? '불러오는 중...' : '-'),
+            testId: 'receipt-merchant',
+          },
+          { label: '상품', value: request.requestName },
+          { label: '결제 금액', value: won(result.price) },
+          {
+            label: '포인트 사용',
+            value: result.pointUsed > 0 ? `-${points(result.pointUsed)}` : points(0),
+            testId: 'receipt-point-used',
+          },
+          { label: '청구 금액', value: won(charged) },
+          { label: '적립 포인트', value: `+${points(result.pointEarned)}`, testId: 'receipt-point-earned' },
+          { label: '남은 한도', value: won(result.balance), testId: 'receipt-balance' },
+          {
+            label: '납부 예정일',
+            value: dueLabel(row?.date ?? new Date().toISOString()),
+            testId: 'receipt-due',
+          },
+        ]}
+      />
       <button type="button" className={`${buttons.primary} ${buttons.block}`} onClick={onDone}>
         확인
       </button>

@@ -1,7 +1,6 @@
 import { kstMonth, kstTime } from '@ohgood/contract/kst';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import type { PaymentHistoryItem } from '@ohgood/contract/payments';
-import { useQuery } from '@tanstack/react-query';
 import { getChoseong } from 'es-hangul';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -10,7 +9,8 @@ import { groupByDay } from '../../../shared/group-by-day';
 import { Modal } from '../../../shared/ui/modal';
 import { MonthNav } from '../../../shared/ui/month-nav';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
-import { fetchPaymentHistory } from '../api/payments-api';
+import { usePaymentHistory } from '../api/payments-api';
+import { DetailList } from '../components/detail-list';
 import styles from '../components/history-list.module.css';
 
 const STATUS_LABEL: Record<PaymentHistoryItem['status'], string> = {
@@ -32,7 +32,7 @@ export default function PaymentDetailsPage() {
   const [month, setMonth] = useState(currentMonth);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<PaymentHistoryItem | null>(null);
-  const history = useQuery({ queryKey: ['payment-history', month], queryFn: () => fetchPaymentHistory(month) });
+  const history = usePaymentHistory(month);
   // The payment just made (from the receipt's '확인') is marked and scrolled into view.
   const highlight = (useLocation().state as { highlight?: number } | null)?.highlight ?? null;
   useEffect(() => {
@@ -118,40 +118,18 @@ export default function PaymentDetailsPage() {
       )}
       <Modal open={selected !== null} title="결제 상세" onClose={() => setSelected(null)} variant="center">
         {selected && (
-          <dl className={styles.detail}>
-            <div>
-              <dt>상품명</dt>
-              <dd>{selected.requestName}</dd>
-            </div>
-            <div>
-              <dt>가맹점</dt>
-              <dd>{selected.merchant}</dd>
-            </div>
-            <div>
-              <dt>결제 일시</dt>
-              <dd>{selected.date.slice(0, 16).replace('T', ' ')}</dd>
-            </div>
-            <div>
-              <dt>결제 금액</dt>
-              <dd>{won(selected.totalPrice)}</dd>
-            </div>
-            <div>
-              <dt>포인트 사용</dt>
-              <dd>{points(selected.point)}</dd>
-            </div>
-            <div>
-              <dt>청구 금액</dt>
-              <dd>{won(selected.price)}</dd>
-            </div>
-            <div>
-              <dt>적립 포인트</dt>
-              <dd>{points(selected.pointEarned)}</dd>
-            </div>
-            <div>
-              <dt>상태</dt>
-              <dd>{STATUS_LABEL[selected.status]}</dd>
-            </div>
-          </dl>
+          <DetailList
+            rows={[
+              { label: '상품명', value: selected.requestName },
+              { label: '가맹점', value: selected.merchant },
+              { label: '결제 일시', value: selected.date.slice(0, 16).replace('T', ' ') },
+              { label: '결제 금액', value: won(selected.totalPrice) },
+              { label: '포인트 사용', value: points(selected.point) },
+              { label: '청구 금액', value: won(selected.price) },
+              { label: '적립 포인트', value: points(selected.pointEarned) },
+              { label: '상태', value: STATUS_LABEL[selected.status] },
+            ]}
+          />
         )}
       </Modal>
     </Page>

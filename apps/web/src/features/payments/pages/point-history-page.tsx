@@ -1,12 +1,11 @@
 import { kstMonth, kstTime } from '@ohgood/contract/kst';
 import { PAY_MSG } from '@ohgood/contract/messages';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { number } from '../../../shared/format';
 import { groupByDay } from '../../../shared/group-by-day';
 import { MonthNav } from '../../../shared/ui/month-nav';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
-import { fetchPointHistory } from '../api/payments-api';
+import { usePointHistory } from '../api/payments-api';
 import styles from '../components/history-list.module.css';
 
 export function signedPoints(point: number): string {
@@ -16,7 +15,7 @@ export function signedPoints(point: number): string {
 export default function PointHistoryPage() {
   const currentMonth = kstMonth(new Date());
   const [month, setMonth] = useState(currentMonth);
-  const history = useQuery({ queryKey: ['point-history', month], queryFn: () => fetchPointHistory(month) });
+  const history = usePointHistory(month);
   const groups = useMemo(() => groupByDay(history.data ?? [], (item) => item.date), [history.data]);
 
   return (

@@ -1,13 +1,12 @@
 import { LIMITS } from '@ohgood/contract/limits';
 import type { FinalResult, ValidateResult } from '@ohgood/contract/payments';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import buttons from '../../../shared/ui/button.module.css';
 import { Page } from '../../../shared/ui/page';
 import { Tabs } from '../../../shared/ui/tabs';
-import { type CodeType, validateCode } from '../api/payments-api';
+import { type CodeType, useValidateCode } from '../api/payments-api';
 import { codeErrorMessage } from '../components/code-errors';
 import { NumberPad } from '../components/number-pad';
 import { PaymentModal } from '../components/payment-modal';
@@ -24,7 +23,7 @@ const TABS = [
 
 export default function QrPinPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { mutateAsync: validateCode } = useValidateCode();
   const [params, setParams] = useSearchParams();
   const deepLinkCode = params.get('code');
   const [mode, setMode] = useState<Mode>('qr');
@@ -41,22 +40,25 @@ export default function QrPinPage() {
   const handled = useRef(new Set<string>());
   const [canRescan, setCanRescan] = useState(false);
 
-  const validate = useCallback(async (codeType: CodeType, value: string) => {
-    if (busy.current) return;
-    busy.current = true;
-    setChecking(true);
-    setError(null);
-    try {
-      setRequest(await validateCode(codeType, value));
-    } catch (failure) {
-      setError(codeErrorMessage(failure));
-      setPin('');
-      if (codeType === 'qrcode') setCanRescan(true);
-    } finally {
-      busy.current = false;
-      setChecking(false);
-    }
-  }, []);
+  const validate = useCallback(
+    async (codeType: CodeType, value: string) => {
+      if (busy.current) return;
+      busy.current = true;
+      setChecking(true);
+      setError(null);
+      try {
+        setRequest(await validateCode({ codeType, value }));
+      } catch (failure) {
+        setError(codeErrorMessage(failure));
+        setPin('');
+        if (codeType === 'qrcode') setCanRescan(true);
+      } finally {
+        busy.current = false;
+        setChecking(false);
+      }
+    },
+    [validateCode],
+  );
 
   const scanned = useCallback(
     (value: string) => {
@@ -115,7 +117,6 @@ export default function QrPinPage() {
     if (request) setPaid({ request, result });
     setRequest(null);
     setPin('');
-    void queryClient.invalidateQueries();
   };
 
   if (paid) {

@@ -1,12 +1,14 @@
 import { reportEndpoints as api } from '@ohgood/contract/report';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
+import { dataKeys } from '../../../shared/query-keys';
 
+/** The report's keys; payments, repayments and extensions refresh the whole report. */
 export const reportKeys = {
-  all: ['report'] as const,
-  score: ['report', 'score'] as const,
-  analysis: (windowMonths: number) => ['report', 'analysis', windowMonths] as const,
-  advice: ['report', 'advice'] as const,
+  all: dataKeys.report,
+  score: [...dataKeys.report, 'score'] as const,
+  analysis: (windowMonths: number) => [...dataKeys.report, 'analysis', windowMonths] as const,
+  advice: [...dataKeys.report, 'advice'] as const,
 };
 
 // The report's calls take the 30 s timeout (docs/rules/api.md#A5).

@@ -1,15 +1,9 @@
 import type { ProfileSort } from '@ohgood/contract/shorts-discovery';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { discoveryApi } from '../api/discovery-api';
+import { useProfilePages } from '../api/discovery-api';
 
-/** A channel's profile, 12 shorts per 0-based page; a new sort starts again at page 0. */
-export function useProfilePages(targetId: number | null, sortBy: ProfileSort) {
-  const query = useInfiniteQuery({
-    queryKey: ['shorts-profile', targetId, sortBy],
-    queryFn: ({ pageParam }) => discoveryApi.profile(targetId, pageParam, sortBy),
-    initialPageParam: 0,
-    getNextPageParam: (last, _all, page) => (last.hasNext ? page + 1 : undefined),
-  });
+/** A channel's profile pages flattened: the profile (first page), its shorts so far and the media base. */
+export function useProfileView(targetId: number | null, sortBy: ProfileSort) {
+  const query = useProfilePages(targetId, sortBy);
   const pages = query.data?.pages ?? [];
   const profile = pages[0] ?? null;
   const items = pages.flatMap((p) => p.shortsList);

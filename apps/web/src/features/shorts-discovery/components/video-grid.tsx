@@ -1,3 +1,4 @@
+import type { VideoItem } from '@ohgood/contract/shorts-discovery';
 import { Heart } from 'lucide-react';
 import { Link } from 'react-router';
 import { number } from '../../../shared/format';
@@ -11,6 +12,15 @@ export interface GridItem {
   title?: string;
   note?: string | null;
 }
+
+/** A liked or commented video of the shorts my page as a card; the note is its context (e.g. my comment). */
+export const videoCard = (v: VideoItem): GridItem => ({
+  shortsId: v.shortsId,
+  thumbnail: v.thumbnailUrl,
+  likeCount: v.likeCount,
+  title: v.title,
+  note: v.context,
+});
 
 /** Thumbnail cards with like counts; each opens the feed at that short. */
 export function VideoGrid({ items, base, row }: { items: GridItem[]; base: string; row?: boolean }) {

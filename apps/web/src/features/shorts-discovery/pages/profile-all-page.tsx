@@ -4,16 +4,15 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LoadingText, Page } from '../../../shared/ui/page';
 import styles from '../components/discovery.module.css';
-import { ListFooter } from '../components/list-footer';
+import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
-import { SORTS, targetIdOf, useProfilePages } from '../components/use-profile-pages';
-import { VideoGrid } from '../components/video-grid';
+import { SORTS, targetIdOf, useProfileView } from '../components/use-profile-pages';
 
 /** /shorts/profile/all?targetId=…: every short of a channel, with a sort select. */
 export default function ProfileAllPage() {
   const [params] = useSearchParams();
   const [sortBy, setSortBy] = useState<ProfileSort>('latest');
-  const { query, profile, items, base } = useProfilePages(targetIdOf(params), sortBy);
+  const { query, profile, items, base } = useProfileView(targetIdOf(params), sortBy);
   return (
     <Page title={profile ? `${profile.customerNickname}의 전체 영상` : '전체 영상'}>
       <label className={styles.selectLabel}>
@@ -28,18 +27,7 @@ export default function ProfileAllPage() {
       </label>
       {query.isPending && <LoadingText />}
       {query.isError && !profile && <RetryError error={query.error} onRetry={() => void query.refetch()} />}
-      {profile && (
-        <>
-          <VideoGrid base={base} items={items} />
-          <ListFooter
-            count={items.length}
-            hasNext={query.hasNextPage}
-            loadingMore={query.isFetchingNextPage}
-            onMore={() => void query.fetchNextPage()}
-            emptyText={DISCOVERY_MSG.profileEmpty}
-          />
-        </>
-      )}
+      {profile && <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />}
     </Page>
   );
 }

@@ -1,15 +1,16 @@
 import { LIMITS } from '@ohgood/contract/limits';
 import type { Profile } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
+import { FilePicker } from '../../../shared/ui/file-picker';
+import { LimitedField } from '../../../shared/ui/limited-field';
 import { LoadingText, Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useEditProfile, useOwnProfile } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
@@ -27,11 +28,7 @@ export function editErrorText(error: unknown): string {
 export default function ProfileEditPage() {
   const location = useLocation();
   const given = (location.state as { profile?: Profile } | null)?.profile ?? null;
-  const own = useQuery({
-    queryKey: ['shorts-profile', null, 'latest', 'edit'],
-    queryFn: () => discoveryApi.profile(null, 0, 'latest'),
-    enabled: given === null,
-  });
+  const own = useOwnProfile(given === null);
   const profile = given ?? own.data ?? null;
   if (!profile) {
     if (own.isError) return <RetryError error={own.error} onRetry={() => void own.refetch()} />;
@@ -42,7 +39,7 @@ export default function ProfileEditPage() {
 
 function EditForm({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const { mutateAsync: saveProfile } = useEditProfile();
   const [nickname, setNickname] = useState(profile.customerNickname);
   const [introduce, setIntroduce] = useState(profile.introduce);
   const [file, setFile] = useState<File | null>(null);
@@ -82,8 +79,7 @@ function EditForm({ profile }: { profile: Profile }) {
     if (file) form.append('profileImg', file);
     setSaving(true);
     try {
-      await discoveryApi.editProfile(form);
-      await queryClient.invalidateQueries();
+      await saveProfile(form);
       notify(DISCOVERY_MSG.editSuccess);
       navigate('/shorts/profile', { replace: true });
     } catch (error) {
@@ -96,7 +92,7 @@ function EditForm({ profile }: { profile: Profile }) {
   return (
     <Page title={DISCOVERY_MSG.editProfile}>
       <form className={styles.editForm} onSubmit={(e) => void submit(e)} noValidate>
-        <label className={styles.photoPick}>
+        <FilePicker className={styles.photoPick} accept="image/*" onPick={pick} testId="profile-photo">
           {preview ? (
             <img src={preview} alt="" width={96} height={96} className={styles.avatar} />
           ) : (
@@ -105,40 +101,16 @@ function EditForm({ profile }: { profile: Profile }) {
           <span className={styles.photoBadge}>
             <Camera size={16} aria-hidden /> 사진 선택
           </span>
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            data-testid="profile-photo"
-            onChange={(e) => {
-              pick(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
-        </label>
-        <label className={styles.field}>
-          <span className={styles.fieldHead}>
-            이름
-            <span className={styles.counter}>
-              {nickname.length}/{LIMITS.nicknameMax}
-            </span>
-          </span>
-          <input value={nickname} maxLength={LIMITS.nicknameMax} onChange={(e) => setNickname(e.target.value)} />
-        </label>
-        <label className={styles.field}>
-          <span className={styles.fieldHead}>
-            소개
-            <span className={styles.counter}>
-              {introduce.length}/{LIMITS.introduceMax}
-            </span>
-          </span>
-          <textarea
-            value={introduce}
-            maxLength={LIMITS.introduceMax}
-            rows={4}
-            onChange={(e) => setIntroduce(e.target.value)}
-          />
-        </label>
+        </FilePicker>
+        <LimitedField label="이름" value={nickname} onChange={setNickname} maxLength={LIMITS.nicknameMax} counted />
+        <LimitedField
+          label="소개"
+          value={introduce}
+          onChange={setIntroduce}
+          maxLength={LIMITS.introduceMax}
+          rows={4}
+          counted
+        />
         <button type="submit" className={buttons.primary} disabled={saving}>
           {saving ? DISCOVERY_MSG.saving : DISCOVERY_MSG.confirm}
         </button>

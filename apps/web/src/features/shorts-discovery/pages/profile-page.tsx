@@ -1,6 +1,5 @@
 import type { Profile, ProfileSort } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
@@ -10,20 +9,19 @@ import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { LoadingText } from '../../../shared/ui/page';
 import pageStyles from '../../../shared/ui/page.module.css';
-import { discoveryApi } from '../api/discovery-api';
+import { useSubscription } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
-import { ListFooter } from '../components/list-footer';
+import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
-import { SORTS, targetIdOf, useProfilePages } from '../components/use-profile-pages';
-import { VideoGrid } from '../components/video-grid';
+import { SORTS, targetIdOf, useProfileView } from '../components/use-profile-pages';
 
 /** /shorts/profile?targetId=…: a channel (own without targetId), docs/rules/shorts.md#S8. */
 export default function ProfilePage() {
   const [params] = useSearchParams();
   const targetId = targetIdOf(params);
   const [sortBy, setSortBy] = useState<ProfileSort>('latest');
-  const { query, profile, items, base } = useProfilePages(targetId, sortBy);
+  const { query, profile, items, base } = useProfileView(targetId, sortBy);
 
   if (query.isPending && !profile) return <LoadingText />;
   if (query.isError && !profile) return <RetryError error={query.error} onRetry={() => void query.refetch()} />;
@@ -65,14 +63,7 @@ export default function ProfilePage() {
           {DISCOVERY_MSG.viewAll}
         </Link>
       </fieldset>
-      <VideoGrid base={base} items={items} />
-      <ListFooter
-        count={items.length}
-        hasNext={query.hasNextPage}
-        loadingMore={query.isFetchingNextPage}
-        onMore={() => void query.fetchNextPage()}
-        emptyText={DISCOVERY_MSG.profileEmpty}
-      />
+      <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />
     </section>
   );
 }
@@ -80,7 +71,7 @@ export default function ProfilePage() {
 /** SELF → edit; SUBSCRIBED → unsubscribe; NOT_SUBSCRIBED → subscribe; then the profile is fetched again. */
 function ProfileAction({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const subscription = useSubscription();
   const [busy, setBusy] = useState(false);
   if (profile.isSubscribed === 'SELF') {
     return (
@@ -98,16 +89,13 @@ function ProfileAction({ profile }: { profile: Profile }) {
     if (subscribed && !(await confirmUnsubscribe(profile.customerNickname))) return;
     setBusy(true);
     try {
-      if (subscribed) await discoveryApi.unsubscribe(profile.customerId);
-      else await discoveryApi.subscribe(profile.customerId);
+      await subscription.mutateAsync({ targetId: profile.customerId, subscribe: !subscribed });
       if (subscribed) notify(DISCOVERY_MSG.unsubscribed);
     } catch (error) {
       if (subscribed) notify(DISCOVERY_MSG.unsubscribeFailed);
       else notify(error instanceof ApiError ? error.message : String(error));
     } finally {
       setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: ['shorts-profile'] });
-      await queryClient.invalidateQueries({ queryKey: ['shorts-mypage'] });
     }
   };
   return (

@@ -1,26 +1,18 @@
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { notify } from '../../../shared/notify';
 import { Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useSearch } from '../api/discovery-api';
 import styles from '../components/discovery.module.css';
-import { ListFooter } from '../components/list-footer';
+import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
-import { VideoGrid } from '../components/video-grid';
 
 /** /shorts/search?q=…: a grid of matches, 8 at a time by keyset cursor (docs/rules/shorts.md#S2). */
 export default function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
-  const results = useInfiniteQuery({
-    queryKey: ['shorts-search', q],
-    queryFn: ({ pageParam }) => discoveryApi.search(q, pageParam),
-    initialPageParam: null as Parameters<typeof discoveryApi.search>[1],
-    getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
-    enabled: q !== '',
-  });
+  const results = useSearch(q);
   // A failed search alerts.
   useEffect(() => {
     if (results.isError) notify(DISCOVERY_MSG.searchFailed);
@@ -41,24 +33,17 @@ export default function SearchPage() {
         </div>
       )}
       {q && results.isSuccess && (
-        <>
-          <VideoGrid
-            base={base}
-            items={items.map((i) => ({
-              shortsId: i.shortsId,
-              thumbnail: i.thumbnail,
-              likeCount: i.likeCount,
-              title: i.title,
-            }))}
-          />
-          <ListFooter
-            count={items.length}
-            hasNext={results.hasNextPage}
-            loadingMore={results.isFetchingNextPage}
-            onMore={() => void results.fetchNextPage()}
-            emptyText={DISCOVERY_MSG.searchEmpty(q)}
-          />
-        </>
+        <PagedVideoGrid
+          base={base}
+          items={items.map((i) => ({
+            shortsId: i.shortsId,
+            thumbnail: i.thumbnail,
+            likeCount: i.likeCount,
+            title: i.title,
+          }))}
+          paging={results}
+          emptyText={DISCOVERY_MSG.searchEmpty(q)}
+        />
       )}
     </Page>
   );

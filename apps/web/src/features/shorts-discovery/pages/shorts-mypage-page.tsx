@@ -1,27 +1,17 @@
 import { LIMITS } from '@ohgood/contract/limits';
-import type { VideoItem } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { LoadingText, Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useMyShortsOverview } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
-import { VideoGrid } from '../components/video-grid';
-
-const toGrid = (v: VideoItem) => ({
-  shortsId: v.shortsId,
-  thumbnail: v.thumbnailUrl,
-  likeCount: v.likeCount,
-  title: v.title,
-  note: v.context,
-});
+import { VideoGrid, videoCard } from '../components/video-grid';
 
 /** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each). */
 export default function ShortsMypagePage() {
-  const overview = useQuery({ queryKey: ['shorts-mypage', 'overview'], queryFn: discoveryApi.overview });
+  const overview = useMyShortsOverview();
   if (overview.isPending) return <LoadingText />;
   if (overview.isError) return <RetryError error={overview.error} onRetry={() => void overview.refetch()} />;
   const o = overview.data;
@@ -62,7 +52,7 @@ export default function ShortsMypagePage() {
         {o.likedVideos.items.length === 0 ? (
           <p className={styles.emptySmall}>{DISCOVERY_MSG.noLikes}</p>
         ) : (
-          <VideoGrid row base={base} items={o.likedVideos.items.slice(0, preview).map(toGrid)} />
+          <VideoGrid row base={base} items={o.likedVideos.items.slice(0, preview).map(videoCard)} />
         )}
       </Section>
 
@@ -70,7 +60,7 @@ export default function ShortsMypagePage() {
         {o.commentedVideos.items.length === 0 ? (
           <p className={styles.emptySmall}>{DISCOVERY_MSG.noComments}</p>
         ) : (
-          <VideoGrid row base={base} items={o.commentedVideos.items.slice(0, preview).map(toGrid)} />
+          <VideoGrid row base={base} items={o.commentedVideos.items.slice(0, preview).map(videoCard)} />
         )}
       </Section>
     </Page>

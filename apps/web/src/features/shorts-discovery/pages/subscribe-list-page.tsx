@@ -1,11 +1,10 @@
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { confirmUnsubscribe } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { LoadingText, Page } from '../../../shared/ui/page';
-import { discoveryApi } from '../api/discovery-api';
+import { useSubscription, useSubscriptions } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import styles from '../components/discovery.module.css';
 import { ListFooter } from '../components/list-footer';
@@ -13,26 +12,19 @@ import { RetryError } from '../components/retry-error';
 
 /** /shorts/mypage/subscribe: channels I subscribe to, each with an unsubscribe button. */
 export default function SubscribeListPage() {
-  const queryClient = useQueryClient();
-  const list = useInfiniteQuery({
-    queryKey: ['shorts-mypage', 'subscribe'],
-    queryFn: ({ pageParam }) => discoveryApi.channels(pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
-  });
+  const list = useSubscriptions();
+  const subscription = useSubscription();
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const base = list.data?.pages[0]?.mediaBaseUrl ?? '/media/';
 
   const unsubscribe = async (userId: number, displayName: string) => {
     if (!(await confirmUnsubscribe(displayName))) return;
     try {
-      await discoveryApi.unsubscribe(userId);
+      await subscription.mutateAsync({ targetId: userId, subscribe: false });
       notify(DISCOVERY_MSG.unsubscribed);
     } catch {
       notify(DISCOVERY_MSG.unsubscribeFailed);
     }
-    await queryClient.invalidateQueries({ queryKey: ['shorts-mypage'] });
-    await queryClient.invalidateQueries({ queryKey: ['shorts-profile'] });
   };
 
   return (

@@ -1,15 +1,16 @@
 import type { CommentItem } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
 import { relativeTime } from '../../../shared/format';
 import { mediaUrl } from '../../../shared/media-url';
 import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
 import { RetryButton } from '../../../shared/ui/page';
 import { useReturnFocus } from '../../../shared/use-return-focus';
-import { shortsApi } from '../api/shorts-api';
+import { useAddComment, useComments, useDeleteComment } from '../api/shorts-api';
 import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
 
@@ -23,28 +24,21 @@ interface Props {
 
 /** Comment panel (docs/rules/shorts.md#S4): list with one reply level, '@nickname ' replies, delete when deletable. */
 export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: Props) {
-  const [comments, setComments] = useState<CommentItem[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const list = useComments(shortsId);
+  const comments = list.data ?? null;
+  const failed = list.isError;
+  const addComment = useAddComment(shortsId);
+  const deleteComment = useDeleteComment(shortsId);
   const [text, setText] = useState('');
   const [replyTo, setReplyTo] = useState<{ commentId: number; nickname: string } | null>(null);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useReturnFocus();
 
-  const load = useCallback(async () => {
-    try {
-      const { data } = await shortsApi.comments(shortsId);
-      setComments(data);
-      setFailed(false);
-      onCountChange(data.filter((c) => !c.deleted).length);
-    } catch {
-      setFailed(true);
-    }
-  }, [shortsId, onCountChange]);
-
+  // Each list read tells the feed how many comments the short has now.
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (list.data) onCountChange(list.data.filter((c) => !c.deleted).length);
+  }, [list.data, onCountChange]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
@@ -59,10 +53,9 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
     if (!gate()) return;
     setSending(true);
     try {
-      await shortsApi.addComment(shortsId, content, replyTo?.commentId ?? 0);
+      await addComment.mutateAsync({ content, gno: replyTo?.commentId ?? 0 });
       setText('');
       setReplyTo(null);
-      await load();
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401)) {
         notify(error instanceof Error ? error.message : SHORTS_MSG.commentsError);
@@ -82,8 +75,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const remove = async (comment: CommentItem) => {
     if (!(await confirmSheet({ title: '댓글을 삭제할까요?', confirmLabel: '삭제', danger: true }))) return;
     try {
-      await shortsApi.deleteComment(shortsId, comment.commentId);
-      await load();
+      await deleteComment.mutateAsync(comment.commentId);
     } catch (error) {
       notify(error instanceof Error ? error.message : '댓글 삭제에 실패했습니다.');
     }
@@ -131,7 +123,12 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
       <section className={styles.sheet} role="dialog" aria-modal="true" aria-labelledby="comments-title">
         <div className={styles.sheetHeader}>
           <h2 id="comments-title">댓글</h2>
-          <button type="button" className={styles.iconButton} onClick={onClose} aria-label="댓글 닫기">
+          <button
+            type="button"
+            className={`${buttons.icon} ${styles.iconButton}`}
+            onClick={onClose}
+            aria-label="댓글 닫기"
+          >
             <X size={20} aria-hidden />
           </button>
         </div>
@@ -139,7 +136,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           {failed && (
             <div className={styles.sheetEmpty} role="alert">
               <p>{SHORTS_MSG.commentsError}</p>
-              <RetryButton onRetry={() => void load()} />
+              <RetryButton onRetry={() => void list.refetch()} />
             </div>
           )}
           {!failed && comments === null && <p className={styles.sheetEmpty}>불러오는 중...</p>}

@@ -1,5 +1,6 @@
 import { Check, Copy, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import buttons from '../../../shared/ui/button.module.css';
 import { useReturnFocus } from '../../../shared/use-return-focus';
 import { shareLink } from '../feed-logic';
 import styles from './feed.module.css';
@@ -44,7 +45,7 @@ export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose()
       <div className={styles.dialog} role="dialog" aria-modal="true" aria-labelledby="share-title">
         <div className={styles.sheetHeader}>
           <h2 id="share-title">공유하기</h2>
-          <button type="button" className={styles.iconButton} onClick={onClose} aria-label="닫기">
+          <button type="button" className={`${buttons.icon} ${styles.iconButton}`} onClick={onClose} aria-label="닫기">
             <X size={20} aria-hidden />
           </button>
         </div>

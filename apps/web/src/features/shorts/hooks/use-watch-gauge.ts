@@ -1,7 +1,7 @@
 import { requiredWatchSeconds, SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
-import { shortsApi } from '../api/shorts-api';
+import { useEarn, useOpenView } from '../api/shorts-api';
 
 export const GAUGE_TICK_MS = 100;
 export const MESSAGE_MS = 3000;
@@ -38,6 +38,8 @@ export function useWatchGauge(options: {
   const viewRequested = useRef(false);
   const messageTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const disabled = !loggedIn || limitReached;
+  const { mutateAsync: openView } = useOpenView();
+  const { mutateAsync: earn } = useEarn();
 
   const showMessage = (text: string) => {
     setMessage(text);
@@ -65,14 +67,14 @@ export function useWatchGauge(options: {
   useEffect(() => {
     if (!active || !playing || disabled || done || viewRequested.current) return;
     viewRequested.current = true;
-    shortsApi.openView(shortsId).then(
+    openView(shortsId).then(
       () => setViewOpen(true),
       (error: unknown) => {
         viewRequested.current = false;
         console.warn('view could not be opened', error);
       },
     );
-  }, [active, playing, disabled, done, shortsId]);
+  }, [active, playing, disabled, done, shortsId, openView]);
 
   useEffect(() => {
     if (!active || !playing || disabled || done || !viewOpen) return;
@@ -86,7 +88,7 @@ export function useWatchGauge(options: {
   useEffect(() => {
     if (watched < required || requested.current || disabled) return;
     requested.current = true;
-    shortsApi.earn(shortsId, required).then(
+    earn({ shortsId, watchedSeconds: required }).then(
       (result) => {
         setDone(true);
         setWatched(0);

@@ -1,12 +1,12 @@
 import type { ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { confirmUnsubscribe } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
-import { shortsApi } from '../api/shorts-api';
+import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
 import { CommentPanel } from '../components/comment-panel';
 import styles from '../components/feed.module.css';
 import { ShareDialog } from '../components/share-dialog';
@@ -26,26 +26,29 @@ interface Slide {
   item: ShortItem;
 }
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
+/** The feed's shorts in order: page 1 around the target short, then each later page's new ones. */
+function feedItems(pages: { data: ShortItem[] }[], target: ShortItem | null): ShortItem[] {
+  const [first, ...rest] = pages;
+  if (!first) return [];
+  return rest.reduce((items, page) => appendUnique(items, page.data), orderAroundTarget(first.data, target));
+}
 
 export default function FeedPage() {
   const [params] = useSearchParams();
   const targetId = Number(params.get('shortsId')) || null;
   const { loggedIn, gate } = useLoginGate();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [slides, setSlides] = useState<Slide[]>([]);
+  const feed = useFeedPages(targetId, PAGE_SIZE);
+  const target = useShort(targetId);
+  // Past the last page the feed cycles from the first again: each cycle repeats the shorts under new keys.
+  const [cycles, setCycles] = useState(0);
   const [index, setIndex] = useState(0);
   // The slide whose video can play: the next two preload only after it, so its first frame comes first.
   const [readyIndex, setReadyIndex] = useState(-1);
   const activeReady = readyIndex === index;
   const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
-  const [mediaBase, setMediaBase] = useState('/media/');
   const [muted, setMuted] = useState(true);
   // Autoplay starts muted; until the viewer chooses, the first tap on the video turns the sound on.
   const [soundChosen, setSoundChosen] = useState(false);
-  // A shared link to a short that no longer exists: said so above the normal feed (issue #14).
-  const [targetMissing, setTargetMissing] = useState(false);
-  const [attempt, setAttempt] = useState(0);
   const [limitReached, setLimitReached] = useState(false);
   const [reactions, setReactions] = useState<
     Record<number, { likeCount: number; myReaction: ShortItem['myReaction'] }>
@@ -53,87 +56,58 @@ export default function FeedPage() {
   const [subs, setSubs] = useState<Record<number, SubscriptionStatus>>({});
   const [commentCounts, setCommentCounts] = useState<Record<number, number>>({});
   const [panel, setPanel] = useState<{ kind: 'comments' | 'share'; item: ShortItem } | null>(null);
-  const paging = useRef({ page: 0, hasNext: true, loading: false, cycle: 0, base: [] as ShortItem[] });
+  const react = useReact();
+  const subscription = useSubscription();
+  const watchToday = useWatchToday(loggedIn);
   const touchStart = useRef<number | null>(null);
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
 
   // Start greyed when today's watch points are already at the cap (docs/rules/points.md#R6).
   useEffect(() => {
-    if (!loggedIn) return;
-    let cancelled = false;
-    shortsApi
-      .watchToday()
-      .then((today) => {
-        if (!cancelled && today.todayTotalPoints >= today.limit) setLimitReached(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, [loggedIn]);
+    if (watchToday.data && watchToday.data.todayTotalPoints >= watchToday.data.limit) setLimitReached(true);
+  }, [watchToday.data]);
 
   // Reaction state is cached only while in the feed.
   useEffect(() => () => clearReactionCache(), []);
 
-  const loadMore = useCallback(async () => {
-    const p = paging.current;
-    if (p.loading) return;
-    p.loading = true;
-    try {
-      if (!p.hasNext) {
-        // The end: the feed cycles from the first page again.
-        p.cycle += 1;
-        const cycle = p.cycle;
-        setSlides((current) => [...current, ...p.base.map((item) => ({ key: `${item.shortsId}-${cycle}`, item }))]);
-        return;
-      }
-      const next = await shortsApi.feed(p.page + 1, PAGE_SIZE);
-      p.page = next.page;
-      p.hasNext = next.hasNext;
-      const fresh = appendUnique(p.base, next.data).slice(p.base.length);
-      p.base = [...p.base, ...fresh];
-      setSlides((current) => [...current, ...fresh.map((item) => ({ key: `${item.shortsId}-0`, item }))]);
-    } catch (error) {
-      console.warn('feed page failed', error);
-    } finally {
-      p.loading = false;
-    }
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the '다시 시도' trigger
+  // A new target is a new visit: back to its first slide.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: targetId is the trigger
   useEffect(() => {
-    let cancelled = false;
-    paging.current = { page: 0, hasNext: true, loading: true, cycle: 0, base: [] };
-    setLoad({ state: 'loading' });
-    setTargetMissing(false);
     setIndex(0);
+    setCycles(0);
     maxIndex.current = 0;
-    (async () => {
-      try {
-        const [first, target] = await Promise.all([
-          shortsApi.feed(1, PAGE_SIZE),
-          targetId
-            ? shortsApi.one(targetId).catch((error: unknown) => {
-                if (error instanceof ApiError && error.status === 404) setTargetMissing(true);
-                return null;
-              })
-            : Promise.resolve(null),
-        ]);
-        if (cancelled) return;
-        const ordered = orderAroundTarget(first.data, target);
-        paging.current = { page: 1, hasNext: first.hasNext, loading: false, cycle: 0, base: ordered };
-        setMediaBase(first.mediaBaseUrl);
-        setSlides(ordered.map((item) => ({ key: `${item.shortsId}-0`, item })));
-        setLoad({ state: 'ready' });
-      } catch {
-        if (!cancelled) setLoad({ state: 'error' });
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [targetId, attempt]);
+  }, [targetId]);
+
+  // The feed waits for the target short too; one that cannot be read is left out (and named when gone).
+  const failed = !feed.data && feed.isError && !feed.isFetching;
+  const loading = (!feed.data && !failed) || (targetId !== null && target.isPending);
+  // A shared link to a short that no longer exists: said so above the normal feed (issue #14).
+  const targetMissing = target.error instanceof ApiError && target.error.status === 404;
+  const mediaBase = feed.data?.pages[0]?.mediaBaseUrl ?? '/media/';
+  const base = useMemo(() => feedItems(feed.data?.pages ?? [], target.data ?? null), [feed.data, target.data]);
+  const slides = useMemo<Slide[]>(
+    () =>
+      Array.from({ length: cycles + 1 }, (_, cycle) =>
+        base.map((item) => ({ key: `${item.shortsId}-${cycle}`, item })),
+      ).flat(),
+    [base, cycles],
+  );
+
+  // Read through a ref so that a failed page is tried again on the next move, not in a loop.
+  const pager = useRef(feed);
+  pager.current = feed;
+  const loadMore = useCallback(() => {
+    const p = pager.current;
+    if (p.isFetchingNextPage) return;
+    if (!p.hasNextPage) {
+      setCycles((c) => c + 1);
+      return;
+    }
+    void p.fetchNextPage({ cancelRefetch: false }).then((result) => {
+      if (result.isError) console.warn('feed page failed', result.error);
+    });
+  }, []);
 
   const go = useCallback(
     (direction: 'next' | 'prev') => {
@@ -152,8 +126,8 @@ export default function FeedPage() {
   );
 
   useEffect(() => {
-    if (load.state === 'ready' && shouldLoadMore(index, slides.length) && slides.length > 0) void loadMore();
-  }, [index, slides.length, load.state, loadMore]);
+    if (!loading && !failed && shouldLoadMore(index, slides.length) && slides.length > 0) loadMore();
+  }, [index, slides.length, loading, failed, loadMore]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -188,7 +162,7 @@ export default function FeedPage() {
     const current = reactionOf(item);
     let next: { likeCount: number; myReaction: ShortItem['myReaction'] };
     try {
-      next = await shortsApi.react(item.shortsId, type);
+      next = await react.mutateAsync({ shortsId: item.shortsId, type });
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 404)) return;
       // On API failure the same change is applied locally.
@@ -204,10 +178,10 @@ export default function FeedPage() {
     try {
       if (current === 'SUBSCRIBED') {
         if (!(await confirmUnsubscribe(item.nickname))) return;
-        await shortsApi.unsubscribe(item.customerId);
+        await subscription.mutateAsync({ targetId: item.customerId, subscribe: false });
         setSubs((s) => ({ ...s, [item.customerId]: 'NOT_SUBSCRIBED' }));
       } else {
-        await shortsApi.subscribe(item.customerId);
+        await subscription.mutateAsync({ targetId: item.customerId, subscribe: true });
         setSubs((s) => ({ ...s, [item.customerId]: 'SUBSCRIBED' }));
       }
     } catch (error) {
@@ -222,17 +196,17 @@ export default function FeedPage() {
     [panel],
   );
 
-  if (load.state === 'loading')
+  if (loading)
     return (
       <p className={styles.feedStatus} role="status">
         {SHORTS_MSG.feedLoading}
       </p>
     );
-  if (load.state === 'error')
+  if (failed)
     return (
       <div className={styles.feedStatus} role="alert">
         <p>{SHORTS_MSG.feedError}</p>
-        <RetryButton onRetry={() => setAttempt((n) => n + 1)} />
+        <RetryButton onRetry={() => void feed.refetch()} />
       </div>
     );
   if (slides.length === 0) return <p className={styles.feedStatus}>{SHORTS_MSG.feedEmpty}</p>;

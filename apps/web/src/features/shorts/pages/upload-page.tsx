@@ -4,12 +4,13 @@ import { ImagePlus, Video } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notify } from '../../../shared/notify';
-import { shortsApi } from '../api/shorts-api';
+import { FilePicker } from '../../../shared/ui/file-picker';
+import { LimitedField } from '../../../shared/ui/limited-field';
+import { useUpload } from '../api/shorts-api';
 import { clearHandoff, readHandoff, takeHandoffFile } from '../file-handoff';
 import styles from './upload-page.module.css';
 
 const JPEG_QUALITY = 0.8;
-const STATUS_POLL_MS = 1000;
 
 /** The first frame of a video as a JPEG (quality 0.8), made in the browser (spec: default thumbnail). */
 function captureFirstFrame(video: HTMLVideoElement): Promise<Blob | null> {
@@ -20,10 +21,6 @@ function captureFirstFrame(video: HTMLVideoElement): Promise<Blob | null> {
   if (!context || canvas.width === 0) return Promise.resolve(null);
   context.drawImage(video, 0, 0, canvas.width, canvas.height);
   return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob), 'image/jpeg', JPEG_QUALITY));
-}
-
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export default function UploadPage() {
@@ -38,6 +35,7 @@ export default function UploadPage() {
   const [submitting, setSubmitting] = useState(false);
   const preview = useRef<HTMLVideoElement>(null);
   const alive = useRef(true);
+  const { mutateAsync: upload } = useUpload();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reads the handoff once on arrival
   useEffect(() => {
@@ -129,15 +127,8 @@ export default function UploadPage() {
           customThumbnail && thumbnail instanceof File ? thumbnail.name : 'thumbnail.jpg',
         );
       form.append('video', file, file.name || 'video.webm');
-      const uploaded = await shortsApi.upload(form);
       // The server transcodes in the background; the feed shows only playable videos, so wait for it.
-      let status = uploaded.status;
-      while (status === 'PROCESSING' && alive.current) {
-        await wait(STATUS_POLL_MS);
-        const now = await shortsApi.status(uploaded.shortsId);
-        status = now.status;
-        if (status === 'FAILED') throw new Error(now.failureReason ?? '영상 변환에 실패했습니다.');
-      }
+      const uploaded = await upload({ form, keepWaiting: () => alive.current });
       reset();
       navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
     } catch (error) {
@@ -154,7 +145,7 @@ export default function UploadPage() {
       </h1>
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.media}>
-          <label className={styles.videoBox}>
+          <FilePicker className={styles.videoBox} accept="video/*" onPick={choose} label="동영상 파일">
             {videoUrl ? (
               <video
                 ref={preview}
@@ -173,18 +164,13 @@ export default function UploadPage() {
                 동영상 선택
               </span>
             )}
-            <input
-              type="file"
-              accept="video/*"
-              className="visually-hidden"
-              aria-label="동영상 파일"
-              onChange={(e) => {
-                choose(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
-          </label>
-          <label className={styles.thumbBox}>
+          </FilePicker>
+          <FilePicker
+            className={styles.thumbBox}
+            accept="image/jpeg,image/png,image/webp"
+            onPick={chooseThumbnail}
+            label="썸네일 이미지"
+          >
             {thumbnailUrl ? (
               <img src={thumbnailUrl} alt="썸네일 미리보기" className={styles.thumb} />
             ) : (
@@ -193,37 +179,24 @@ export default function UploadPage() {
                 썸네일 (선택)
               </span>
             )}
-            <input
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              className="visually-hidden"
-              aria-label="썸네일 이미지"
-              onChange={(e) => chooseThumbnail(e.target.files?.[0])}
-            />
-          </label>
+          </FilePicker>
         </div>
-        <label className={styles.field}>
-          <span>제목</span>
-          <input
-            value={title}
-            maxLength={LIMITS.shortsTitleMax}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="제목을 입력해주세요"
-          />
-        </label>
-        <label className={styles.field}>
-          <span>내용</span>
-          <textarea
-            value={content}
-            maxLength={LIMITS.shortsContentMax}
-            rows={4}
-            onChange={(e) => setContent(e.target.value)}
-            placeholder="영상에 대해 알려주세요 (#태그 가능)"
-          />
-          <small className={styles.counter} aria-live="polite">
-            {content.length}/{LIMITS.shortsContentMax}
-          </small>
-        </label>
+        <LimitedField
+          label="제목"
+          value={title}
+          onChange={setTitle}
+          maxLength={LIMITS.shortsTitleMax}
+          placeholder="제목을 입력해주세요"
+        />
+        <LimitedField
+          label="내용"
+          value={content}
+          onChange={setContent}
+          maxLength={LIMITS.shortsContentMax}
+          rows={4}
+          placeholder="영상에 대해 알려주세요 (#태그 가능)"
+          counted
+        />
         <button type="submit" className={styles.submit} disabled={submitting}>
           {submitting ? SHORTS_MSG.uploading : '업로드'}
         </button>

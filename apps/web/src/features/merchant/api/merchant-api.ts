@@ -3,13 +3,24 @@ import {
   type CreatePaymentRequestBody,
   type PaymentRequestStatus,
 } from '@ohgood/contract/payments';
-import { callEndpoint } from '../../shared/api-client';
+import { useMutation } from '@tanstack/react-query';
+import { callEndpoint } from '../../../shared/api-client';
 
-export const createPaymentRequest = (key: string, body: CreatePaymentRequestBody) =>
-  callEndpoint(api.create, { headers: { 'x-merchant-key': key }, body });
+/* The merchant's checkout: writes with the merchant's key and a live stream; no customer data is cached. */
 
-export const cancelPaymentRequest = (key: string, requestId: string) =>
-  callEndpoint(api.cancel, { headers: { 'x-merchant-key': key }, params: { requestId } });
+export function useCreatePaymentRequest() {
+  return useMutation({
+    mutationFn: ({ key, body }: { key: string; body: CreatePaymentRequestBody }) =>
+      callEndpoint(api.create, { headers: { 'x-merchant-key': key }, body }),
+  });
+}
+
+export function useCancelPaymentRequest() {
+  return useMutation({
+    mutationFn: ({ key, requestId }: { key: string; requestId: string }) =>
+      callEndpoint(api.cancel, { headers: { 'x-merchant-key': key }, params: { requestId } }),
+  });
+}
 
 /** Wait before following again after a stream ended early (an instance shutting down says ~1 s). */
 const RECONNECT_MS = 1_000;
