@@ -234,7 +234,10 @@ async function sequential(base) {
     p99ms: round(percentile(latencies, 99)),
     maxms: round(latencies.at(-1)),
     avgHits: round(hits / SEQUENTIAL),
-    slowest: [...perQuery].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([q, ms]) => `${q} ${round(ms)} ms`),
+    slowest: [...perQuery]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([q, ms]) => `${q} ${round(ms)} ms`),
   };
 }
 
