@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { lt, type SQL, sql } from 'drizzle-orm';
 import { rateLimitCounters } from '../db/schema';
 import type { Executor } from '../db/tx';
 
@@ -26,19 +26,21 @@ function windowStart(now: Date, windowMs: number): Date {
  * same count. Callers `isOver` before the work and `hit` when it counts (e.g. only on failures).
  */
 export async function isOver(db: Executor, window: Window, now: Date): Promise<boolean> {
-  return isAnyOver(db, [window], now);
+  const [row] = await db.select({ over: anyOverSql([window], now) }).from(sql`(values (1)) as one (x)`);
+  return row?.over === true;
 }
 
-/** True when any of the windows is at its limit: one query for all of them (one round trip per request). */
-export async function isAnyOver(db: Executor, windows: Window[], now: Date): Promise<boolean> {
-  const keyed = windows.map((window) => ({ ...window, start: windowStart(now, window.windowMs) }));
-  const rows = await db
-    .select({ key: rateLimitCounters.key, windowStart: rateLimitCounters.windowStart, count: rateLimitCounters.count })
-    .from(rateLimitCounters)
-    .where(or(...keyed.map((w) => and(eq(rateLimitCounters.key, w.key), eq(rateLimitCounters.windowStart, w.start)))));
-  return keyed.some((w) =>
-    rows.some((row) => row.key === w.key && row.windowStart.getTime() === w.start.getTime() && row.count >= w.limit),
+/**
+ * "Is any of these windows at its limit?" as a SQL boolean, so a caller can fold the check into a read it
+ * makes anyway (payments' validate).
+ */
+export function anyOverSql(windows: Window[], now: Date): SQL<boolean> {
+  const atLimit = windows.map(
+    (w) =>
+      sql`(${rateLimitCounters.key} = ${w.key} and ${rateLimitCounters.windowStart} = ${windowStart(now, w.windowMs)}
+        and ${rateLimitCounters.count} >= ${w.limit})`,
   );
+  return sql<boolean>`exists (select 1 from ${rateLimitCounters} where ${sql.join(atLimit, sql` or `)})`;
 }
 
 /** Counts one event; returns true when this event went over the limit. */

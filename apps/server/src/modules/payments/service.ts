@@ -15,14 +15,14 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
-import { hit, isAnyOver } from '../../lib/rate-limit';
+import { anyOverSql, hit } from '../../lib/rate-limit';
 import { availableLimit, ensureStatement, limitLeft, owedSql } from '../bills/statements';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 
@@ -45,6 +45,9 @@ function codeCondition(body: ValidateBody): SQL | undefined {
   if (body.codeType === 'qrcode') return eq(paymentRequests.qrToken, qrTokenFrom(body.value));
   return pinCode.safeParse(body.value).success ? eq(paymentRequests.pinCode, body.value) : undefined;
 }
+
+/** What validate answers about the request it reserved. */
+type HeldRequest = { id: string; requestName: string; totalPrice: number };
 
 export interface PaymentService {
   validate(customerId: number, body: ValidateBody, ip: string): Promise<ValidateResult>;
@@ -100,43 +103,57 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
-      // The limits, and the customer with what they owe this month, in parallel: two reads, one wait.
-      const [over, [customer]] = await Promise.all([
-        isAnyOver(db, [ipFailures, failures], now),
-        db
-          .select({
-            suspended: customers.suspended,
-            pointBalance: customers.pointBalance,
-            gradePoint: customers.gradePoint,
-            owed: owedSql(customerId, kstMonth(now)),
-          })
-          .from(customers)
-          .where(eq(customers.id, customerId)),
-      ]);
-      if (over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
-      if (!customer) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-      if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
-
       const match = codeCondition(body);
       const usable = match && and(match, eq(paymentRequests.status, 'ACTIVE'), gt(paymentRequests.expiresAt, now));
-      // Validating a code I already hold again (the sheet reopened, the scanner seeing it twice) is a read;
-      // only a free request is written, reserved in one conditional update (free → mine).
-      const heldByMe = async () =>
+      const heldByMeSql = usable
+        ? sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
+            'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice})
+            from ${paymentRequests} where ${and(usable, eq(paymentRequests.reservedBy, customerId))} limit 1)`
+        : sql<null>`null`;
+      // One read: the failed-code limits, my row and what I owe this month, and the request if I already
+      // hold it (a reopened sheet, a scanner seeing the code twice), which then needs no write at all.
+      const [me] = await db
+        .select({
+          over: anyOverSql([ipFailures, failures], now),
+          suspended: customers.suspended,
+          pointBalance: customers.pointBalance,
+          gradePoint: customers.gradePoint,
+          owed: owedSql(customerId, kstMonth(now)),
+          held: heldByMeSql,
+        })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      if (!me) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+      if (me.over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
+      if (me.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+
+      const heldByMe = async (): Promise<HeldRequest | undefined> =>
         usable
-          ? db
-              .select()
-              .from(paymentRequests)
-              .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
-          : [];
-      let [reserved] = await heldByMe();
+          ? (
+              await db
+                .select({
+                  id: paymentRequests.id,
+                  requestName: paymentRequests.requestName,
+                  totalPrice: paymentRequests.totalPrice,
+                })
+                .from(paymentRequests)
+                .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
+            )[0]
+          : undefined;
+      // Only a free request is written, reserved in one conditional update (free → mine).
+      let reserved: HeldRequest | undefined = me.held ?? undefined;
       if (!reserved && usable) {
         [reserved] = await db
           .update(paymentRequests)
           .set({ reservedBy: customerId })
           .where(and(usable, isNull(paymentRequests.reservedBy)))
-          .returning();
+          .returning({
+            id: paymentRequests.id,
+            requestName: paymentRequests.requestName,
+            totalPrice: paymentRequests.totalPrice,
+          });
         // My own concurrent validate (a double tap) may have reserved it between the two statements.
-        if (!reserved) [reserved] = await heldByMe();
+        if (!reserved) reserved = await heldByMe();
       }
       if (!reserved) {
         // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
@@ -165,8 +182,8 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       return {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
-        point: customer.pointBalance,
-        balance: limitLeft(customer.gradePoint, customer.owed),
+        point: me.pointBalance,
+        balance: limitLeft(me.gradePoint, me.owed),
         requestId: reserved.id,
       };
     },
