@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
  * Keep one `'path': () => import('module'),` per line: the build reads it as text.
  */
 export const pageLoaders = {
+  '/login': () => import('../features/auth/pages/login-page'),
   '/register': () => import('../features/auth/pages/register-page'),
   '/shorts/feeds': () => import('../features/shorts/pages/feed-page'),
   '/shorts/upload': () => import('../features/shorts/pages/upload-page'),

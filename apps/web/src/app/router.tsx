@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
-import LoginPage from '../features/auth/pages/login-page';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
 import { LoadingText } from '../shared/ui/page';
@@ -27,9 +26,7 @@ function lazyPage(path: PagePath): ReactNode {
 
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.
 const home = <HomeRoute />;
-// Login is where every guarded link and QR deep link lands signed out: bundled with the entry too, so its
-// form paints with the first render instead of after a second chunk (Lighthouse /login, issue #13).
-const login = <LoginPage />;
+const login = lazyPage('/login');
 const register = lazyPage('/register');
 const shortsFeed = lazyPage('/shorts/feeds');
 const shortsUpload = lazyPage('/shorts/upload');

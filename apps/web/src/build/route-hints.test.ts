@@ -8,7 +8,7 @@ describe('route hints (build step)', () => {
   it('reads every page of the page table, so no page silently loses its hints', () => {
     const pages = pagesOfTable(pageTableSource);
     expect([...pages.keys()].sort()).toEqual(Object.keys(pageLoaders).sort());
-    expect(pages.get('/register')).toBe('src/features/auth/pages/register-page');
+    expect(pages.get('/login')).toBe('src/features/auth/pages/login-page');
     expect(pages.get('/chat')).toBe('src/app/pages/chat-route');
   });
 
