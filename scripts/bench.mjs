@@ -320,7 +320,7 @@ async function api(base, dataDir) {
     );
     let m = 0;
     p99(
-      'comments of a short, logged-in (uncached)',
+      'comments of a short, logged-in (past the public cache)',
       await measure({
         url: base,
         requests: [
