@@ -12,6 +12,7 @@ import {
   type Mood,
 } from '@ohgood/contract/chat-rules';
 import { kstMonth } from '@ohgood/contract/kst';
+import { mediaUrl } from '@ohgood/contract/media-url';
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatProducts, chatSessions } from '../../db/schema';
@@ -92,8 +93,6 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
   };
 }
 
-const mediaUrl = (base: string, key: string) => `${base.endsWith('/') ? base : `${base}/`}${key}`;
-
 export function createChatService(db: Db, clock: Clock, options: ChatServiceOptions): ChatService {
   return {
     async turn(customerId, { sessionId: given, inputMessage }) {
@@ -132,7 +131,10 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
       const rephrased = options.llm ? await options.llm.rephrase(reply.message) : null;
       return {
         message: rephrased ?? reply.message,
-        products: reply.products.map(({ id: _id, ...p }) => ({ ...p, image: mediaUrl(options.mediaBaseUrl, p.image) })),
+        products: reply.products.map(({ id: _id, ...p }) => ({
+          ...p,
+          image: mediaUrl(options.mediaBaseUrl, p.image) ?? p.image,
+        })),
         flow: reply.flow as ChatFlow,
         sessionId,
         options: reply.options,

@@ -46,7 +46,12 @@ function codeCondition(body: ValidateBody): SQL | undefined {
   return pinCode.safeParse(body.value).success ? eq(paymentRequests.pinCode, body.value) : undefined;
 }
 
-/** What validate answers about the request it reserved. */
+/** What validate answers about the request it reserved, read or written. */
+const heldColumns = {
+  id: paymentRequests.id,
+  requestName: paymentRequests.requestName,
+  totalPrice: paymentRequests.totalPrice,
+};
 type HeldRequest = { id: string; requestName: string; totalPrice: number };
 
 export interface PaymentService {
@@ -131,11 +136,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         usable
           ? (
               await db
-                .select({
-                  id: paymentRequests.id,
-                  requestName: paymentRequests.requestName,
-                  totalPrice: paymentRequests.totalPrice,
-                })
+                .select(heldColumns)
                 .from(paymentRequests)
                 .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
             )[0]
@@ -147,11 +148,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
           .update(paymentRequests)
           .set({ reservedBy: customerId })
           .where(and(usable, isNull(paymentRequests.reservedBy)))
-          .returning({
-            id: paymentRequests.id,
-            requestName: paymentRequests.requestName,
-            totalPrice: paymentRequests.totalPrice,
-          });
+          .returning(heldColumns);
         // My own concurrent validate (a double tap) may have reserved it between the two statements.
         if (!reserved) reserved = await heldByMe();
       }

@@ -1,7 +1,7 @@
+import { mediaUrl } from '@ohgood/contract/media-url';
 import type { ShortItem } from '@ohgood/contract/shorts';
 import { requiredWatchSeconds, watchPoints } from '@ohgood/contract/shorts-rules';
 import { describe, expect, it } from 'vitest';
-import { mediaUrl } from '../../shared/media-url';
 import {
   appendUnique,
   applyReaction,

@@ -57,7 +57,7 @@ export function RetryButton({ onRetry }: { onRetry: () => void }) {
  * Holds a card's place while its code loads (a lazy chunk), at about the loaded card's height, so the page
  * does not jump when it arrives.
  */
-export function CardPlaceholder({ height, label }: { height: number; label: string }) {
+export function CardPlaceholder({ height, label }: { height: string; label: string }) {
   return (
     <section className={styles.cardPlaceholder} style={{ minHeight: height }} aria-busy="true" aria-label={label} />
   );

@@ -1,5 +1,5 @@
+import { mediaUrl } from '@ohgood/contract/media-url';
 import { CircleUserRound } from 'lucide-react';
-import { mediaUrl } from '../../../shared/media-url';
 import styles from './discovery.module.css';
 
 /** A round profile photo, or a neutral person icon when there is none. Decorative: names sit beside it. */

@@ -1,8 +1,8 @@
+import { mediaUrl } from '@ohgood/contract/media-url';
 import type { VideoItem } from '@ohgood/contract/shorts-discovery';
 import { Heart } from 'lucide-react';
 import { Link } from 'react-router';
 import { number } from '../../../shared/format';
-import { mediaUrl } from '../../../shared/media-url';
 import styles from './discovery.module.css';
 
 export interface GridItem {

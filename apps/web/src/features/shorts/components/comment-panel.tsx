@@ -1,3 +1,4 @@
+import { mediaUrl } from '@ohgood/contract/media-url';
 import type { CommentItem } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
@@ -5,7 +6,6 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
 import { relativeTime } from '../../../shared/format';
-import { mediaUrl } from '../../../shared/media-url';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { RetryButton } from '../../../shared/ui/page';

@@ -1,3 +1,4 @@
+import { mediaUrl } from '@ohgood/contract/media-url';
 import type { MyReaction, ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import {
   CircleUserRound,
@@ -13,7 +14,6 @@ import {
 import { memo, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { number, relativeTime } from '../../../shared/format';
-import { mediaUrl } from '../../../shared/media-url';
 import { useWatchGauge } from '../hooks/use-watch-gauge';
 import styles from './feed.module.css';
 import { UploadMenu } from './upload-menu';

@@ -1,3 +1,4 @@
+import { LIMITS } from '@ohgood/contract/limits';
 import type { ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,7 +16,6 @@ import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDi
 import { useLoginGate } from '../hooks/use-login-gate';
 import { cachedReaction, cacheReaction, clearReactionCache } from '../reaction-cache';
 
-const PAGE_SIZE = 10;
 /** Slides kept in the DOM around the visible one: one behind, two ahead (the preloaded ones). */
 const BEHIND = 1;
 const AHEAD = 2;
@@ -37,7 +37,7 @@ export default function FeedPage() {
   const [params] = useSearchParams();
   const targetId = Number(params.get('shortsId')) || null;
   const { loggedIn, gate } = useLoginGate();
-  const feed = useFeedPages(targetId, PAGE_SIZE);
+  const feed = useFeedPages(targetId, LIMITS.feedPageSize);
   const target = useShort(targetId);
   // Past the last page the feed cycles from the first again: each cycle repeats the shorts under new keys.
   const [cycles, setCycles] = useState(0);
