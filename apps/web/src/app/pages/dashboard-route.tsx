@@ -1,7 +1,11 @@
+import ThisMonthCard from '../../features/bills/components/this-month-card';
 import { DashboardPage } from '../../features/report/dashboard-page';
-import { ThisMonthSlot } from './this-month-slot';
 
-/** The report composed from its features: the report itself and the bills feature's this-month card. */
+/**
+ * The report composed from its features: the report itself and the bills feature's this-month card. The
+ * card comes with the page's own chunks here (Home loads it lazily, see ThisMonthSlot): the page's HTML
+ * then preloads it with the rest, and the first render shows it without a Suspense round of its own.
+ */
 export default function DashboardRoute() {
-  return <DashboardPage thisMonth={<ThisMonthSlot />} />;
+  return <DashboardPage thisMonth={<ThisMonthCard />} />;
 }

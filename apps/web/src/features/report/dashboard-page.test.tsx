@@ -1,8 +1,9 @@
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../app/query-client';
 import { setToken } from '../../shared/auth-token';
 import { DashboardPage } from './dashboard-page';
 
@@ -81,7 +82,8 @@ beforeEach(() => {
 });
 
 function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // The app's own defaults: a lower card mounting just after its call came back must not call again.
+  const client = createQueryClient();
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
@@ -91,7 +93,8 @@ function renderPage() {
   );
 }
 
-const card = (name: string) => screen.getByRole('region', { name });
+// The cards below the fold mount a moment after the page (BelowFold): wait for a card to be there.
+const card = (name: string) => screen.findByRole('region', { name });
 
 describe('/dashboard', () => {
   it('asks for all three at once and shows score, reasons, bars and advice', async () => {
@@ -131,14 +134,14 @@ describe('/dashboard', () => {
   it('says there is no spending data when every month is empty', async () => {
     spending = analysis({ '2026-09': empty, '2026-10': empty, '2026-11': empty });
     renderPage();
-    expect(await within(card('소비 패턴 분석')).findByText('소비 데이터가 없습니다.')).toBeInTheDocument();
+    expect(await within(await card('소비 패턴 분석')).findByText('소비 데이터가 없습니다.')).toBeInTheDocument();
   });
 
   it('fails card by card, with the failure text and a retry that refetches only that card', async () => {
     failing = new Set(['/api/dash/saymyname', '/api/dash/analyze', '/api/dash/advice']);
     renderPage();
     for (const name of ['오굿 점수', '소비 패턴 분석', 'AI 조언']) {
-      expect(await within(card(name)).findByRole('alert')).toHaveTextContent(
+      expect(await within(await card(name)).findByRole('alert')).toHaveTextContent(
         '데이터 로드 실패: 잠시 후에 다시 시도해주세요.',
       );
     }
@@ -146,12 +149,12 @@ describe('/dashboard', () => {
 
     failing.delete('/api/dash/analyze');
     calls.length = 0;
-    fireEvent.click(within(card('소비 패턴 분석')).getByRole('button', { name: '다시 시도' }));
+    fireEvent.click(within(await card('소비 패턴 분석')).getByRole('button', { name: '다시 시도' }));
     expect(await screen.findByTestId('spending-total')).toBeInTheDocument();
     expect(calls).toEqual(['/api/dash/analyze']);
     // The others still show their own failure.
-    expect(within(card('오굿 점수')).getByRole('alert')).toBeInTheDocument();
-    expect(within(card('AI 조언')).getByRole('alert')).toBeInTheDocument();
+    expect(within(await card('오굿 점수')).getByRole('alert')).toBeInTheDocument();
+    expect(within(await card('AI 조언')).getByRole('alert')).toBeInTheDocument();
   });
 
   it('moves through the advice with the arrow keys and the dots', async () => {

@@ -1,24 +1,35 @@
 import { REPORT_MSG } from '@ohgood/contract/report-rules';
 import type { ReactNode } from 'react';
 import { BackHeader } from '../../shared/ui/back-header';
+import { usePrefetchLowerCards } from './api/report-api';
 import { AdviceCarousel } from './components/advice-carousel';
+import { BelowFold } from './components/below-fold';
 import { ScoreCard } from './components/score-card';
 import { SpendingCard } from './components/spending-card';
 import styles from './report.module.css';
 
+/** The loading heights (px, at 390 px) of the cards below the fold, held until they mount. */
+const LOWER_CARD_HEIGHTS = { spending: 497, advice: 378 };
+
 /**
  * /dashboard: back button, score, this month's card (composed by the app from the bills
- * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own.
+ * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own; the two
+ * below the fold mount in idle moments after the first screen.
  */
 export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
+  usePrefetchLowerCards();
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <BackHeader title={REPORT_MSG.title} titleId="page-title" />
       <div className={styles.stack}>
         <ScoreCard />
         {thisMonth}
-        <SpendingCard />
-        <AdviceCarousel />
+        <BelowFold height={LOWER_CARD_HEIGHTS.spending}>
+          <SpendingCard />
+        </BelowFold>
+        <BelowFold height={LOWER_CARD_HEIGHTS.advice}>
+          <AdviceCarousel />
+        </BelowFold>
       </div>
     </section>
   );

@@ -3,6 +3,7 @@ import type { AdviceLevel } from '@ohgood/contract/report-rules';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useAdvice } from '../api/report-api';
+import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { CardError, Skeleton } from './card-state';
 
@@ -99,12 +100,15 @@ function Carousel({ advices }: { advices: Advice[] }) {
 /** 'AI 조언': the rule engine's advice on the customer's own numbers (report.md#D4). */
 export function AdviceCarousel() {
   const advice = useAdvice();
+  // Below the fold: its slides come in an idle moment after the answer (see useIdleReveal).
+  const revealed = useIdleReveal(!advice.isPending);
+  const loading = advice.isPending || !revealed;
   return (
-    <section className={styles.card} aria-labelledby="advice-title" aria-busy={advice.isPending}>
+    <section className={styles.card} aria-labelledby="advice-title" aria-busy={loading}>
       <h2 id="advice-title" className={styles.cardTitle}>
         AI 조언
       </h2>
-      {advice.isPending ? (
+      {loading ? (
         <>
           <span className="visually-hidden" role="status">
             조언을 불러오는 중...

@@ -1,11 +1,37 @@
 import type { SpendingAnalysis } from '@ohgood/contract/report';
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { won } from '../../../shared/format';
 import styles from '../report.module.css';
 import { barHeights, chartAmount, monthLong, monthShort } from '../report-format';
 
 /** Bar area height in SVG units; labels sit above and below it in HTML. */
 const BAR_H = 100;
+
+/**
+ * A long window scrolls sideways: keeps the selected month (at first the current one, last) in view. An
+ * IntersectionObserver measures it once the browser has laid the bars out anyway; reading offsetLeft
+ * here instead forced a layout of the whole page inside the task that rendered the card.
+ */
+function useSelectedBarInView(container: RefObject<HTMLElement | null>, selected: string, months: string[]) {
+  useEffect(() => {
+    const el = container.current;
+    const bar = months.includes(selected) ? el?.querySelector(`[data-month="${selected}"]`) : null;
+    if (!el || !bar || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        const view = entry?.rootBounds;
+        if (!entry || !view) return;
+        observer.disconnect();
+        const { left, right } = entry.boundingClientRect;
+        if (right > view.right) el.scrollBy({ left: right - view.right });
+        else if (left < view.left) el.scrollBy({ left: left - view.left });
+      },
+      { root: el, threshold: 1 },
+    );
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [container, selected, months]);
+}
 
 /** One button per month: its bar (SVG), its amount in 만원/천원 and its name. Tapping selects the month. */
 export function MonthlyBars({
@@ -18,19 +44,7 @@ export function MonthlyBars({
   onSelect: (month: string) => void;
 }) {
   const container = useRef<HTMLFieldSetElement>(null);
-  // A long window scrolls sideways: keep the selected month (at first the current one, last) in view.
-  useEffect(() => {
-    const el = container.current;
-    const bar = analysis.months.includes(selected)
-      ? el?.querySelector<HTMLElement>(`[data-month="${selected}"]`)
-      : null;
-    if (!el || !bar) return;
-    if (bar.offsetLeft + bar.offsetWidth > el.scrollLeft + el.clientWidth) {
-      el.scrollLeft = bar.offsetLeft + bar.offsetWidth - el.clientWidth;
-    } else if (bar.offsetLeft < el.scrollLeft) {
-      el.scrollLeft = bar.offsetLeft;
-    }
-  }, [selected, analysis.months]);
+  useSelectedBarInView(container, selected, analysis.months);
   const totals = analysis.months.map((month) => analysis.monthly[month]?.totalSpend ?? 0);
   const heights = barHeights(totals);
   return (

@@ -2,6 +2,7 @@ import { ANALYSIS_WINDOW, REPORT_MSG } from '@ohgood/contract/report-rules';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
 import { useAnalysis } from '../api/report-api';
+import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { monthLong } from '../report-format';
 import { CardError, Skeleton } from './card-state';
@@ -16,18 +17,21 @@ export function SpendingCard() {
   const [windowMonths, setWindowMonths] = useState<number>(ANALYSIS_WINDOW.default);
   const [picked, setPicked] = useState<string | null>(null);
   const analysis = useAnalysis(windowMonths);
+  // Below the fold: its bars come in an idle moment after the answer (see useIdleReveal).
+  const revealed = useIdleReveal(!analysis.isPending);
+  const loading = analysis.isPending || !revealed;
   const data = analysis.data;
   const selected = data && picked && data.months.includes(picked) ? picked : (data?.selectedMonth ?? '');
   const month = data?.monthly[selected];
   const hasAny = data ? data.months.some((m) => (data.monthly[m]?.totalSpend ?? 0) > 0) : false;
 
   return (
-    <section className={styles.card} aria-labelledby="spending-title" aria-busy={analysis.isPending}>
+    <section className={styles.card} aria-labelledby="spending-title" aria-busy={loading}>
       <div className={styles.cardHead}>
         <h2 id="spending-title" className={styles.cardTitle}>
           {REPORT_MSG.analysisTitle}
         </h2>
-        {data ? <span className={styles.period}>{data.period}</span> : null}
+        {data && !loading ? <span className={styles.period}>{data.period}</span> : null}
       </div>
       <fieldset className={styles.windows}>
         <legend className="visually-hidden">분석 기간</legend>
@@ -43,7 +47,7 @@ export function SpendingCard() {
           </button>
         ))}
       </fieldset>
-      {analysis.isPending ? (
+      {loading ? (
         <>
           <span className="visually-hidden" role="status">
             소비 데이터를 불러오는 중...

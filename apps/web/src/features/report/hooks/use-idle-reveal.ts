@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'react';
+import { runWhenIdle } from '../../../shared/idle-queue';
+
+/**
+ * For a card below the fold: false until `ready` (its data has come) and then the browser has had an idle
+ * moment for it; true from then on. Until then the card keeps its loading look, so rendering and laying
+ * out its content (bars, slides) runs in a task of its own instead of adding to the long tasks that
+ * show the page's first screen.
+ */
+export function useIdleReveal(ready: boolean): boolean {
+  const [revealed, setRevealed] = useState(false);
+  useEffect(() => {
+    if (!ready || revealed) return;
+    return runWhenIdle(() => setRevealed(true));
+  }, [ready, revealed]);
+  return revealed;
+}
