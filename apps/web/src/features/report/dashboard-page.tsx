@@ -1,7 +1,6 @@
 import { REPORT_MSG } from '@ohgood/contract/report-rules';
 import type { ReactNode } from 'react';
 import { BackHeader } from '../../shared/ui/back-header';
-import { usePrefetchLowerCards } from './api/report-api';
 import { AdviceCarousel } from './components/advice-carousel';
 import { BelowFold } from './components/below-fold';
 import { ScoreCard } from './components/score-card';
@@ -14,10 +13,9 @@ const LOWER_CARD_HEIGHTS = { spending: 497, advice: 378 };
 /**
  * /dashboard: back button, score, this month's card (composed by the app from the bills
  * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own; the two
- * below the fold mount in idle moments after the first screen.
+ * below the fold mount, and so ask for their data, in idle moments after the first screen is shown.
  */
 export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
-  usePrefetchLowerCards();
   return (
     <section className={styles.page} aria-labelledby="page-title">
       <BackHeader title={REPORT_MSG.title} titleId="page-title" />
