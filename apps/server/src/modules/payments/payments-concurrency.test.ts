@@ -1,7 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
 import { customers, pointLedger, purchases } from '../../db/schema';
+import { testConfig } from '../../lib/config';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, pay, validatePin } from '../../test/payment-helpers';
@@ -40,6 +42,38 @@ describe('payments under concurrency', () => {
     const { balance, ledger } = await invariants(customerId);
     expect(balance).toBe(ledger);
     expect(balance).toBe(200 - 200 + Math.floor((8_800 * 2) / 1000));
+  });
+
+  it('the same final on two instances at once: one purchase, every caller gets its result', async () => {
+    // Identical calls on one instance share one run (a double tap); across instances, and between calls
+    // with different points, only the database's row locks keep the payment single.
+    const second = await buildApp({
+      config: testConfig(),
+      database: h.database,
+      clock: h.clock,
+      jwtSecret: 'test-secret-test-secret-test-secret-1234',
+    });
+    try {
+      const { token, customerId } = await h.signUp();
+      await grantPoints(h.database.db, customerId, 300, h.clock.now());
+      const request = await createRequest(h, merchant.headers, 9_000);
+      await validatePin(h, token, request.pinCode);
+      const instances = [h, { ...h, app: second }];
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          finalPay(instances[i % 2] ?? h, token, request.requestId, i % 3 ? 100 : 0),
+        ),
+      );
+      for (const r of responses) expect(r.statusCode).toBe(200);
+      expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+      const rows = await h.database.db.select().from(purchases).where(eq(purchases.customerId, customerId));
+      expect(rows).toHaveLength(1);
+      const { balance, ledger } = await invariants(customerId);
+      expect(balance).toBe(ledger);
+      expect(balance).toBe(300 - (rows[0]?.pointUsed ?? 0) + (rows[0]?.pointEarned ?? 0));
+    } finally {
+      await second.close();
+    }
   });
 
   it('finals of many requests racing past the limit never overdraw the limit or the points', async () => {

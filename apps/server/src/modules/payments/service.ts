@@ -15,15 +15,16 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
-import { type Tx, withTx } from '../../db/tx';
+import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { anyOverSql, hit } from '../../lib/rate-limit';
-import { availableLimit, ensureStatement, limitLeft, owedSql } from '../bills/statements';
+import { singleFlight } from '../../lib/single-flight';
+import { limitLeft, owedSql, statementUpsert } from '../bills/statements';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
@@ -99,6 +100,133 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       throw unprocessable('IDEMPOTENCY_KEY_REUSED', PAY_MSG.idempotencyKeyReused);
     }
     return stored.response;
+  }
+
+  const finalOnce = singleFlight<FinalResult>();
+
+  async function payFinal(
+    customerId: number,
+    requestId: string,
+    point: number,
+    idempotencyKey: string | undefined,
+  ): Promise<FinalResult> {
+    const requestHash = finalRequestHash(requestId, point);
+    if (idempotencyKey) {
+      const replay = await keyedReplay(db, customerId, idempotencyKey, requestHash);
+      if (replay) return replay;
+    }
+    const now = clock.now();
+    const month = kstMonth(now);
+    return withTx(db, async (tx) => {
+      // Lock order (db/tx.ts): the customer, then the request. A customer's payments run one at a time,
+      // so limit and points are exact.
+      const customer = await lockCustomer(tx, customerId);
+      // Read after the customer lock was granted, so what this month owes includes every earlier payment.
+      const [request] = await tx
+        .select({ ...getTableColumns(paymentRequests), owed: owedSql(customerId, month) })
+        .from(paymentRequests)
+        .where(eq(paymentRequests.id, requestId))
+        .for('update');
+      if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
+      if (request.status === 'PAID') {
+        // The same final again (a retry, a double tap): the first result, nothing written.
+        const first =
+          request.reservedBy === customerId ? await storedFinal(tx, customerId, `request:${requestId}`) : null;
+        if (first) return first;
+        throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
+      }
+      if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
+        throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
+      }
+      if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
+      if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
+
+      if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+      // The customer row is locked above, so its balance is current (the ledger's invariant keeps it exact).
+      const points = customer.pointBalance;
+      if (point < 0 || point > Math.min(request.totalPrice, points)) {
+        throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
+      }
+      const owed = request.totalPrice - point;
+      const available = limitLeft(customer.gradePoint, request.owed);
+      if (owed > available) {
+        throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
+      }
+
+      const earned = earnedPoints(owed, gradeOf(customer.gradePoint).pointPercent);
+      // One write for the bill: the month's statement (opened or reopened), the line, and the request PAID.
+      const line = tx
+        .insert(purchases)
+        .values({
+          customerId,
+          merchantId: request.merchantId,
+          requestId: request.id,
+          requestName: request.requestName,
+          totalPrice: request.totalPrice,
+          pointUsed: point,
+          price: owed,
+          pointEarned: earned,
+          statementMonth: month,
+          createdAt: now,
+        })
+        .returning({ id: purchases.id });
+      const paid = tx
+        .update(paymentRequests)
+        .set({ status: 'PAID', paidAt: now, closedAt: now })
+        .where(eq(paymentRequests.id, request.id));
+      const [booked] = await rowsOf<{ id: number }>(
+        tx,
+        sql`with statement as (${statementUpsert(tx, customerId, month).getSQL()}), paid as (${paid.getSQL()}) ${line.getSQL()}`,
+      );
+      const paymentId = booked?.id;
+      if (paymentId === undefined) throw new Error('purchase insert returned nothing');
+      const ref = { customerId, refType: 'purchase' as const, refId: String(paymentId), at: now };
+      let pointBalance = points;
+      if (point > 0) {
+        pointBalance =
+          (await postPoints(tx, {
+            ...ref,
+            amount: -point,
+            reason: POINT_REASONS.paymentUse,
+            idempotencyKey: `purchase:${paymentId}:use`,
+          })) ?? pointBalance;
+      }
+      if (earned > 0) {
+        pointBalance =
+          (await postPoints(tx, {
+            ...ref,
+            amount: earned,
+            reason: POINT_REASONS.paymentEarn,
+            idempotencyKey: `purchase:${paymentId}:earn`,
+          })) ?? pointBalance;
+      }
+
+      const result: FinalResult = {
+        paymentId,
+        price: request.totalPrice,
+        pointUsed: point,
+        pointEarned: earned,
+        // Nothing else changes this customer's lines while the row is locked: only this UNPAID purchase.
+        balance: available - owed,
+        pointBalance,
+      };
+      // The result under the request (for replays) and, when given, under the caller's Idempotency-Key.
+      const row = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
+      const claimed = await tx
+        .insert(idempotencyKeys)
+        .values([
+          { ...row, key: `request:${requestId}` },
+          ...(idempotencyKey ? [{ ...row, key: `key:${idempotencyKey}`, requestHash }] : []),
+        ])
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      // A concurrent call took this key first (for another request): this payment rolls back.
+      if (idempotencyKey && !claimed.some((c) => c.key === `key:${idempotencyKey}`)) {
+        const replay = await keyedReplay(tx, customerId, idempotencyKey, requestHash);
+        if (replay) return replay;
+      }
+      return result;
+    });
   }
 
   return {
@@ -185,120 +313,11 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       };
     },
 
-    async final(customerId, requestId, point, idempotencyKey) {
-      const requestHash = finalRequestHash(requestId, point);
-      if (idempotencyKey) {
-        const replay = await keyedReplay(db, customerId, idempotencyKey, requestHash);
-        if (replay) return replay;
-      }
-      const now = clock.now();
-      return withTx(db, async (tx) => {
-        // Lock order (db/tx.ts): the customer, then the request. A customer's payments run one at a time,
-        // so limit and points are exact.
-        const customer = await lockCustomer(tx, customerId);
-        const [request] = await tx
-          .select()
-          .from(paymentRequests)
-          .where(eq(paymentRequests.id, requestId))
-          .for('update');
-        if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
-        if (request.status === 'PAID') {
-          // The same final again (a retry, a double tap): the first result, nothing written.
-          const first =
-            request.reservedBy === customerId ? await storedFinal(tx, customerId, `request:${requestId}`) : null;
-          if (first) return first;
-          throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
-        }
-        if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
-          throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
-        }
-        if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
-        if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-
-        if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
-        // The customer row is locked above, so its balance is current (the ledger's invariant keeps it exact).
-        const points = customer.pointBalance;
-        if (point < 0 || point > Math.min(request.totalPrice, points)) {
-          throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
-        }
-        const owed = request.totalPrice - point;
-        const month = kstMonth(now);
-        const available = await availableLimit(tx, customerId, month, customer.gradePoint);
-        if (owed > available) {
-          throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
-        }
-
-        const earned = earnedPoints(owed, gradeOf(customer.gradePoint).pointPercent);
-        await ensureStatement(tx, customerId, month);
-        const [purchase] = await tx
-          .insert(purchases)
-          .values({
-            customerId,
-            merchantId: request.merchantId,
-            requestId: request.id,
-            requestName: request.requestName,
-            totalPrice: request.totalPrice,
-            pointUsed: point,
-            price: owed,
-            pointEarned: earned,
-            statementMonth: month,
-            createdAt: now,
-          })
-          .returning({ id: purchases.id });
-        if (!purchase) throw new Error('purchase insert returned nothing');
-        const ref = { customerId, refType: 'purchase' as const, refId: String(purchase.id), at: now };
-        let pointBalance = points;
-        if (point > 0) {
-          pointBalance =
-            (await postPoints(tx, {
-              ...ref,
-              amount: -point,
-              reason: POINT_REASONS.paymentUse,
-              idempotencyKey: `purchase:${purchase.id}:use`,
-            })) ?? pointBalance;
-        }
-        if (earned > 0) {
-          pointBalance =
-            (await postPoints(tx, {
-              ...ref,
-              amount: earned,
-              reason: POINT_REASONS.paymentEarn,
-              idempotencyKey: `purchase:${purchase.id}:earn`,
-            })) ?? pointBalance;
-        }
-        await tx
-          .update(paymentRequests)
-          .set({ status: 'PAID', paidAt: now, closedAt: now })
-          .where(eq(paymentRequests.id, request.id));
-
-        const result: FinalResult = {
-          paymentId: purchase.id,
-          price: request.totalPrice,
-          pointUsed: point,
-          pointEarned: earned,
-          // Nothing else changes this customer's lines while the row is locked: only this UNPAID purchase.
-          balance: available - owed,
-          pointBalance,
-        };
-        const row = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
-        await tx
-          .insert(idempotencyKeys)
-          .values({ ...row, key: `request:${requestId}` })
-          .onConflictDoNothing();
-        if (idempotencyKey) {
-          const claimed = await tx
-            .insert(idempotencyKeys)
-            .values({ ...row, key: `key:${idempotencyKey}`, requestHash })
-            .onConflictDoNothing()
-            .returning({ key: idempotencyKeys.key });
-          // A concurrent call took this key first (for another request): this payment rolls back.
-          if (claimed.length === 0) {
-            const replay = await keyedReplay(tx, customerId, idempotencyKey, requestHash);
-            if (replay) return replay;
-          }
-        }
-        return result;
-      });
+    final(customerId, requestId, point, idempotencyKey) {
+      // A double tap sends the same final twice at once: on this instance the second one waits for the first
+      // and answers its result, which is what the database would answer it anyway (the stored first result).
+      const call = `${customerId}:${requestId}:${point}:${idempotencyKey ?? ''}`;
+      return finalOnce(call, () => payFinal(customerId, requestId, point, idempotencyKey));
     },
 
     async paymentHistory(customerId, month) {

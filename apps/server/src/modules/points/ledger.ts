@@ -1,8 +1,8 @@
 import { kstDate } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { customers, pointLedger } from '../../db/schema';
-import type { Tx } from '../../db/tx';
+import { rowsOf, type Tx } from '../../db/tx';
 
 /** The reason code each writer stores (the contract's enum; labels are the edge's, `POINT_REASON_LABELS`). */
 export const POINT_REASONS = {
@@ -28,13 +28,14 @@ export interface PointEntry {
 
 /**
  * The only way points change: one immutable ledger row and the balance, in the caller's transaction.
- * The balance's CHECK constraint makes an overdraft fail the whole transaction. Returns the new balance,
- * or null when this idempotency key was already written (nothing changed).
+ * The balance's CHECK constraint makes an overdraft fail the whole transaction (an unknown customer fails the
+ * ledger's foreign key). Returns the new balance, or null when this idempotency key was already written
+ * (nothing changed).
  */
 export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
     throw new Error('point amount must be a non-zero integer');
-  const inserted = await tx
+  const entryRow = tx
     .insert(pointLedger)
     .values({
       customerId: entry.customerId,
@@ -48,14 +49,17 @@ export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | nu
     })
     .onConflictDoNothing({ target: pointLedger.idempotencyKey })
     .returning({ id: pointLedger.id });
-  if (inserted.length === 0) return null;
-  const [row] = await tx
+  // One round trip: the balance moves only when the ledger row was written (a replayed key writes neither).
+  const balance = tx
     .update(customers)
     .set({ pointBalance: sql`${customers.pointBalance} + ${entry.amount}` })
-    .where(eq(customers.id, entry.customerId))
+    .where(and(eq(customers.id, entry.customerId), sql`exists (select 1 from entry)`))
     .returning({ balance: customers.pointBalance });
-  if (!row) throw new Error(`customer ${entry.customerId} not found`);
-  return row.balance;
+  const [row] = await rowsOf<{ point_balance: number }>(
+    tx,
+    sql`with entry as (${entryRow.getSQL()}) ${balance.getSQL()}`,
+  );
+  return row?.point_balance ?? null;
 }
 
 /** Locks the customer row and returns the spendable balance (call before a debit decision). */

@@ -9,6 +9,7 @@ import type {
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers } from '../../db/schema';
+import { rowsOf } from '../../db/tx';
 import { notFound } from '../../lib/errors';
 import { decodeCursor, encodeCursor, type Keyset } from './cursor';
 
@@ -45,9 +46,7 @@ function video(row: VideoRow): VideoItem {
 
 /** The shorts my page: who I subscribe to, what I liked, what I commented on. */
 export function createShortsMypageService(db: Db, mediaBaseUrl: string) {
-  async function rows<T>(query: SQL): Promise<T[]> {
-    return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-  }
+  const rows = <T>(query: SQL): Promise<T[]> => rowsOf<T>(db, query);
 
   function paged<R, I>(found: R[], limit: number, map: (row: R) => I, key: (row: R) => Keyset) {
     const page = found.slice(0, limit);

@@ -3,6 +3,7 @@ import { isChoseongQuery } from '@ohgood/contract/shorts-discovery-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';
+import { rowsOf } from '../../db/tx';
 import { badRequest } from '../../lib/errors';
 
 /** Escapes LIKE wildcards and the escape character itself, so '100%' and 'a_b' mean those texts. */
@@ -110,9 +111,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
   const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
     s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
 
-  async function rows<R = Row>(query: SQL): Promise<R[]> {
-    return ((await db.execute(query)) as unknown as { rows: R[] }).rows;
-  }
+  const rows = <R = Row>(query: SQL): Promise<R[]> => rowsOf<R>(db, query);
 
   /**
    * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
