@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { embeddedUrl } from './embedded-url.mjs';
+import { freePort } from './free-port.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHORTS = Number(process.env.BENCH_SEARCH_SHORTS ?? 100_000);
@@ -274,7 +275,7 @@ async function externalDatabase() {
 export async function searchBench() {
   const external = await externalDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-bench-search-'));
-  const port = 37000 + Math.floor(Math.random() * 1000);
+  const port = await freePort();
   let server;
   try {
     // The server applies the migrations (indexes included) before the fixture is loaded.

@@ -21,6 +21,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { printSearchBench, searchBench } from './bench-search.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
+import { freePort } from './free-port.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'apps/web');
@@ -527,7 +528,7 @@ const LIGHTHOUSE_PAGES = [
  */
 async function lighthouse(base) {
   const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-  const port = 9300 + Math.floor(Math.random() * 500);
+  const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'ohgood-lh-profile-'));
   const browserProcess = spawn(
     chrome,
@@ -651,7 +652,7 @@ if (process.env.BENCH_SKIP_API !== '1') {
   if (built.status !== 0) throw new Error('server build failed');
   const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ohgood-bench-'));
   mkdirSync(dataDir, { recursive: true });
-  const port = 39000 + Math.floor(Math.random() * 1000);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const fresh = !existsSync(join(dataDir, 'postgres/PG_VERSION'));
   let server = await startServer(port, dataDir);
