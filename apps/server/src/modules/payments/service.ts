@@ -122,8 +122,14 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       // so limit and points are exact.
       const customer = await lockCustomer(tx, customerId);
       // Read after the customer lock was granted, so what this month owes includes every earlier payment.
+      // The purchase's id is drawn here so that its one write can also store the answer that names it (a
+      // replay or a failure leaves a gap in the ids, as any rolled-back insert would).
       const [request] = await tx
-        .select({ ...getTableColumns(paymentRequests), owed: owedSql(customerId, month) })
+        .select({
+          ...getTableColumns(paymentRequests),
+          owed: owedSql(customerId, month),
+          paymentId: sql<number>`nextval(pg_get_serial_sequence('purchases', 'id'))::int`,
+        })
         .from(paymentRequests)
         .where(eq(paymentRequests.id, requestId))
         .for('update');
@@ -154,53 +160,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       }
 
       const earned = earnedPoints(owed, gradeOf(customer.gradePoint).pointPercent);
-      // One write for the bill: the month's statement (opened or reopened), the line, and the request PAID.
-      const line = tx
-        .insert(purchases)
-        .values({
-          customerId,
-          merchantId: request.merchantId,
-          requestId: request.id,
-          requestName: request.requestName,
-          totalPrice: request.totalPrice,
-          pointUsed: point,
-          price: owed,
-          pointEarned: earned,
-          statementMonth: month,
-          createdAt: now,
-        })
-        .returning({ id: purchases.id });
-      const paid = tx
-        .update(paymentRequests)
-        .set({ status: 'PAID', paidAt: now, closedAt: now })
-        .where(eq(paymentRequests.id, request.id));
-      const [booked] = await rowsOf<{ id: number }>(
-        tx,
-        sql`with statement as (${statementUpsert(tx, customerId, month).getSQL()}), paid as (${paid.getSQL()}) ${line.getSQL()}`,
-      );
-      const paymentId = booked?.id;
-      if (paymentId === undefined) throw new Error('purchase insert returned nothing');
-      const ref = { customerId, refType: 'purchase' as const, refId: String(paymentId), at: now };
-      let pointBalance = points;
-      if (point > 0) {
-        pointBalance =
-          (await postPoints(tx, {
-            ...ref,
-            amount: -point,
-            reason: POINT_REASONS.paymentUse,
-            idempotencyKey: `purchase:${paymentId}:use`,
-          })) ?? pointBalance;
-      }
-      if (earned > 0) {
-        pointBalance =
-          (await postPoints(tx, {
-            ...ref,
-            amount: earned,
-            reason: POINT_REASONS.paymentEarn,
-            idempotencyKey: `purchase:${paymentId}:earn`,
-          })) ?? pointBalance;
-      }
-
+      const { paymentId } = request;
       const result: FinalResult = {
         paymentId,
         price: request.totalPrice,
@@ -208,18 +168,60 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         pointEarned: earned,
         // Nothing else changes this customer's lines while the row is locked: only this UNPAID purchase.
         balance: available - owed,
-        pointBalance,
+        // The locked row's balance is exact, and the postings below are this payment's only ones.
+        pointBalance: points - point + earned,
       };
-      // The result under the request (for replays) and, when given, under the caller's Idempotency-Key.
-      const row = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
-      const claimed = await tx
+      // One write: the month's statement (opened or reopened), the request PAID, the line, and the answer
+      // under the request (for replays) and, when given, under the caller's Idempotency-Key.
+      const paid = tx
+        .update(paymentRequests)
+        .set({ status: 'PAID', paidAt: now, closedAt: now })
+        .where(eq(paymentRequests.id, request.id));
+      const line = tx.insert(purchases).values({
+        id: paymentId,
+        customerId,
+        merchantId: request.merchantId,
+        requestId: request.id,
+        requestName: request.requestName,
+        totalPrice: request.totalPrice,
+        pointUsed: point,
+        price: owed,
+        pointEarned: earned,
+        statementMonth: month,
+        createdAt: now,
+      });
+      const answer = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
+      const answers = tx
         .insert(idempotencyKeys)
         .values([
-          { ...row, key: `request:${requestId}` },
-          ...(idempotencyKey ? [{ ...row, key: `key:${idempotencyKey}`, requestHash }] : []),
+          { ...answer, key: `request:${requestId}` },
+          ...(idempotencyKey ? [{ ...answer, key: `key:${idempotencyKey}`, requestHash }] : []),
         ])
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
+      const claimed = await rowsOf<{ key: string }>(
+        tx,
+        sql`with statement as (${statementUpsert(tx, customerId, month).getSQL()}), paid as (${paid.getSQL()}),
+          line as (${line.getSQL()}) ${answers.getSQL()}`,
+      );
+
+      const ref = { customerId, refType: 'purchase' as const, refId: String(paymentId), at: now };
+      if (point > 0) {
+        await postPoints(tx, {
+          ...ref,
+          amount: -point,
+          reason: POINT_REASONS.paymentUse,
+          idempotencyKey: `purchase:${paymentId}:use`,
+        });
+      }
+      if (earned > 0) {
+        await postPoints(tx, {
+          ...ref,
+          amount: earned,
+          reason: POINT_REASONS.paymentEarn,
+          idempotencyKey: `purchase:${paymentId}:earn`,
+        });
+      }
       // A concurrent call took this key first (for another request): this payment rolls back.
       if (idempotencyKey && !claimed.some((c) => c.key === `key:${idempotencyKey}`)) {
         const replay = await keyedReplay(tx, customerId, idempotencyKey, requestHash);
