@@ -128,6 +128,13 @@ export const paymentRequests = pgTable(
 );
 
 /**
+ * "The request is ACTIVE", written as the literal the partial indexes above are defined with: a prepared
+ * statement's generic plan can use those indexes only then (with the status as a parameter it scans the
+ * table, so PostgreSQL plans the query afresh on every call).
+ */
+export const isActiveRequest = sql`${paymentRequests.status} = 'ACTIVE'`;
+
+/**
  * Monthly statement per customer (docs/rules/bills-and-grades.md#B1); a purchase belongs to the statement of its KST
  * month.
  */

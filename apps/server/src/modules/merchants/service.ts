@@ -3,7 +3,7 @@ import type { CreatePaymentRequestBody, PaymentRequestStatus, PaymentRequestView
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { paymentRequests } from '../../db/schema';
+import { isActiveRequest, paymentRequests } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
@@ -74,12 +74,12 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
     const expired = db
       .select({ id: paymentRequests.id })
       .from(paymentRequests)
-      .where(and(eq(paymentRequests.status, 'ACTIVE'), lte(paymentRequests.expiresAt, now)))
+      .where(and(isActiveRequest, lte(paymentRequests.expiresAt, now)))
       .for('update', { skipLocked: true });
     await db
       .update(paymentRequests)
       .set({ status: 'EXPIRED', closedAt: now })
-      .where(and(inArray(paymentRequests.id, expired), eq(paymentRequests.status, 'ACTIVE')));
+      .where(and(inArray(paymentRequests.id, expired), isActiveRequest));
   }
 
   async function create(
@@ -148,7 +148,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
           and(
             eq(paymentRequests.id, requestId),
             eq(paymentRequests.merchantId, merchantId),
-            eq(paymentRequests.status, 'ACTIVE'),
+            isActiveRequest,
             // Expiry is the clock's decision: a request past its expiry is EXPIRED, never CANCELLED.
             gt(paymentRequests.expiresAt, now),
           ),

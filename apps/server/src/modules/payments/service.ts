@@ -18,7 +18,15 @@ import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, getTableColumns, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { customers, idempotencyKeys, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
+import {
+  customers,
+  idempotencyKeys,
+  isActiveRequest,
+  merchants,
+  paymentRequests,
+  pointLedger,
+  purchases,
+} from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
@@ -239,7 +247,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
       const match = codeCondition(body);
-      const usable = match && and(match, eq(paymentRequests.status, 'ACTIVE'), gt(paymentRequests.expiresAt, now));
+      const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
       const heldByMeSql = usable
         ? sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
             'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice})
@@ -300,7 +308,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
           ? await db
               .select({ id: paymentRequests.id })
               .from(paymentRequests)
-              .where(and(match, eq(paymentRequests.status, 'ACTIVE'), gt(paymentRequests.expiresAt, now)))
+              .where(and(match, isActiveRequest, gt(paymentRequests.expiresAt, now)))
           : [];
         if (taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
         // Unknown, expired, paid and cancelled codes all look the same: no oracle.
