@@ -1,9 +1,11 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { startEmbeddedPostgres } from './embedded';
+import { isAlive, startEmbeddedPostgres } from './embedded';
 
 /** Where this connection came from: null over a Unix socket, the client's address over TCP. */
 async function clientAddress(url: string): Promise<string | null> {
@@ -39,6 +41,22 @@ describe('embedded PostgreSQL connections', () => {
     } finally {
       await server.stop();
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('isAlive', () => {
+  it('counts a killed process its parent has not reaped (a zombie) as gone, and a running one as alive', async () => {
+    if (!existsSync('/proc/self/stat')) return; // zombies are told apart through /proc (Linux)
+    // sh starts a short child, prints its pid, then becomes `sleep`, which never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number((await once(parent.stdout, 'data'))[0].toString().trim());
+      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
+      expect(isAlive(zombie)).toBe(false);
+      expect(isAlive(parent.pid ?? -1)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
     }
   });
 });
