@@ -48,12 +48,17 @@ describe('embedded PostgreSQL connections', () => {
 describe('isAlive', () => {
   it('counts a killed process its parent has not reaped (a zombie) as gone, and a running one as alive', async () => {
     if (!existsSync('/proc/self/stat')) return; // zombies are told apart through /proc (Linux)
-    // sh starts a short child, prints its pid, then becomes `sleep`, which never reaps it: a zombie.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh starts a child, prints its pid and becomes `sleep`, which never reaps children. The child is killed
+    // only once that exec has happened, so it stays a zombie however the two are scheduled.
+    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const zombie = Number((await once(parent.stdout, 'data'))[0].toString().trim());
-      await expect.poll(() => readFileSync(`/proc/${zombie}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('Z');
-      expect(isAlive(zombie)).toBe(false);
+      const child = Number((await once(parent.stdout, 'data'))[0].toString().trim());
+      const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+      await expect.poll(() => readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8').split('\0')[0]).toBe('sleep');
+      expect(isAlive(child)).toBe(true);
+      process.kill(child, 'SIGKILL');
+      await expect.poll(() => state(child)).toBe('Z');
+      expect(isAlive(child)).toBe(false);
       expect(isAlive(parent.pid ?? -1)).toBe(true);
     } finally {
       parent.kill('SIGKILL');
