@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { freePort } from '../lib/free-port';
 import { readOrCreateSecret } from '../lib/secrets';
 
 /**
@@ -29,9 +29,9 @@ const USER = 'postgres';
 
 /**
  * Initialises the cluster on first use, then starts it on a free port bound to 127.0.0.1 only, plus a Unix
- * socket in the cluster directory (0700, the server's own user), password auth on both. A cluster left running by a process that died (`kill -9`) is shut down first, so
- * a restart always works; a cluster run by another live process of ours (the server, while `npm run jobs`
- * runs) is shared instead.
+ * socket in the cluster directory (0700, the server's own user), password auth on both. A cluster left
+ * running by a process that died (`kill -9`) is shut down first, so a restart always works; a cluster run by
+ * another live process of ours (the server, while `npm run jobs` runs) is shared instead.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const dataDir = resolve(options.dataDir);
@@ -59,9 +59,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     logs.push(String(message));
     if (logs.length > 40) logs.shift();
   };
-  const makeServer = (port: number) => {
-    const socketDir = socketFits(clusterDir, port) ? clusterDir : '';
-    return new EmbeddedPostgresServer({
+  // The app's Unix socket lives in the cluster directory when the path fits (else TCP only).
+  const socketDirFor = (port: number) => (socketFits(clusterDir, port) ? clusterDir : undefined);
+  const makeServer = (port: number) =>
+    new EmbeddedPostgresServer({
       databaseDir: clusterDir,
       port,
       user: USER,
@@ -76,7 +77,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         '-c',
         'listen_addresses=127.0.0.1',
         '-c',
-        `unix_socket_directories=${socketDir}`,
+        `unix_socket_directories=${socketDirFor(port) ?? ''}`,
         '-c',
         'log_min_error_statement=panic',
         ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
@@ -84,7 +85,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       onLog: remember,
       onError: remember,
     });
-  };
 
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
     // A first start that was interrupted leaves a partial directory initdb refuses to reuse.
@@ -109,7 +109,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       throw new Error(`could not start the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
     }
     writeFileSync(ownerFile, String(process.pid));
-    return handle(port, password, socketFits(clusterDir, port) ? clusterDir : undefined, true, async () => {
+    return handle(port, password, socketDirFor(port), true, async () => {
       await server.stop();
       if (readPid(ownerFile) === process.pid) unlinkSync(ownerFile);
     });
@@ -215,17 +215,6 @@ async function waitForExit(pid: number, timeoutMs = 60_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`the old embedded PostgreSQL (pid ${pid}) did not stop`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject()));
-    });
-  });
 }
 
 /**

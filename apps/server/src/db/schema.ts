@@ -1,7 +1,7 @@
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
 import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import {
   boolean,
   check,
@@ -97,6 +97,15 @@ export const merchantApiKeys = pgTable(
   (t) => [uniqueIndex('merchant_api_keys_hash_key').on(t.keyHash)],
 );
 
+/**
+ * "The request is ACTIVE" with the status as a literal: the predicate of the active-request partial indexes,
+ * and what queries say, so a prepared statement's generic plan can use those indexes (with the status as a
+ * parameter it cannot prove the index predicate, scans the table, and PostgreSQL re-plans on every call).
+ */
+function activeStatus(status: SQLWrapper) {
+  return sql`${status} = 'ACTIVE'`;
+}
+
 export const paymentRequests = pgTable(
   'payment_requests',
   {
@@ -120,19 +129,15 @@ export const paymentRequests = pgTable(
   (t) => [
     uniqueIndex('payment_requests_order_key').on(t.merchantId, t.orderId),
     uniqueIndex('payment_requests_qr_key').on(t.qrToken),
-    uniqueIndex('payment_requests_active_pin_key').on(t.pinCode).where(sql`${t.status} = 'ACTIVE'`),
+    uniqueIndex('payment_requests_active_pin_key').on(t.pinCode).where(activeStatus(t.status)),
     // The expiry sweep and the reservation look only at ACTIVE rows.
-    index('payment_requests_active_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'ACTIVE'`),
+    index('payment_requests_active_expiry_idx').on(t.expiresAt).where(activeStatus(t.status)),
     check('payment_requests_total_price_range', sql`${t.totalPrice} between 1 and 10000000`),
   ],
 );
 
-/**
- * "The request is ACTIVE", written as the literal the partial indexes above are defined with: a prepared
- * statement's generic plan can use those indexes only then (with the status as a parameter it scans the
- * table, so PostgreSQL plans the query afresh on every call).
- */
-export const isActiveRequest = sql`${paymentRequests.status} = 'ACTIVE'`;
+/** Queries match active requests with the very predicate of the partial indexes above (see `activeStatus`). */
+export const isActiveRequest = activeStatus(paymentRequests.status);
 
 /**
  * Monthly statement per customer (docs/rules/bills-and-grades.md#B1); a purchase belongs to the statement of its KST

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,6 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../db/client';
 import { paymentRequests, purchases } from '../db/schema';
+import { freePort } from '../lib/free-port';
 import { createHarness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 import { createTestDatabaseUrl } from '../test/test-database';
@@ -33,17 +33,6 @@ afterAll(async () => {
   await target?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail()));
-    });
-  });
-}
 
 interface LogLine {
   msg?: string;

@@ -15,7 +15,7 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, getTableColumns, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, getTableName, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import {
@@ -136,7 +136,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         .select({
           ...getTableColumns(paymentRequests),
           owed: owedSql(customerId, month),
-          paymentId: sql<number>`nextval(pg_get_serial_sequence('purchases', 'id'))::int`,
+          paymentId: sql<number>`nextval(pg_get_serial_sequence(${getTableName(purchases)}, ${purchases.id.name}))::int`,
         })
         .from(paymentRequests)
         .where(eq(paymentRequests.id, requestId))
