@@ -1,6 +1,7 @@
 import { BILL_RULES } from './bill-rules';
 import { GRADE_POINTS, GRADES, type Grade } from './grades';
 import { LIMITS } from './limits';
+import { won } from './number-format';
 import { SCORE_BAND_MIN, SCORE_MAX, SCORE_MIN, SCORE_MONTHS } from './report-rules';
 import { watchPoints } from './shorts-rules';
 
@@ -32,8 +33,6 @@ export const RULE_NUMBERS: RuleNumbers = {
   },
 };
 
-/** 12500 → '12,500원' */
-export const won = (krw: number) => `${krw.toLocaleString('ko-KR')}원`;
 /** 100,000 → '10만 원' (limits read better in 만 units). */
 export const manWon = (krw: number) => (krw % 10_000 === 0 ? `${krw / 10_000}만 원` : won(krw));
 

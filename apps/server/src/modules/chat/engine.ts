@@ -12,6 +12,7 @@ import {
   OPTION,
   QUICK_MENUS,
 } from '@ohgood/contract/chat-rules';
+import { groupedNumber } from '@ohgood/contract/number-format';
 import { analyse, faqOf, hobbyOf, moodOf, type QuickMenuEntry, type Route, wantsRecommendation } from './analysis';
 import { FAQ_ANSWERS } from './faq-answers';
 import { hasAnyKeyword, type PreparedText, prepare } from './text-match';
@@ -194,7 +195,7 @@ async function recommend(state: ChatState, catalog: CatalogPort, more: boolean):
     };
   }
   if (outcome.kind === 'none_within_limit') {
-    const limit = outcome.availableLimit.toLocaleString('ko-KR');
+    const limit = groupedNumber(outcome.availableLimit);
     return {
       message: `지금 남은 한도(₩${limit}) 안에서 살 수 있는 ${hobby} 상품이 없어. 이번 달 결제를 납부하면 한도가 바로 돌아와!`,
       flow,

@@ -1,5 +1,6 @@
 import type { FaqItem } from '@ohgood/contract/chat-rules';
-import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases, won } from '@ohgood/contract/faq-phrases';
+import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases } from '@ohgood/contract/faq-phrases';
+import { won } from '@ohgood/contract/number-format';
 
 /*
  * Our own FAQ answers (docs/rules/chat.md#C5), written from the constants the rules themselves use: change a grade

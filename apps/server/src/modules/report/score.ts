@@ -1,4 +1,5 @@
 import { clampGradePoint, GRADE_POINTS, gradeOf } from '@ohgood/contract/grades';
+import { won } from '@ohgood/contract/number-format';
 import type { ScoreFactor } from '@ohgood/contract/report';
 import {
   AUTO_EXTENSIONS_FULL_RISK,
@@ -39,7 +40,8 @@ export interface ScoreResult {
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
-const won = (n: number) => `${Math.round(n).toLocaleString('ko-KR')}원`;
+/** Averages can be fractional; the factor lines show whole won. */
+const wholeWon = (n: number) => won(Math.round(n));
 
 /** Risk of the limit-use ratio u: none up to 30 %, 0.7 at 80 %, full from 100 %. */
 export function limitUseRisk(u: number): number {
@@ -90,11 +92,11 @@ function details(inputs: ScoreInputs): Record<ScoreFactorKey, string> {
     autoExtensions12m: `자동 연장 ${inputs.autoExtensions12m}회`,
     suspended: inputs.suspended ? '연체로 결제가 정지된 상태예요' : '정상 이용 중',
     gradePoint: `등급 점수 ${inputs.gradePoint} / ${GRADE_POINTS.max}`,
-    limitUse: `${inputs.spendThisMonth > 0 ? '이번 달' : '월평균'} ${won(spend)} / 한도 ${won(limit)} (${Math.round(
+    limitUse: `${inputs.spendThisMonth > 0 ? '이번 달' : '월평균'} ${wholeWon(spend)} / 한도 ${wholeWon(limit)} (${Math.round(
       (spend / limit) * 100,
     )}%)`,
     purchases12m: `이용 ${inputs.purchases12m}회`,
-    amount12m: `이용 금액 ${won(inputs.amount12m)}`,
+    amount12m: `이용 금액 ${wholeWon(inputs.amount12m)}`,
   };
 }
 

@@ -1,4 +1,5 @@
-import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases, won } from '@ohgood/contract/faq-phrases';
+import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases } from '@ohgood/contract/faq-phrases';
+import { won } from '@ohgood/contract/number-format';
 
 export interface FaqEntry {
   q: string;
