@@ -9,6 +9,7 @@ import {
 } from '@ohgood/contract/endpoint';
 import { errorBody } from '@ohgood/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { JsonText } from './json-text';
 
 /** The request a handler of endpoint E sees: params, query, body and headers already parsed by its schemas. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
@@ -18,11 +19,17 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Headers: EndpointHeaders<E>;
 }>;
 
-/** Returns exactly the declared HTTP body; the response schema checks it again on the way out. */
+/**
+ * Returns exactly the declared HTTP body; the response schema checks it again on the way out. A hot path may
+ * return the body's JSON text instead (`JsonText`), built from parts it checked against the same schema.
+ */
 export type EndpointHandler<E extends Endpoint> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
-) => Promise<EndpointResponseInput<E>> | EndpointResponseInput<E>;
+) =>
+  | Promise<EndpointResponseInput<E> | JsonText<EndpointResponseInput<E>>>
+  | EndpointResponseInput<E>
+  | JsonText<EndpointResponseInput<E>>;
 
 /** Route options an endpoint may add that are about this server, not the contract. */
 export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'preHandler'>;

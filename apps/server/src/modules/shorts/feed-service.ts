@@ -1,71 +1,78 @@
-import type { FeedPage, FeedQuery, ShortItem } from '@ohgood/contract/shorts';
+import type { FeedPage, FeedQuery, FeedResponse, ShortItem } from '@ohgood/contract/shorts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shortRanks, shorts } from '../../db/schema';
+import type { JsonText } from '../../http/json-text';
+import { type FeedPageRows, feedPageJson } from './feed-json';
 import { shortNotFound } from './playable-short';
 import type { Ranking } from './ranking';
 import { keywordFilter } from './search';
-import { type ShortRow, shortColumns, toShortItems } from './short-items';
+import { type ShortRow, shortColumns, toShortItems, viewerFactsOf } from './short-items';
 import type { ViewerState } from './viewer-state';
 
 /** Reading playable shorts: the ranked feed (optionally filtered by a keyword) and one short by id. */
 export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking, viewerState: ViewerState) {
+  /**
+   * The ranking of docs/rules/shorts.md#S1, from the stored scores (migration 0003, `ranking.ts`): score,
+   * then date, then id, all descending, through the index. Page n+1 continues from page n's last key when
+   * it is known. Unfiltered pages come from the ranking's page cache (the same row objects while it holds).
+   */
+  async function rankedPage(query: FeedQuery): Promise<FeedPageRows> {
+    await ranking.ensureFresh();
+    const keyword = query.keyword?.trim();
+    const generation = ranking.generation();
+    const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
+    const conditions = [eq(shorts.status, 'READY')];
+    if (keyword) {
+      conditions.push(keywordFilter(keyword));
+    }
+    if (cursor) {
+      conditions.push(
+        sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
+      );
+    }
+    type RankedPage = { rows: ShortRow[]; hasNext: boolean };
+    let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
+    if (!ranked) {
+      const rows = await db
+        .select({
+          ...shortColumns,
+          rankScore: sql<string>`${shortRanks.score}::text`,
+          rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
+        })
+        .from(shortRanks)
+        .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
+        .innerJoin(customers, eq(customers.id, shorts.customerId))
+        .where(and(...conditions))
+        .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
+        .limit(query.size + 1)
+        .offset(cursor ? 0 : (query.page - 1) * query.size);
+      const hasNext = rows.length > query.size;
+      const page = rows.slice(0, query.size);
+      const last = page.at(-1);
+      if (!keyword && hasNext && last) {
+        const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
+        ranking.remember(query.size, query.page, end, generation);
+      }
+      ranked = { rows: page, hasNext };
+      if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
+    }
+    return { rows: ranked.rows, page: query.page, size: query.size, hasNext: ranked.hasNext, mediaBaseUrl };
+  }
+
   return {
     mediaBaseUrl,
 
-    /**
-     * The ranking of docs/rules/shorts.md#S1, from the stored scores (migration 0003, `ranking.ts`): score,
-     * then date, then id, all descending, through the index. Page n+1 continues from page n's last key when
-     * it is known.
-     */
+    /** A feed page as items. */
     async feed(query: FeedQuery, viewer: number | null): Promise<FeedPage> {
-      await ranking.ensureFresh();
-      const keyword = query.keyword?.trim();
-      const generation = ranking.generation();
-      const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
-      const conditions = [eq(shorts.status, 'READY')];
-      if (keyword) {
-        conditions.push(keywordFilter(keyword));
-      }
-      if (cursor) {
-        conditions.push(
-          sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
-        );
-      }
-      type RankedPage = { rows: ShortRow[]; hasNext: boolean };
-      let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
-      if (!ranked) {
-        const rows = await db
-          .select({
-            ...shortColumns,
-            rankScore: sql<string>`${shortRanks.score}::text`,
-            rankCreatedAt: sql<string>`${shortRanks.createdAt}::text`,
-          })
-          .from(shortRanks)
-          .innerJoin(shorts, eq(shorts.id, shortRanks.shortId))
-          .innerJoin(customers, eq(customers.id, shorts.customerId))
-          .where(and(...conditions))
-          .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
-          .limit(query.size + 1)
-          .offset(cursor ? 0 : (query.page - 1) * query.size);
-        const hasNext = rows.length > query.size;
-        const page = rows.slice(0, query.size);
-        const last = page.at(-1);
-        if (!keyword && hasNext && last) {
-          const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
-          ranking.remember(query.size, query.page, end, generation);
-        }
-        ranked = { rows: page, hasNext };
-        if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
-      }
-      const { rows: page, hasNext } = ranked;
-      return {
-        data: await toShortItems(viewerState, page, viewer),
-        page: query.page,
-        size: query.size,
-        hasNext,
-        mediaBaseUrl,
-      };
+      const { rows, ...paging } = await rankedPage(query);
+      return { data: await toShortItems(viewerState, rows, viewer), ...paging };
+    },
+
+    /** The same page as the HTTP body's JSON text (`feed-json.ts`), for the feed routes. */
+    async feedJson(query: FeedQuery, viewer: number | null): Promise<JsonText<FeedResponse>> {
+      const ranked = await rankedPage(query);
+      return feedPageJson(ranked, viewer, await viewerFactsOf(viewerState, ranked.rows, viewer));
     },
 
     async one(id: number, viewer: number | null): Promise<ShortItem> {

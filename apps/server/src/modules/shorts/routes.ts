@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import { LIMITS } from '@ohgood/contract/limits';
-import { shortsEndpoints as api, type FeedPage } from '@ohgood/contract/shorts';
+import { shortsEndpoints as api } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
@@ -19,11 +19,6 @@ import type { ReactionsService } from './reactions-service';
 import type { SubscriptionsService } from './subscriptions-service';
 import type { UploadStatusService } from './upload-status-service';
 import type { WatchPointsService } from './watch-points-service';
-
-/** The feed's body (its contract in `@ohgood/contract/shorts`, ADR 0010): `data` is the list, paging beside it. */
-function feedBody({ data, ...paging }: FeedPage) {
-  return { ...ok(data), ...paging };
-}
 
 /** Public answers the same for every anonymous caller, so the in-process cache may keep them briefly. */
 export const PUBLIC_SHORTS_ROUTES = [
@@ -53,13 +48,9 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
       limits: { fileSize: limits.maxVideoBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 },
     });
 
-    registerEndpoint(app, api.publicFeed, async (request) =>
-      feedBody(await feed.feed(request.query, request.customerId)),
-    );
+    registerEndpoint(app, api.publicFeed, (request) => feed.feedJson(request.query, request.customerId));
 
-    registerEndpoint(app, api.feed, async (request) =>
-      feedBody(await feed.feed(request.query, requireCustomer(request))),
-    );
+    registerEndpoint(app, api.feed, (request) => feed.feedJson(request.query, requireCustomer(request)));
 
     registerEndpoint(app, api.one, async (request) => ({
       ...(await feed.one(request.params.id, request.customerId)),
