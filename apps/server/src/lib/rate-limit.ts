@@ -1,4 +1,4 @@
-import { lt, type SQL, sql } from 'drizzle-orm';
+import { lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { rateLimitCounters } from '../db/schema';
 import type { Executor } from '../db/tx';
 
@@ -15,7 +15,7 @@ export interface Window {
  */
 export const LONGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-function windowStart(now: Date, windowMs: number): Date {
+export function windowStart(now: Date, windowMs: number): Date {
   // A longer window would lose its counts to the prune job while still open.
   if (windowMs > LONGEST_WINDOW_MS) throw new Error(`rate-limit window of ${windowMs} ms exceeds a day`);
   return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
@@ -35,10 +35,22 @@ export async function isOver(db: Executor, window: Window, now: Date): Promise<b
  * makes anyway (payments' validate).
  */
 export function anyOverSql(windows: Window[], now: Date): SQL<boolean> {
-  const atLimit = windows.map(
-    (w) =>
-      sql`(${rateLimitCounters.key} = ${w.key} and ${rateLimitCounters.windowStart} = ${windowStart(now, w.windowMs)}
-        and ${rateLimitCounters.count} >= ${w.limit})`,
+  return anyAtLimitSql(windows.map((w) => ({ key: w.key, start: windowStart(now, w.windowMs), limit: w.limit })));
+}
+
+/** One window's counter as a query reads it: its key and start may be placeholders of a prepared query. */
+export interface CounterRef {
+  key: string | Placeholder;
+  start: Date | Placeholder;
+  limit: number;
+}
+
+/** `anyOverSql` for counters already resolved to their windows (`windowStart`). */
+export function anyAtLimitSql(counters: CounterRef[]): SQL<boolean> {
+  const atLimit = counters.map(
+    (c) =>
+      sql`(${rateLimitCounters.key} = ${c.key} and ${rateLimitCounters.windowStart} = ${c.start}
+        and ${rateLimitCounters.count} >= ${c.limit})`,
   );
   return sql<boolean>`exists (select 1 from ${rateLimitCounters} where ${sql.join(atLimit, sql` or `)})`;
 }

@@ -30,7 +30,7 @@ import {
 import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
-import { anyOverSql, hit } from '../../lib/rate-limit';
+import { anyAtLimitSql, hit, windowStart } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
 import { limitLeft, owedSql, statementUpsert } from '../bills/statements';
 import { POINT_REASONS, postPoints } from '../points/ledger';
@@ -55,6 +55,39 @@ function codeCondition(body: ValidateBody): SQL | undefined {
   return pinCode.safeParse(body.value).success ? eq(paymentRequests.pinCode, body.value) : undefined;
 }
 
+/** The value `codeCondition` matches: the PIN, or the QR token of a token or deep link. */
+function codeValue(body: ValidateBody): string {
+  return body.codeType === 'qrcode' ? qrTokenFrom(body.value) : body.value;
+}
+
+/** Validate's first read (see `validateRead`) for a code matched by `code`, on named placeholders. */
+function prepareValidateRead(db: Db, code: SQL, name: string) {
+  const p = sql.placeholder;
+  const mine = and(
+    code,
+    isActiveRequest,
+    gt(paymentRequests.expiresAt, p('now')),
+    eq(paymentRequests.reservedBy, p('customerId')),
+  );
+  return db
+    .select({
+      over: anyAtLimitSql([
+        { key: p('ipKey'), start: p('ipStart'), limit: VALIDATE_FAILURES_PER_IP.limit },
+        { key: p('key'), start: p('start'), limit: FAILED_CODE_WINDOW.limit },
+      ]),
+      suspended: customers.suspended,
+      pointBalance: customers.pointBalance,
+      gradePoint: customers.gradePoint,
+      owed: owedSql(p('customerId'), p('month')),
+      held: sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
+        'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice})
+        from ${paymentRequests} where ${mine} limit 1)`,
+    })
+    .from(customers)
+    .where(eq(customers.id, p('customerId')))
+    .prepare(name);
+}
+
 /** What validate answers about the request it reserved, read or written. */
 const heldColumns = {
   id: paymentRequests.id,
@@ -73,6 +106,16 @@ export interface PaymentService {
 
 export function createPaymentService(db: Db, clock: Clock): PaymentService {
   const invalidCode = () => notFound('INVALID_CODE', PAY_MSG.invalidCode);
+
+  /**
+   * Validate's one read, per code type, built once (a prepared query: no SQL building per call): the
+   * failed-code limits, my row and what I owe this month, and the request if I already hold it (a reopened
+   * sheet, a scanner seeing the code twice), which then needs no write at all.
+   */
+  const validateRead = {
+    pincode: prepareValidateRead(db, eq(paymentRequests.pinCode, sql.placeholder('code')), 'payment_validate_pin'),
+    qrcode: prepareValidateRead(db, eq(paymentRequests.qrToken, sql.placeholder('code')), 'payment_validate_qr'),
+  };
 
   async function storedFinal(executor: Db | Tx, customerId: number, key: string): Promise<FinalResult | null> {
     return (await storedKey(executor, customerId, key))?.response ?? null;
@@ -248,24 +291,16 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
       const match = codeCondition(body);
       const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
-      const heldByMeSql = usable
-        ? sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
-            'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice})
-            from ${paymentRequests} where ${and(usable, eq(paymentRequests.reservedBy, customerId))} limit 1)`
-        : sql<null>`null`;
-      // One read: the failed-code limits, my row and what I owe this month, and the request if I already
-      // hold it (a reopened sheet, a scanner seeing the code twice), which then needs no write at all.
-      const [me] = await db
-        .select({
-          over: anyOverSql([ipFailures, failures], now),
-          suspended: customers.suspended,
-          pointBalance: customers.pointBalance,
-          gradePoint: customers.gradePoint,
-          owed: owedSql(customerId, kstMonth(now)),
-          held: heldByMeSql,
-        })
-        .from(customers)
-        .where(eq(customers.id, customerId));
+      const [me] = await validateRead[body.codeType].execute({
+        customerId,
+        code: match ? codeValue(body) : null,
+        now,
+        month: kstMonth(now),
+        key: failures.key,
+        start: windowStart(now, failures.windowMs),
+        ipKey: ipFailures.key,
+        ipStart: windowStart(now, ipFailures.windowMs),
+      });
       if (!me) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (me.over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       if (me.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);

@@ -27,7 +27,7 @@ const facts: fc.Arbitrary<ViewerFacts> = fc.record({
     .map((pairs) => new Map(pairs)),
   subscribed: fc.array(fc.integer({ min: 1, max: 8 })).map((ids) => new Set(ids)),
 });
-const paging = fc.record({
+const paging: fc.Arbitrary<Paging> = fc.record({
   page: fc.integer({ min: 1, max: 10_000 }),
   size: fc.integer({ min: 1, max: 50 }),
   hasNext: fc.boolean(),
@@ -35,7 +35,9 @@ const paging = fc.record({
 });
 
 /** The body as the generic path builds it: items, envelope, then the endpoint's schema check. */
-function checkedBody(rows: ShortRow[], p: fc.RecordValue<typeof paging>, viewer: number | null, f: ViewerFacts) {
+type Paging = { page: number; size: number; hasNext: boolean; mediaBaseUrl: string };
+
+function checkedBody(rows: ShortRow[], p: Paging, viewer: number | null, f: ViewerFacts) {
   const data = rows.map((r) => ({ ...publicItemOf(r), ...viewerFieldsOf(r, viewer, f) }));
   return feedResponse.parse({ ...ok(data), ...p });
 }
