@@ -41,6 +41,7 @@ export const PAY_MSG = {
   notValidated: '먼저 결제 코드를 확인해주세요.',
   invalidPoint: '사용할 수 있는 포인트를 초과했습니다.',
   idempotencyKeyReused: '이 Idempotency-Key는 다른 결제 요청에 이미 사용되었습니다.',
+  busy: '동시에 들어온 결제가 많아 처리하지 못했습니다. 잠시 후 다시 시도해주세요.',
   cameraDenied: '카메라 권한을 확인해 주세요.',
   noPayments: '결제 내역이 없습니다.',
   noPoints: '포인트 내역이 없습니다.',

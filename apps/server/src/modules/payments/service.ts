@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
-import { kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
+import { kstDate, kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
 import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import {
@@ -15,9 +15,8 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, getTableColumns, getTableName, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { lockCustomer } from '../../db/locks';
 import {
   customers,
   idempotencyKeys,
@@ -27,17 +26,23 @@ import {
   pointLedger,
   purchases,
 } from '../../db/schema';
-import { rowsOf, type Tx, withTx } from '../../db/tx';
+import { rowsOf } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { anyAtLimitSql, hit, windowStart } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
-import { limitLeft, owedSql, statementUpsert } from '../bills/statements';
-import { POINT_REASONS, postPoints } from '../points/ledger';
+import { limitLeft, owedSql } from '../bills/statements';
+import { POINT_REASONS } from '../points/ledger';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
 const FINAL_SCOPE = 'payment-final';
+/**
+ * Reads of one final before it gives up: each failed apply means another payment of the same customer (or a
+ * change to their points or grade) went through in between, so only a burst of that customer's own payments
+ * can exhaust them.
+ */
+const MAX_FINAL_ATTEMPTS = 30;
 
 /** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
 export function finalRequestHash(requestId: string, point: number): string {
@@ -88,6 +93,42 @@ function prepareValidateRead(db: Db, code: SQL, name: string) {
     .prepare(name);
 }
 
+/** An answer stored under an Idempotency-Key, with the hash of the call it answered. */
+type StoredAnswer = { response: FinalResult; requestHash: string | null };
+
+/**
+ * Final's read (see `payFinal`): the customer's points, grade and suspension, what this month owes, the
+ * request, and the answers stored for this request and for the caller's Idempotency-Key. No locks: the apply
+ * step checks that all of it still holds.
+ */
+function prepareFinalRead(db: Db) {
+  const p = sql.placeholder;
+  return db
+    .select({
+      suspended: customers.suspended,
+      pointBalance: customers.pointBalance,
+      gradePoint: customers.gradePoint,
+      owed: owedSql(p('customerId'), p('month')),
+      request: {
+        status: paymentRequests.status,
+        reservedBy: paymentRequests.reservedBy,
+        expiresAt: paymentRequests.expiresAt,
+        totalPrice: paymentRequests.totalPrice,
+      },
+      requestAnswer: sql<FinalResult | null>`(select ${idempotencyKeys.response} from ${idempotencyKeys}
+        where ${idempotencyKeys.customerId} = ${p('customerId')} and ${idempotencyKeys.scope} = ${p('scope')}
+          and ${idempotencyKeys.key} = ${p('requestKey')})`,
+      callerAnswer: sql<StoredAnswer | null>`(select json_build_object('response', ${idempotencyKeys.response},
+        'requestHash', ${idempotencyKeys.requestHash}) from ${idempotencyKeys}
+        where ${idempotencyKeys.customerId} = ${p('customerId')} and ${idempotencyKeys.scope} = ${p('scope')}
+          and ${idempotencyKeys.key} = ${p('callerKey')})`,
+    })
+    .from(customers)
+    .leftJoin(paymentRequests, eq(paymentRequests.id, p('requestId')))
+    .where(eq(customers.id, p('customerId')))
+    .prepare('payment_final_read');
+}
+
 /** What validate answers about the request it reserved, read or written. */
 const heldColumns = {
   id: paymentRequests.id,
@@ -117,44 +158,25 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     qrcode: prepareValidateRead(db, eq(paymentRequests.qrToken, sql.placeholder('code')), 'payment_validate_qr'),
   };
 
-  async function storedFinal(executor: Db | Tx, customerId: number, key: string): Promise<FinalResult | null> {
-    return (await storedKey(executor, customerId, key))?.response ?? null;
-  }
-
-  async function storedKey(executor: Db | Tx, customerId: number, key: string) {
-    const [row] = await executor
-      .select({ response: idempotencyKeys.response, requestHash: idempotencyKeys.requestHash })
-      .from(idempotencyKeys)
-      .where(
-        and(
-          eq(idempotencyKeys.customerId, customerId),
-          eq(idempotencyKeys.scope, FINAL_SCOPE),
-          eq(idempotencyKeys.key, key),
-        ),
-      );
-    return row ? { response: row.response as FinalResult, requestHash: row.requestHash } : null;
-  }
-
-  /**
-   * The stored answer of an Idempotency-Key, only for the exact request it was first used with: the same
-   * key with another request or point amount is refused (422), never answered with another payment's result.
-   */
-  async function keyedReplay(
-    executor: Db | Tx,
-    customerId: number,
-    key: string,
-    requestHash: string,
-  ): Promise<FinalResult | null> {
-    const stored = await storedKey(executor, customerId, `key:${key}`);
-    if (!stored) return null;
+  /** The stored answer of an Idempotency-Key, only for the exact request it was first used with. */
+  function keyedAnswer(stored: StoredAnswer, requestHash: string): FinalResult {
+    // The same key with another request or point amount is refused (422), never answered with another
+    // payment's result.
     if (stored.requestHash !== requestHash) {
       throw unprocessable('IDEMPOTENCY_KEY_REUSED', PAY_MSG.idempotencyKeyReused);
     }
     return stored.response;
   }
 
+  const finalRead = prepareFinalRead(db);
   const finalOnce = singleFlight<FinalResult>();
 
+  /**
+   * A final in two round trips (ADR 0108): one read without locks, the decision here (every rule of the
+   * payment), then `payment_final_apply` (migration 0011), which locks, checks that what was read still holds
+   * and writes the payment in one statement, or writes nothing when it changed meanwhile: then the call reads
+   * and decides again. Each lost race means another payment of this customer went through, so the loop ends.
+   */
   async function payFinal(
     customerId: number,
     requestId: string,
@@ -162,34 +184,25 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     idempotencyKey: string | undefined,
   ): Promise<FinalResult> {
     const requestHash = finalRequestHash(requestId, point);
-    if (idempotencyKey) {
-      const replay = await keyedReplay(db, customerId, idempotencyKey, requestHash);
-      if (replay) return replay;
-    }
-    const now = clock.now();
-    const month = kstMonth(now);
-    return withTx(db, async (tx) => {
-      // Lock order (db/tx.ts): the customer, then the request. A customer's payments run one at a time,
-      // so limit and points are exact.
-      const customer = await lockCustomer(tx, customerId);
-      // Read after the customer lock was granted, so what this month owes includes every earlier payment.
-      // The purchase's id is drawn here so that its one write can also store the answer that names it (a
-      // replay or a failure leaves a gap in the ids, as any rolled-back insert would).
-      const [request] = await tx
-        .select({
-          ...getTableColumns(paymentRequests),
-          owed: owedSql(customerId, month),
-          paymentId: sql<number>`nextval(pg_get_serial_sequence(${getTableName(purchases)}, ${purchases.id.name}))::int`,
-        })
-        .from(paymentRequests)
-        .where(eq(paymentRequests.id, requestId))
-        .for('update');
+    const callerKey = idempotencyKey ? `key:${idempotencyKey}` : null;
+    for (let attempt = 1; attempt <= MAX_FINAL_ATTEMPTS; attempt++) {
+      const now = clock.now();
+      const month = kstMonth(now);
+      const [seen] = await finalRead.execute({
+        customerId,
+        requestId,
+        month,
+        scope: FINAL_SCOPE,
+        requestKey: `request:${requestId}`,
+        callerKey,
+      });
+      if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+      if (seen.callerAnswer) return keyedAnswer(seen.callerAnswer, requestHash);
+      const { request } = seen;
       if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
       if (request.status === 'PAID') {
         // The same final again (a retry, a double tap): the first result, nothing written.
-        const first =
-          request.reservedBy === customerId ? await storedFinal(tx, customerId, `request:${requestId}`) : null;
-        if (first) return first;
+        if (request.reservedBy === customerId && seen.requestAnswer) return seen.requestAnswer;
         throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
       }
       if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
@@ -197,89 +210,38 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       }
       if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
       if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-
-      if (customer.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
-      // The customer row is locked above, so its balance is current (the ledger's invariant keeps it exact).
-      const points = customer.pointBalance;
+      if (seen.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+      const points = seen.pointBalance;
       if (point < 0 || point > Math.min(request.totalPrice, points)) {
         throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
       }
       const owed = request.totalPrice - point;
-      const available = limitLeft(customer.gradePoint, request.owed);
-      if (owed > available) {
-        throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
-      }
+      const available = limitLeft(seen.gradePoint, seen.owed);
+      if (owed > available) throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
 
-      const earned = earnedPoints(owed, gradeOf(customer.gradePoint).pointPercent);
-      const { paymentId } = request;
-      const result: FinalResult = {
-        paymentId,
+      const earned = earnedPoints(owed, gradeOf(seen.gradePoint).pointPercent);
+      const result: Omit<FinalResult, 'paymentId'> = {
         price: request.totalPrice,
         pointUsed: point,
         pointEarned: earned,
-        // Nothing else changes this customer's lines while the row is locked: only this UNPAID purchase.
+        // Applied only if this customer's lines are still what was read: this UNPAID purchase is the only new one.
         balance: available - owed,
-        // The locked row's balance is exact, and the postings below are this payment's only ones.
+        // Applied only if the balance is still what was read: this payment's postings are its only movements.
         pointBalance: points - point + earned,
       };
-      // One write: the month's statement (opened or reopened), the request PAID, the line, and the answer
-      // under the request (for replays) and, when given, under the caller's Idempotency-Key.
-      const paid = tx
-        .update(paymentRequests)
-        .set({ status: 'PAID', paidAt: now, closedAt: now })
-        .where(eq(paymentRequests.id, request.id));
-      const line = tx.insert(purchases).values({
-        id: paymentId,
-        customerId,
-        merchantId: request.merchantId,
-        requestId: request.id,
-        requestName: request.requestName,
-        totalPrice: request.totalPrice,
-        pointUsed: point,
-        price: owed,
-        pointEarned: earned,
-        statementMonth: month,
-        createdAt: now,
-      });
-      const answer = { customerId, scope: FINAL_SCOPE, response: result, createdAt: now };
-      const answers = tx
-        .insert(idempotencyKeys)
-        .values([
-          { ...answer, key: `request:${requestId}` },
-          ...(idempotencyKey ? [{ ...answer, key: `key:${idempotencyKey}`, requestHash }] : []),
-        ])
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      const claimed = await rowsOf<{ key: string }>(
-        tx,
-        sql`with statement as (${statementUpsert(tx, customerId, month).getSQL()}), paid as (${paid.getSQL()}),
-          line as (${line.getSQL()}) ${answers.getSQL()}`,
+      const [applied] = await rowsOf<{ outcome: 'applied' | 'stale' | 'key_taken'; payment_id: number | null }>(
+        db,
+        sql`select outcome, payment_id from payment_final_apply(${customerId}, ${requestId}, ${request.totalPrice},
+          ${now}, ${kstDate(now)}, ${month}, ${points}, ${seen.gradePoint}, ${seen.owed}, ${point}, ${earned},
+          ${POINT_REASONS.paymentUse}, ${POINT_REASONS.paymentEarn}, ${FINAL_SCOPE}, ${JSON.stringify(result)},
+          ${callerKey}, ${callerKey ? requestHash : null})`,
       );
-
-      const ref = { customerId, refType: 'purchase' as const, refId: String(paymentId), at: now };
-      if (point > 0) {
-        await postPoints(tx, {
-          ...ref,
-          amount: -point,
-          reason: POINT_REASONS.paymentUse,
-          idempotencyKey: `purchase:${paymentId}:use`,
-        });
+      if (applied?.outcome === 'applied' && applied.payment_id !== null) {
+        return { paymentId: applied.payment_id, ...result };
       }
-      if (earned > 0) {
-        await postPoints(tx, {
-          ...ref,
-          amount: earned,
-          reason: POINT_REASONS.paymentEarn,
-          idempotencyKey: `purchase:${paymentId}:earn`,
-        });
-      }
-      // A concurrent call took this key first (for another request): this payment rolls back.
-      if (idempotencyKey && !claimed.some((c) => c.key === `key:${idempotencyKey}`)) {
-        const replay = await keyedReplay(tx, customerId, idempotencyKey, requestHash);
-        if (replay) return replay;
-      }
-      return result;
-    });
+      // 'key_taken': a concurrent call stored this key first, and the next read answers from it. 'stale': read again.
+    }
+    throw conflict('PAYMENT_BUSY', PAY_MSG.busy);
   }
 
   return {

@@ -1,0 +1,210 @@
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../test/harness';
+import { createMerchant, grantPoints } from '../../test/merchant-fixture';
+import { createRequest, finalPay, validatePin } from '../../test/payment-helpers';
+
+// The final's write step, `payment_final_apply` (migration 0011, ADR 0108): it writes only when what the app
+// read still holds, and the app then reads and decides again.
+
+let h: Harness;
+let merchant: Awaited<ReturnType<typeof createMerchant>>;
+
+beforeAll(async () => {
+  h = await createHarness();
+  merchant = await createMerchant(h.database.db, '적용상점');
+});
+afterAll(() => h.close());
+
+const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+  (await h.database.pool.query<R>(text, values)).rows;
+
+/** A customer holding a validated request of `price`, and what a final's read would have seen. */
+async function reserved(price: number, points = 0) {
+  const { token, customerId } = await h.signUp();
+  if (points > 0) await grantPoints(h.database.db, customerId, points, h.clock.now());
+  const request = await createRequest(h, merchant.headers, price);
+  expect((await validatePin(h, token, request.pinCode)).statusCode).toBe(200);
+  return { token, customerId, requestId: request.requestId, seen: { balance: points, gradePoint: 0, owed: 0 } };
+}
+
+interface Apply {
+  customerId: number;
+  requestId: string;
+  totalPrice: number;
+  seen: { balance: number; gradePoint: number; owed: number };
+  pointUsed?: number;
+  key?: string;
+}
+
+async function apply({ customerId, requestId, totalPrice, seen, pointUsed = 0, key }: Apply) {
+  const now = h.clock.now();
+  const [row] = await query<{ outcome: string; payment_id: number | null }>(
+    `select outcome, payment_id from payment_final_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+      $14, $15, $16, $17)`,
+    [
+      customerId,
+      requestId,
+      totalPrice,
+      now,
+      '2026-11-22',
+      '2026-11',
+      seen.balance,
+      seen.gradePoint,
+      seen.owed,
+      pointUsed,
+      0,
+      'PURCHASE_USE',
+      'PURCHASE_EARN',
+      'payment-final',
+      JSON.stringify({ price: totalPrice }),
+      key ?? null,
+      key ? 'hash' : null,
+    ],
+  );
+  return row;
+}
+
+/** Everything a payment writes, for one customer and request. */
+async function written(customerId: number, requestId: string) {
+  const [request] = await query<{ status: string }>('select status from payment_requests where id = $1', [requestId]);
+  const [counts] = await query<{ purchases: number; answers: number; ledger: number; balance: number }>(
+    `select (select count(*)::int from purchases where customer_id = $1) as purchases,
+       (select count(*)::int from idempotency_keys where customer_id = $1) as answers,
+       (select count(*)::int from point_ledger where customer_id = $1 and reason like 'PURCHASE%') as ledger,
+       (select point_balance from customers where id = $1) as balance`,
+    [customerId],
+  );
+  return { status: request?.status, ...counts };
+}
+
+describe('payment_final_apply', () => {
+  it('writes nothing and answers stale when the points, grade, owed amount or request changed', async () => {
+    const r = await reserved(5_000, 1_000);
+    const base = { customerId: r.customerId, requestId: r.requestId, totalPrice: 5_000, seen: r.seen };
+    const untouched = await written(r.customerId, r.requestId);
+    expect(untouched).toMatchObject({ status: 'ACTIVE', purchases: 0, answers: 0, ledger: 0, balance: 1_000 });
+
+    for (const changed of [
+      { ...base, seen: { ...r.seen, balance: 900 } },
+      { ...base, seen: { ...r.seen, gradePoint: 10 } },
+      { ...base, seen: { ...r.seen, owed: 1 } },
+      { ...base, totalPrice: 4_000 },
+    ]) {
+      expect(await apply({ ...changed, pointUsed: 300 })).toEqual({ outcome: 'stale', payment_id: null });
+      expect(await written(r.customerId, r.requestId)).toEqual(untouched);
+    }
+
+    const paid = await apply({ ...base, pointUsed: 300 });
+    expect(paid?.outcome).toBe('applied');
+    expect(await written(r.customerId, r.requestId)).toEqual({
+      status: 'PAID',
+      purchases: 1,
+      answers: 1,
+      ledger: 1,
+      balance: 700,
+    });
+    // Paid once: the same apply again finds the request no longer ACTIVE.
+    expect(await apply({ ...base, seen: { ...r.seen, balance: 700 } })).toMatchObject({ outcome: 'stale' });
+    expect((await written(r.customerId, r.requestId)).purchases).toBe(1);
+  });
+
+  it('answers key_taken and writes nothing when the Idempotency-Key was stored meanwhile', async () => {
+    const r = await reserved(3_000);
+    await query(
+      `insert into idempotency_keys (customer_id, scope, key, response, request_hash) values ($1, 'payment-final', 'key:k1', '{}', 'other')`,
+      [r.customerId],
+    );
+    const outcome = await apply({
+      customerId: r.customerId,
+      requestId: r.requestId,
+      totalPrice: 3_000,
+      seen: r.seen,
+      key: 'key:k1',
+    });
+    expect(outcome).toEqual({ outcome: 'key_taken', payment_id: null });
+    expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'ACTIVE', purchases: 0, answers: 1 });
+  });
+});
+
+/**
+ * Holds the customer's row lock in a transaction of its own until `release`, so finals started meanwhile read
+ * (no lock) and then wait inside their apply step; resolves once `waiters` of them are waiting there.
+ */
+async function holdCustomer(customerId: number) {
+  const client = await h.database.pool.connect();
+  await client.query('begin');
+  await client.query('select 1 from customers where id = $1 for update', [customerId]);
+  let released = false;
+  holders.push(() => holder.release());
+  const holder = {
+    client,
+    async waiters(count: number) {
+      for (;;) {
+        const [row] = await query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+           where wait_event_type = 'Lock' and query like '%payment_final_apply%'`,
+        );
+        if ((row?.n ?? 0) >= count) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+    /** Commits the holder's transaction (once; a failed test releases it too, so the pool can close). */
+    async release() {
+      if (released) return;
+      released = true;
+      await client.query('commit');
+      client.release();
+    },
+  };
+  return holder;
+}
+
+const holders: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(holders.splice(0).map((release) => release()));
+});
+
+describe('a final whose read went stale', () => {
+  it('decides again on the new balance when points moved between its read and its write', async () => {
+    const r = await reserved(5_000, 1_000);
+    const hold = await holdCustomer(r.customerId);
+    const final = finalPay(h, r.token, r.requestId, 600);
+    await hold.waiters(1);
+    // Points credited while the final waits (as a check-in reward would, in the lock holder's transaction).
+    await hold.client.query(
+      `insert into point_ledger (customer_id, amount, reason, ref_type, ref_id, kst_date, idempotency_key)
+       values ($1::int, 500, 'CHECKIN_ROULETTE', 'checkin', 'stale-test', '2026-11-22', 'stale-test-' || $1::text)`,
+      [r.customerId],
+    );
+    await hold.client.query('update customers set point_balance = point_balance + 500 where id = $1', [r.customerId]);
+    await hold.release();
+    const res = await final;
+    expect(res.statusCode).toBe(200);
+    const earned = res.json().result.pointEarned;
+    expect(res.json().result.pointBalance).toBe(1_500 - 600 + earned);
+    expect((await written(r.customerId, r.requestId)).balance).toBe(1_500 - 600 + earned);
+  });
+
+  it('refuses the second of two finals that each fit the limit alone but not together', async () => {
+    const { token, customerId } = await h.signUp();
+    const requests = [];
+    for (let i = 0; i < 2; i++) {
+      const request = await createRequest(h, merchant.headers, 60_000);
+      expect((await validatePin(h, token, request.pinCode)).statusCode).toBe(200);
+      requests.push(request);
+    }
+    const hold = await holdCustomer(customerId);
+    // Both read an owed amount of 0 against the 100,000 limit, then wait to write.
+    const finals = requests.map((request) => finalPay(h, token, request.requestId));
+    await hold.waiters(2);
+    await hold.release();
+    const statuses = (await Promise.all(finals)).map((res) => res.statusCode).sort();
+    expect(statuses).toEqual([200, 422]);
+    const [owed] = await query<{ sum: number }>(
+      'select coalesce(sum(price), 0)::int as sum from purchases where customer_id = $1',
+      [customerId],
+    );
+    expect(owed?.sum).toBe(60_000);
+  });
+});
