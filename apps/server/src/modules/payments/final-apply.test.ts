@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, validatePin } from '../../test/payment-helpers';
+import { createPaymentService } from './service';
 
 // The final's write step, `payment_final_apply` (migration 0011, ADR 0108): it writes only when what the app
 // read still holds, and the app then reads and decides again.
@@ -184,6 +185,19 @@ describe('a final whose read went stale', () => {
     const earned = res.json().result.pointEarned;
     expect(res.json().result.pointBalance).toBe(1_500 - 600 + earned);
     expect((await written(r.customerId, r.requestId)).balance).toBe(1_500 - 600 + earned);
+  });
+
+  it('gives up with 409 PAYMENT_BUSY, writing nothing, when every read went stale', async () => {
+    const r = await reserved(5_000, 1_000);
+    // The real service on the real database, allowed one read only.
+    const payments = createPaymentService(h.database.db, h.clock, { finalAttempts: 1 });
+    const hold = await holdCustomer(r.customerId);
+    const final = payments.final(r.customerId, r.requestId, 0).catch((error: unknown) => error);
+    await hold.waiters(1);
+    await hold.client.query('update customers set grade_point = grade_point + 1 where id = $1', [r.customerId]);
+    await hold.release();
+    expect(await final).toMatchObject({ status: 409, code: 'PAYMENT_BUSY' });
+    expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'ACTIVE', purchases: 0, answers: 0 });
   });
 
   it('refuses the second of two finals that each fit the limit alone but not together', async () => {

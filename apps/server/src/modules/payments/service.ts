@@ -42,7 +42,7 @@ const FINAL_SCOPE = 'payment-final';
  * change to their points or grade) went through in between, so only a burst of that customer's own payments
  * can exhaust them.
  */
-const MAX_FINAL_ATTEMPTS = 30;
+const FINAL_ATTEMPTS = 30;
 
 /** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
 export function finalRequestHash(requestId: string, point: number): string {
@@ -145,7 +145,11 @@ export interface PaymentService {
   mypage(customerId: number): Promise<Mypage>;
 }
 
-export function createPaymentService(db: Db, clock: Clock): PaymentService {
+export function createPaymentService(
+  db: Db,
+  clock: Clock,
+  { finalAttempts = FINAL_ATTEMPTS }: { finalAttempts?: number } = {},
+): PaymentService {
   const invalidCode = () => notFound('INVALID_CODE', PAY_MSG.invalidCode);
 
   /**
@@ -185,7 +189,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
   ): Promise<FinalResult> {
     const requestHash = finalRequestHash(requestId, point);
     const callerKey = idempotencyKey ? `key:${idempotencyKey}` : null;
-    for (let attempt = 1; attempt <= MAX_FINAL_ATTEMPTS; attempt++) {
+    for (let attempt = 1; attempt <= finalAttempts; attempt++) {
       const now = clock.now();
       const month = kstMonth(now);
       const [seen] = await finalRead.execute({
