@@ -1,7 +1,7 @@
 import { LIMITS } from '@ohgood/contract/limits';
 import type { ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { confirmUnsubscribe } from '../../../shared/confirm';
@@ -129,7 +129,9 @@ export default function FeedPage() {
     if (!loading && !failed && shouldLoadMore(index, slides.length) && slides.length > 0) loadMore();
   }, [index, slides.length, loading, failed, loadMore]);
 
-  useEffect(() => {
+  // Bound in the commit that shows the slides (a layout effect), so a key pressed as soon as they appear is
+  // not lost in the gap before passive effects run.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (target && ['INPUT', 'TEXTAREA'].includes(target.tagName)) return;
