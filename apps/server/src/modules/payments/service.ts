@@ -15,7 +15,7 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   customers,
@@ -54,15 +54,13 @@ export function earnedPoints(owed: number, pointPercent: number): number {
   return Math.floor((owed * Math.round(pointPercent * 10)) / 1000);
 }
 
-/** The request a code points at: a PIN or a QR token (or its deep link); undefined if malformed. */
-function codeCondition(body: ValidateBody): SQL | undefined {
-  if (body.codeType === 'qrcode') return eq(paymentRequests.qrToken, qrTokenFrom(body.value));
-  return pinCode.safeParse(body.value).success ? eq(paymentRequests.pinCode, body.value) : undefined;
-}
+/** The column each code type is looked up by. */
+const codeColumn = { pincode: paymentRequests.pinCode, qrcode: paymentRequests.qrToken } as const;
 
-/** The value `codeCondition` matches: the PIN, or the QR token of a token or deep link. */
-function codeValue(body: ValidateBody): string {
-  return body.codeType === 'qrcode' ? qrTokenFrom(body.value) : body.value;
+/** The value a code is looked up by: the PIN, or the QR token of a token or deep link; undefined if malformed. */
+function codeValue(body: ValidateBody): string | undefined {
+  if (body.codeType === 'qrcode') return qrTokenFrom(body.value);
+  return pinCode.safeParse(body.value).success ? body.value : undefined;
 }
 
 /** Validate's first read (see `validateRead`) for a code matched by `code`, on named placeholders. */
@@ -103,6 +101,11 @@ type StoredAnswer = { response: FinalResult; requestHash: string | null };
  */
 function prepareFinalRead(db: Db) {
   const p = sql.placeholder;
+  // The answer stored under one key of this customer's finals, with the hash of the call it answered.
+  const storedAnswer = (key: Placeholder) => sql<StoredAnswer | null>`(select json_build_object(
+      'response', ${idempotencyKeys.response}, 'requestHash', ${idempotencyKeys.requestHash})
+    from ${idempotencyKeys} where ${idempotencyKeys.customerId} = ${p('customerId')}
+      and ${idempotencyKeys.scope} = ${p('scope')} and ${idempotencyKeys.key} = ${key})`;
   return db
     .select({
       suspended: customers.suspended,
@@ -115,13 +118,8 @@ function prepareFinalRead(db: Db) {
         expiresAt: paymentRequests.expiresAt,
         totalPrice: paymentRequests.totalPrice,
       },
-      requestAnswer: sql<FinalResult | null>`(select ${idempotencyKeys.response} from ${idempotencyKeys}
-        where ${idempotencyKeys.customerId} = ${p('customerId')} and ${idempotencyKeys.scope} = ${p('scope')}
-          and ${idempotencyKeys.key} = ${p('requestKey')})`,
-      callerAnswer: sql<StoredAnswer | null>`(select json_build_object('response', ${idempotencyKeys.response},
-        'requestHash', ${idempotencyKeys.requestHash}) from ${idempotencyKeys}
-        where ${idempotencyKeys.customerId} = ${p('customerId')} and ${idempotencyKeys.scope} = ${p('scope')}
-          and ${idempotencyKeys.key} = ${p('callerKey')})`,
+      requestAnswer: storedAnswer(p('requestKey')),
+      callerAnswer: storedAnswer(p('callerKey')),
     })
     .from(customers)
     .leftJoin(paymentRequests, eq(paymentRequests.id, p('requestId')))
@@ -158,8 +156,8 @@ export function createPaymentService(
    * sheet, a scanner seeing the code twice), which then needs no write at all.
    */
   const validateRead = {
-    pincode: prepareValidateRead(db, eq(paymentRequests.pinCode, sql.placeholder('code')), 'payment_validate_pin'),
-    qrcode: prepareValidateRead(db, eq(paymentRequests.qrToken, sql.placeholder('code')), 'payment_validate_qr'),
+    pincode: prepareValidateRead(db, eq(codeColumn.pincode, sql.placeholder('code')), 'payment_validate_pin'),
+    qrcode: prepareValidateRead(db, eq(codeColumn.qrcode, sql.placeholder('code')), 'payment_validate_qr'),
   };
 
   /** The stored answer of an Idempotency-Key, only for the exact request it was first used with. */
@@ -206,7 +204,7 @@ export function createPaymentService(
       if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
       if (request.status === 'PAID') {
         // The same final again (a retry, a double tap): the first result, nothing written.
-        if (request.reservedBy === customerId && seen.requestAnswer) return seen.requestAnswer;
+        if (request.reservedBy === customerId && seen.requestAnswer) return seen.requestAnswer.response;
         throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
       }
       if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
@@ -255,11 +253,13 @@ export function createPaymentService(
       // by each other's payments.
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
-      const match = codeCondition(body);
+      const code = codeValue(body);
+      // The request the code points at (undefined for a malformed code, which matches nothing).
+      const match = code === undefined ? undefined : eq(codeColumn[body.codeType], code);
       const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
       const [me] = await validateRead[body.codeType].execute({
         customerId,
-        code: match ? codeValue(body) : null,
+        code: code ?? null,
         now,
         month: kstMonth(now),
         key: failures.key,
