@@ -43,7 +43,7 @@ BEGIN
 	-- The answer under the request, for replays of this final.
 	INSERT INTO idempotency_keys (customer_id, scope, key, response, created_at)
 		VALUES (p_customer, p_scope, 'request:' || p_request, answer, p_now) ON CONFLICT DO NOTHING;
-	-- The month's statement, opened or reopened (as `statementUpsert`).
+	-- The month's statement, opened or reopened (as `ensureStatement`).
 	INSERT INTO statements (customer_id, month) VALUES (p_customer, p_month)
 		ON CONFLICT (customer_id, month) DO UPDATE SET paid_at = NULL WHERE statements.paid_at IS NOT NULL;
 	UPDATE payment_requests SET status = 'PAID', paid_at = p_now, closed_at = p_now WHERE id = p_request;

@@ -10,12 +10,7 @@ import type { Executor, Tx } from '../../db/tx';
  * repaid in full reopens it (clears paidAt), so "PAID" always means "no unpaid line".
  */
 export async function ensureStatement(tx: Tx, customerId: number, month: string): Promise<void> {
-  await statementUpsert(tx, customerId, month);
-}
-
-/** The statement that `ensureStatement` runs, not yet run, so the payment can fold it into its own write. */
-export function statementUpsert(tx: Tx, customerId: number, month: string) {
-  return tx
+  await tx
     .insert(statements)
     .values({ customerId, month })
     .onConflictDoUpdate({
