@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../test/deferred';
 import { singleFlight } from './single-flight';
-
-/** A promise the test settles by hand, so overlap is decided by the test, not by timing. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 describe('singleFlight', () => {
   it('runs overlapping calls with one key once and gives every caller that result', async () => {

@@ -5,8 +5,8 @@ import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, validatePin } from '../../test/payment-helpers';
 import { createPaymentService } from './service';
 
-// The final's write step, `payment_final_apply` (migration 0011, ADR 0108): it writes only when what the app
-// read still holds, and the app then reads and decides again.
+// The finals' write step, `payment_final_apply_batch` (migration 0012, ADR 0108/0109): it writes each payment
+// only when what the app read for it still holds (else the app reads and decides again), item by item.
 
 let h: Harness;
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
@@ -29,6 +29,18 @@ async function reserved(price: number, points = 0) {
   return { token, customerId, requestId: request.requestId, seen: { balance: points, gradePoint: 0, owed: 0 } };
 }
 
+/** A customer holding two validated requests of `price` each. */
+async function holdingTwo(price: number) {
+  const { token, customerId } = await h.signUp();
+  const requests = [];
+  for (let i = 0; i < 2; i++) {
+    const request = await createRequest(h, merchant.headers, price);
+    expect((await validatePin(h, token, request.pinCode)).statusCode).toBe(200);
+    requests.push(request);
+  }
+  return { customerId, requests };
+}
+
 interface Apply {
   customerId: number;
   requestId: string;
@@ -38,32 +50,36 @@ interface Apply {
   key?: string;
 }
 
-async function apply({ customerId, requestId, totalPrice, seen, pointUsed = 0, key }: Apply) {
+/** One call of the write step for `items`: each item's outcome, in item order. */
+async function applyAll(items: Apply[]) {
   const now = h.clock.now();
-  const [row] = await query<{ outcome: string; payment_id: number | null }>(
-    `select outcome, payment_id from payment_final_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-      $14, $15, $16, $17)`,
+  const column = <T>(pick: (item: Apply) => T) => items.map(pick);
+  return query<{ item: number; outcome: string; payment_id: number | null }>(
+    `select item, outcome, payment_id from payment_final_apply_batch($1::int[], $2::uuid[], $3::int[],
+      $4::timestamptz[], $5::date[], $6::text[], $7::int[], $8::int[], $9::bigint[], $10::int[], $11::int[],
+      $12::jsonb[], $13::text[], $14::text[], 'PURCHASE_USE', 'PURCHASE_EARN', 'payment-final') order by item`,
     [
-      customerId,
-      requestId,
-      totalPrice,
-      now,
-      '2026-11-22',
-      '2026-11',
-      seen.balance,
-      seen.gradePoint,
-      seen.owed,
-      pointUsed,
-      0,
-      'PURCHASE_USE',
-      'PURCHASE_EARN',
-      'payment-final',
-      JSON.stringify({ price: totalPrice }),
-      key ?? null,
-      key ? 'hash' : null,
+      column((i) => i.customerId),
+      column((i) => i.requestId),
+      column((i) => i.totalPrice),
+      column(() => now),
+      column(() => '2026-11-22'),
+      column(() => '2026-11'),
+      column((i) => i.seen.balance),
+      column((i) => i.seen.gradePoint),
+      column((i) => i.seen.owed),
+      column((i) => i.pointUsed ?? 0),
+      column(() => 0),
+      column((i) => JSON.stringify({ price: i.totalPrice })),
+      column((i) => i.key ?? null),
+      column((i) => (i.key ? 'hash' : null)),
     ],
   );
-  return row;
+}
+
+async function apply(item: Apply) {
+  const [row] = await applyAll([item]);
+  return row && { outcome: row.outcome, payment_id: row.payment_id };
 }
 
 /** Everything a payment writes, for one customer and request. */
@@ -79,7 +95,7 @@ async function written(customerId: number, requestId: string) {
   return { status: request?.status, ...counts };
 }
 
-describe('payment_final_apply', () => {
+describe('payment_final_apply_batch', () => {
   it('writes nothing and answers stale when the points, grade, owed amount or request changed', async () => {
     const r = await reserved(5_000, 1_000);
     const base = { customerId: r.customerId, requestId: r.requestId, totalPrice: 5_000, seen: r.seen };
@@ -126,6 +142,64 @@ describe('payment_final_apply', () => {
     expect(outcome).toEqual({ outcome: 'key_taken', payment_id: null });
     expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'ACTIVE', purchases: 0, answers: 1 });
   });
+
+  it('answers each item of one call for itself: an applied, a stale and a key_taken item side by side', async () => {
+    const [fresh, changed, keyed] = [await reserved(2_000, 500), await reserved(3_000), await reserved(4_000)];
+    await query(
+      `insert into idempotency_keys (customer_id, scope, key, response, request_hash) values ($1, 'payment-final', 'key:k2', '{}', 'other')`,
+      [keyed.customerId],
+    );
+    const outcomes = await applyAll([
+      { customerId: fresh.customerId, requestId: fresh.requestId, totalPrice: 2_000, seen: fresh.seen, pointUsed: 200 },
+      {
+        customerId: changed.customerId,
+        requestId: changed.requestId,
+        totalPrice: 3_000,
+        seen: { ...changed.seen, owed: 5 },
+      },
+      { customerId: keyed.customerId, requestId: keyed.requestId, totalPrice: 4_000, seen: keyed.seen, key: 'key:k2' },
+    ]);
+    expect(outcomes.map((o) => [o.item, o.outcome])).toEqual([
+      [1, 'applied'],
+      [2, 'stale'],
+      [3, 'key_taken'],
+    ]);
+    const [purchase] = await query<{ id: number; price: number }>(
+      'select id, price from purchases where request_id = $1',
+      [fresh.requestId],
+    );
+    expect(purchase).toEqual({ id: outcomes[0]?.payment_id, price: 1_800 });
+    expect(await written(fresh.customerId, fresh.requestId)).toEqual({
+      status: 'PAID',
+      purchases: 1,
+      answers: 1,
+      ledger: 1,
+      balance: 300,
+    });
+    expect(await written(changed.customerId, changed.requestId)).toMatchObject({
+      status: 'ACTIVE',
+      purchases: 0,
+      answers: 0,
+    });
+    expect(await written(keyed.customerId, keyed.requestId)).toMatchObject({
+      status: 'ACTIVE',
+      purchases: 0,
+      answers: 1,
+    });
+  });
+
+  it("writes only the first of one customer's items in one call: the later one read a state the first changes", async () => {
+    const { customerId, requests } = await holdingTwo(1_000);
+    const seen = { balance: 0, gradePoint: 0, owed: 0 };
+    const outcomes = await applyAll(
+      requests.map((request) => ({ customerId, requestId: request.requestId, totalPrice: 1_000, seen })),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['applied', 'stale']);
+    const [counted] = await query<{ n: number }>('select count(*)::int as n from purchases where customer_id = $1', [
+      customerId,
+    ]);
+    expect(counted?.n).toBe(1);
+  });
 });
 
 /**
@@ -144,7 +218,7 @@ async function holdCustomer(customerId: number) {
       for (;;) {
         const [row] = await query<{ n: number }>(
           `select count(*)::int as n from pg_stat_activity
-           where wait_event_type = 'Lock' and query like '%payment_final_apply%'`,
+           where wait_event_type = 'Lock' and query like '%payment_final_apply_batch%'`,
         );
         if ((row?.n ?? 0) >= count) return;
         await new Promise((resolve) => setImmediate(resolve));
@@ -201,19 +275,20 @@ describe('a final whose read went stale', () => {
   });
 
   it('refuses the second of two finals that each fit the limit alone but not together', async () => {
-    const { token, customerId } = await h.signUp();
-    const requests = [];
-    for (let i = 0; i < 2; i++) {
-      const request = await createRequest(h, merchant.headers, 60_000);
-      expect((await validatePin(h, token, request.pinCode)).statusCode).toBe(200);
-      requests.push(request);
-    }
+    const { customerId, requests } = await holdingTwo(60_000);
     const hold = await holdCustomer(customerId);
-    // Both read an owed amount of 0 against the 100,000 limit, then wait to write.
-    const finals = requests.map((request) => finalPay(h, token, request.requestId));
+    // Two app instances (one instance runs a customer's finals one after another): both read an owed amount
+    // of 0 against the 100,000 limit, then wait to write.
+    const instances = requests.map(() => createPaymentService(h.database.db, h.clock));
+    const finals = requests.map((request, i) =>
+      instances[i]?.final(customerId, request.requestId, 0).then(
+        () => 200,
+        (error: { status?: number }) => error.status,
+      ),
+    );
     await hold.waiters(2);
     await hold.release();
-    const statuses = (await Promise.all(finals)).map((res) => res.statusCode).sort();
+    const statuses = (await Promise.all(finals)).sort();
     expect(statuses).toEqual([200, 422]);
     const [owed] = await query<{ sum: number }>(
       'select coalesce(sum(price), 0)::int as sum from purchases where customer_id = $1',

@@ -15,28 +15,19 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  customers,
-  idempotencyKeys,
-  isActiveRequest,
-  merchants,
-  paymentRequests,
-  pointLedger,
-  purchases,
-} from '../../db/schema';
-import { rowsOf } from '../../db/tx';
+import { customers, isActiveRequest, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
+import { oneAtATime } from '../../lib/one-at-a-time';
 import { anyAtLimitSql, hit, windowStart } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
 import { limitLeft, owedSql } from '../bills/statements';
-import { POINT_REASONS } from '../points/ledger';
+import { createFinalStore, type StoredAnswer } from './final-store';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
-const FINAL_SCOPE = 'payment-final';
 /**
  * Reads of one final before it gives up: each failed apply means another payment of the same customer (or a
  * change to their points or grade) went through in between, so only a burst of that customer's own payments
@@ -91,42 +82,6 @@ function prepareValidateRead(db: Db, code: SQL, name: string) {
     .prepare(name);
 }
 
-/** An answer stored under an Idempotency-Key, with the hash of the call it answered. */
-type StoredAnswer = { response: FinalResult; requestHash: string | null };
-
-/**
- * Final's read (see `payFinal`): the customer's points, grade and suspension, what this month owes, the
- * request, and the answers stored for this request and for the caller's Idempotency-Key. No locks: the apply
- * step checks that all of it still holds.
- */
-function prepareFinalRead(db: Db) {
-  const p = sql.placeholder;
-  // The answer stored under one key of this customer's finals, with the hash of the call it answered.
-  const storedAnswer = (key: Placeholder) => sql<StoredAnswer | null>`(select json_build_object(
-      'response', ${idempotencyKeys.response}, 'requestHash', ${idempotencyKeys.requestHash})
-    from ${idempotencyKeys} where ${idempotencyKeys.customerId} = ${p('customerId')}
-      and ${idempotencyKeys.scope} = ${p('scope')} and ${idempotencyKeys.key} = ${key})`;
-  return db
-    .select({
-      suspended: customers.suspended,
-      pointBalance: customers.pointBalance,
-      gradePoint: customers.gradePoint,
-      owed: owedSql(p('customerId'), p('month')),
-      request: {
-        status: paymentRequests.status,
-        reservedBy: paymentRequests.reservedBy,
-        expiresAt: paymentRequests.expiresAt,
-        totalPrice: paymentRequests.totalPrice,
-      },
-      requestAnswer: storedAnswer(p('requestKey')),
-      callerAnswer: storedAnswer(p('callerKey')),
-    })
-    .from(customers)
-    .leftJoin(paymentRequests, eq(paymentRequests.id, p('requestId')))
-    .where(eq(customers.id, p('customerId')))
-    .prepare('payment_final_read');
-}
-
 /** What validate answers about the request it reserved, read or written. */
 const heldColumns = {
   id: paymentRequests.id,
@@ -170,14 +125,15 @@ export function createPaymentService(
     return stored.response;
   }
 
-  const finalRead = prepareFinalRead(db);
+  const finalStore = createFinalStore(db);
   const finalOnce = singleFlight<FinalResult>();
+  const customerFinals = oneAtATime();
 
   /**
-   * A final in two round trips (ADR 0108): one read without locks, the decision here (every rule of the
-   * payment), then `payment_final_apply` (migration 0011), which locks, checks that what was read still holds
-   * and writes the payment in one statement, or writes nothing when it changed meanwhile: then the call reads
-   * and decides again. Each lost race means another payment of this customer went through, so the loop ends.
+   * A final is a read without locks, the decision here (every rule of the payment), then a write that first
+   * checks that what was read still holds (`final-store.ts`, ADR 0108/0109). If it changed, nothing is written
+   * and the call reads and decides again. Each lost race means another payment of this customer went
+   * through, so the loop ends.
    */
   async function payFinal(
     customerId: number,
@@ -190,14 +146,7 @@ export function createPaymentService(
     for (let attempt = 1; attempt <= finalAttempts; attempt++) {
       const now = clock.now();
       const month = kstMonth(now);
-      const [seen] = await finalRead.execute({
-        customerId,
-        requestId,
-        month,
-        scope: FINAL_SCOPE,
-        requestKey: `request:${requestId}`,
-        callerKey,
-      });
+      const seen = await finalStore.read({ customerId, requestId, month, callerKey });
       if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (seen.callerAnswer) return keyedAnswer(seen.callerAnswer, requestHash);
       const { request } = seen;
@@ -231,16 +180,23 @@ export function createPaymentService(
         // Applied only if the balance is still what was read: this payment's postings are its only movements.
         pointBalance: points - point + earned,
       };
-      const [applied] = await rowsOf<{ outcome: 'applied' | 'stale' | 'key_taken'; payment_id: number | null }>(
-        db,
-        sql`select outcome, payment_id from payment_final_apply(${customerId}, ${requestId}, ${request.totalPrice},
-          ${now}, ${kstDate(now)}, ${month}, ${points}, ${seen.gradePoint}, ${seen.owed}, ${point}, ${earned},
-          ${POINT_REASONS.paymentUse}, ${POINT_REASONS.paymentEarn}, ${FINAL_SCOPE}, ${JSON.stringify(result)},
-          ${callerKey}, ${callerKey ? requestHash : null})`,
-      );
-      if (applied?.outcome === 'applied' && applied.payment_id !== null) {
-        return { paymentId: applied.payment_id, ...result };
-      }
+      const applied = await finalStore.apply({
+        customerId,
+        requestId,
+        totalPrice: request.totalPrice,
+        now,
+        kstDate: kstDate(now),
+        month,
+        seenBalance: points,
+        seenGradePoint: seen.gradePoint,
+        seenOwed: seen.owed,
+        pointUsed: point,
+        pointEarned: earned,
+        response: result,
+        callerKey,
+        requestHash: callerKey ? requestHash : null,
+      });
+      if (applied.outcome === 'applied') return { paymentId: applied.paymentId, ...result };
       // 'key_taken': a concurrent call stored this key first, and the next read answers from it. 'stale': read again.
     }
     throw conflict('PAYMENT_BUSY', PAY_MSG.busy);
@@ -328,7 +284,11 @@ export function createPaymentService(
       // A double tap sends the same final twice at once: on this instance the second one waits for the first
       // and answers its result, which is what the database would answer it anyway (the stored first result).
       const call = `${customerId}:${requestId}:${point}:${idempotencyKey ?? ''}`;
-      return finalOnce(call, () => payFinal(customerId, requestId, point, idempotencyKey));
+      // One customer's other finals on this instance run one after another, each reading what the previous
+      // one wrote: read together, all but one of them would find their read stale and read again.
+      return finalOnce(call, () =>
+        customerFinals(String(customerId), () => payFinal(customerId, requestId, point, idempotencyKey)),
+      );
     },
 
     async paymentHistory(customerId, month) {
