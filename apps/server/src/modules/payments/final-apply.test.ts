@@ -297,3 +297,26 @@ describe('a final whose read went stale', () => {
     expect(owed?.sum).toBe(60_000);
   });
 });
+
+describe('a final decided on what validate saw', () => {
+  it('reads again instead of refusing when points were credited after validate', async () => {
+    const r = await reserved(5_000);
+    // Validate saw 0 points; the points arrive before the final, from another path.
+    await grantPoints(h.database.db, r.customerId, 1_000, h.clock.now());
+    const res = await finalPay(h, r.token, r.requestId, 800);
+    expect(res.statusCode).toBe(200);
+    const { pointUsed, pointEarned, pointBalance } = res.json().result;
+    expect(pointUsed).toBe(800);
+    expect(pointBalance).toBe(1_000 - 800 + pointEarned);
+    expect((await written(r.customerId, r.requestId)).balance).toBe(pointBalance);
+  });
+
+  it('refuses on a fresh read when the request was cancelled after validate', async () => {
+    const r = await reserved(2_000);
+    await query(`update payment_requests set status = 'CANCELLED', closed_at = now() where id = $1`, [r.requestId]);
+    const res = await finalPay(h, r.token, r.requestId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('REQUEST_NOT_ACTIVE');
+    expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'CANCELLED', purchases: 0, answers: 0 });
+  });
+});

@@ -24,7 +24,8 @@ import { oneAtATime } from '../../lib/one-at-a-time';
 import { anyAtLimitSql, hit, windowStart } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
 import { limitLeft, owedSql } from '../bills/statements';
-import { createFinalStore, type StoredAnswer } from './final-store';
+import { createFinalHints } from './final-hints';
+import { createFinalStore, type FinalSeen, type StoredAnswer } from './final-store';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
@@ -74,7 +75,8 @@ function prepareValidateRead(db: Db, code: SQL, name: string) {
       gradePoint: customers.gradePoint,
       owed: owedSql(p('customerId'), p('month')),
       held: sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
-        'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice})
+        'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice},
+        'expiresAt', ${paymentRequests.expiresAt})
         from ${paymentRequests} where ${mine} limit 1)`,
     })
     .from(customers)
@@ -87,8 +89,10 @@ const heldColumns = {
   id: paymentRequests.id,
   requestName: paymentRequests.requestName,
   totalPrice: paymentRequests.totalPrice,
+  expiresAt: paymentRequests.expiresAt,
 };
-type HeldRequest = { id: string; requestName: string; totalPrice: number };
+/** `expiresAt` is a Date from a row, an ISO string from the read's JSON. */
+type HeldRequest = { id: string; requestName: string; totalPrice: number; expiresAt: Date | string };
 
 export interface PaymentService {
   validate(customerId: number, body: ValidateBody, ip: string): Promise<ValidateResult>;
@@ -96,6 +100,63 @@ export interface PaymentService {
   paymentHistory(customerId: number, month?: string): Promise<PaymentHistoryItem[]>;
   pointHistory(customerId: number, month?: string): Promise<PointHistoryItem[]>;
   mypage(customerId: number): Promise<Mypage>;
+}
+
+/** A final's decision: the stored answer of a replay, or the payment to write and what it adds to the bill. */
+type FinalDecision = { replay: FinalResult } | { result: Omit<FinalResult, 'paymentId'>; owed: number };
+
+/** The answer stored under an Idempotency-Key, only for the exact request it was first used with. */
+function keyedAnswer(stored: StoredAnswer, requestHash: string): FinalResult {
+  // The same key with another request or point amount is refused (422), never answered with another
+  // payment's result.
+  if (stored.requestHash !== requestHash) {
+    throw unprocessable('IDEMPOTENCY_KEY_REUSED', PAY_MSG.idempotencyKeyReused);
+  }
+  return stored.response;
+}
+
+/**
+ * Every rule of a final, on what was read (docs/rules/payments.md#P10): throws the refusal, in the contract's
+ * error order, or answers the replay or the payment to write.
+ */
+function decideFinal(
+  seen: FinalSeen,
+  { customerId, point, requestHash, now }: { customerId: number; point: number; requestHash: string; now: Date },
+): FinalDecision {
+  if (seen.callerAnswer) return { replay: keyedAnswer(seen.callerAnswer, requestHash) };
+  const { request } = seen;
+  if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
+  if (request.status === 'PAID') {
+    // The same final again (a retry, a double tap): the first result, nothing written.
+    if (request.reservedBy === customerId && seen.requestAnswer) return { replay: seen.requestAnswer.response };
+    throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
+  }
+  if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
+    throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
+  }
+  if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
+  if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
+  if (seen.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+  const points = seen.pointBalance;
+  if (point < 0 || point > Math.min(request.totalPrice, points)) {
+    throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
+  }
+  const owed = request.totalPrice - point;
+  const available = limitLeft(seen.gradePoint, seen.owed);
+  if (owed > available) throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
+  const earned = earnedPoints(owed, gradeOf(seen.gradePoint).pointPercent);
+  return {
+    owed,
+    result: {
+      price: request.totalPrice,
+      pointUsed: point,
+      pointEarned: earned,
+      // Written only if this customer's lines are still what was read: this UNPAID purchase is the only new one.
+      balance: available - owed,
+      // Written only if the balance is still what was read: this payment's postings are its only movements.
+      pointBalance: points - point + earned,
+    },
+  };
 }
 
 export function createPaymentService(
@@ -115,25 +176,16 @@ export function createPaymentService(
     qrcode: prepareValidateRead(db, eq(codeColumn.qrcode, sql.placeholder('code')), 'payment_validate_qr'),
   };
 
-  /** The stored answer of an Idempotency-Key, only for the exact request it was first used with. */
-  function keyedAnswer(stored: StoredAnswer, requestHash: string): FinalResult {
-    // The same key with another request or point amount is refused (422), never answered with another
-    // payment's result.
-    if (stored.requestHash !== requestHash) {
-      throw unprocessable('IDEMPOTENCY_KEY_REUSED', PAY_MSG.idempotencyKeyReused);
-    }
-    return stored.response;
-  }
-
   const finalStore = createFinalStore(db);
+  const hints = createFinalHints();
   const finalOnce = singleFlight<FinalResult>();
   const customerFinals = oneAtATime();
 
   /**
-   * A final is a read without locks, the decision here (every rule of the payment), then a write that first
-   * checks that what was read still holds (`final-store.ts`, ADR 0108/0109). If it changed, nothing is written
-   * and the call reads and decides again. Each lost race means another payment of this customer went
-   * through, so the loop ends.
+   * A final is a read without locks (or, on its first attempt, what this instance last saw: `final-hints.ts`),
+   * the decision (`decideFinal`), then a write that first checks that what was read still holds
+   * (`final-store.ts`, ADR 0108/0109). If it changed, nothing is written and the call reads and decides again.
+   * Each lost race means another payment of this customer went through, so the loop ends.
    */
   async function payFinal(
     customerId: number,
@@ -146,57 +198,51 @@ export function createPaymentService(
     for (let attempt = 1; attempt <= finalAttempts; attempt++) {
       const now = clock.now();
       const month = kstMonth(now);
-      const seen = await finalStore.read({ customerId, requestId, month, callerKey });
+      // The first attempt may decide on what this instance last saw instead of reading (final-hints.ts).
+      const hinted = attempt === 1 ? hints.seen(customerId, requestId, month) : undefined;
+      const seen = hinted ?? (await finalStore.read({ customerId, requestId, month, callerKey }));
       if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-      if (seen.callerAnswer) return keyedAnswer(seen.callerAnswer, requestHash);
-      const { request } = seen;
-      if (!request) throw notFound('PAYMENT_REQUEST_NOT_FOUND', PAY_MSG.noRequest);
-      if (request.status === 'PAID') {
-        // The same final again (a retry, a double tap): the first result, nothing written.
-        if (request.reservedBy === customerId && seen.requestAnswer) return seen.requestAnswer.response;
-        throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
+      if (!hinted) {
+        const { suspended, pointBalance, gradePoint, owed } = seen;
+        hints.customer(customerId, { suspended, pointBalance, gradePoint, owed, month });
       }
-      if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
-        throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
+      let decision: FinalDecision;
+      try {
+        decision = decideFinal(seen, { customerId, point, requestHash, now });
+      } catch (refusal) {
+        // A refusal is only ever answered on a fresh read.
+        if (hinted) continue;
+        throw refusal;
       }
-      if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
-      if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-      if (seen.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
-      const points = seen.pointBalance;
-      if (point < 0 || point > Math.min(request.totalPrice, points)) {
-        throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
-      }
-      const owed = request.totalPrice - point;
-      const available = limitLeft(seen.gradePoint, seen.owed);
-      if (owed > available) throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
-
-      const earned = earnedPoints(owed, gradeOf(seen.gradePoint).pointPercent);
-      const result: Omit<FinalResult, 'paymentId'> = {
-        price: request.totalPrice,
-        pointUsed: point,
-        pointEarned: earned,
-        // Applied only if this customer's lines are still what was read: this UNPAID purchase is the only new one.
-        balance: available - owed,
-        // Applied only if the balance is still what was read: this payment's postings are its only movements.
-        pointBalance: points - point + earned,
-      };
+      if ('replay' in decision) return decision.replay;
+      const { result, owed } = decision;
       const applied = await finalStore.apply({
         customerId,
         requestId,
-        totalPrice: request.totalPrice,
+        totalPrice: result.price,
         now,
         kstDate: kstDate(now),
         month,
-        seenBalance: points,
+        seenBalance: seen.pointBalance,
         seenGradePoint: seen.gradePoint,
         seenOwed: seen.owed,
         pointUsed: point,
-        pointEarned: earned,
+        pointEarned: result.pointEarned,
         response: result,
         callerKey,
         requestHash: callerKey ? requestHash : null,
       });
-      if (applied.outcome === 'applied') return { paymentId: applied.paymentId, ...result };
+      if (applied.outcome === 'applied') {
+        hints.forgetRequest(requestId);
+        hints.customer(customerId, {
+          suspended: false,
+          pointBalance: result.pointBalance,
+          gradePoint: seen.gradePoint,
+          owed: seen.owed + owed,
+          month,
+        });
+        return { paymentId: applied.paymentId, ...result };
+      }
       // 'key_taken': a concurrent call stored this key first, and the next read answers from it. 'stale': read again.
     }
     throw conflict('PAYMENT_BUSY', PAY_MSG.busy);
@@ -271,6 +317,20 @@ export function createPaymentService(
         // Unknown, expired, paid and cancelled codes all look the same: no oracle.
         throw invalidCode();
       }
+      // What a final of this request will most likely find (final-hints.ts).
+      const month = kstMonth(now);
+      hints.customer(customerId, {
+        suspended: me.suspended,
+        pointBalance: me.pointBalance,
+        gradePoint: me.gradePoint,
+        owed: Number(me.owed),
+        month,
+      });
+      hints.request(reserved.id, {
+        customerId,
+        totalPrice: reserved.totalPrice,
+        expiresAt: new Date(reserved.expiresAt),
+      });
       return {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
