@@ -1,14 +1,14 @@
 import type { FinalResult } from '@ohgood/contract/payments';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/tx';
-import { type Batcher, createBatcher } from '../../lib/batcher';
+import type { Batcher } from '../../lib/batcher';
 import { POINT_REASONS } from '../points/ledger';
+import { list, statementBatcher } from './batch-sql';
 
 /**
  * The database half of payment finals (ADR 0109): the read each final decides on, and the write of what it
  * decided. Finals that are ready at the same time share one statement for their reads and one for their
- * writes (`lib/batcher.ts`); a lone final still runs at once, as one read and one write.
+ * writes (`batch-sql.ts`); a lone final still runs at once, as one read and one write.
  */
 
 export const FINAL_SCOPE = 'payment-final';
@@ -68,14 +68,6 @@ export interface FinalStore {
   readonly applies: Batcher<FinalApplyItem, FinalApplied>['stats'];
 }
 
-/** Items per statement; the arrays are parameters, so the statement text (and its plan) never changes. */
-const MAX_BATCH = 64;
-/** Statements of each kind in flight at once, each on its own pooled connection. */
-const IN_FLIGHT = 2;
-
-/** One array parameter (drizzle would spread a bare array into a list of parameters). */
-const list = (values: unknown[]) => sql.param(values);
-
 type ReadRow = {
   item: number;
   suspended: boolean;
@@ -131,28 +123,14 @@ function applySql(items: readonly FinalApplyItem[]): SQL {
 type ApplyRow = { item: number; outcome: 'applied' | 'stale' | 'key_taken'; payment_id: number | null };
 
 export function createFinalStore(db: Db): FinalStore {
-  const reads = createBatcher<FinalReadItem, FinalSeen | undefined>({
-    maxBatch: MAX_BATCH,
-    concurrency: IN_FLIGHT,
-    async runBatch(items) {
-      const byItem = new Map((await rowsOf<ReadRow>(db, readSql(items))).map((row) => [row.item, seenOf(row)]));
-      return items.map((_, index) => byItem.get(index + 1));
-    },
-  });
-  const applies = createBatcher<FinalApplyItem, FinalApplied>({
-    maxBatch: MAX_BATCH,
-    concurrency: IN_FLIGHT,
-    async runBatch(items) {
-      const byItem = new Map((await rowsOf<ApplyRow>(db, applySql(items))).map((row) => [row.item, row]));
-      return items.map((_, index): FinalApplied => {
-        const row = byItem.get(index + 1);
-        if (!row) throw new Error(`payment_final_apply_batch gave no outcome for item ${index + 1}`);
-        if (row.outcome !== 'applied') return { outcome: row.outcome };
-        if (row.payment_id === null)
-          throw new Error(`payment_final_apply_batch applied item ${index + 1} without an id`);
-        return { outcome: 'applied', paymentId: row.payment_id };
-      });
-    },
+  const reads = statementBatcher<FinalReadItem, ReadRow, FinalSeen | undefined>(db, readSql, (row) =>
+    row ? seenOf(row) : undefined,
+  );
+  const applies = statementBatcher<FinalApplyItem, ApplyRow, FinalApplied>(db, applySql, (row, index) => {
+    if (!row) throw new Error(`payment_final_apply_batch gave no outcome for item ${index + 1}`);
+    if (row.outcome !== 'applied') return { outcome: row.outcome };
+    if (row.payment_id === null) throw new Error(`payment_final_apply_batch applied item ${index + 1} without an id`);
+    return { outcome: 'applied', paymentId: row.payment_id };
   });
   return {
     read: (item) => reads.run(item),

@@ -15,17 +15,18 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNull, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, isActiveRequest, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { oneAtATime } from '../../lib/one-at-a-time';
-import { anyAtLimitSql, hit, windowStart } from '../../lib/rate-limit';
+import { hit, type Window, windowStart } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
-import { limitLeft, owedSql } from '../bills/statements';
+import { limitLeft } from '../bills/statements';
 import { createFinalHints } from './final-hints';
 import { createFinalStore, type FinalSeen, type StoredAnswer } from './final-store';
+import { createValidateStore, type HeldRequest } from './validate-store';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
@@ -55,35 +56,6 @@ function codeValue(body: ValidateBody): string | undefined {
   return pinCode.safeParse(body.value).success ? body.value : undefined;
 }
 
-/** Validate's first read (see `validateRead`) for a code matched by `code`, on named placeholders. */
-function prepareValidateRead(db: Db, code: SQL, name: string) {
-  const p = sql.placeholder;
-  const mine = and(
-    code,
-    isActiveRequest,
-    gt(paymentRequests.expiresAt, p('now')),
-    eq(paymentRequests.reservedBy, p('customerId')),
-  );
-  return db
-    .select({
-      over: anyAtLimitSql([
-        { key: p('ipKey'), start: p('ipStart'), limit: VALIDATE_FAILURES_PER_IP.limit },
-        { key: p('key'), start: p('start'), limit: FAILED_CODE_WINDOW.limit },
-      ]),
-      suspended: customers.suspended,
-      pointBalance: customers.pointBalance,
-      gradePoint: customers.gradePoint,
-      owed: owedSql(p('customerId'), p('month')),
-      held: sql<HeldRequest | null>`(select json_build_object('id', ${paymentRequests.id},
-        'requestName', ${paymentRequests.requestName}, 'totalPrice', ${paymentRequests.totalPrice},
-        'expiresAt', ${paymentRequests.expiresAt})
-        from ${paymentRequests} where ${mine} limit 1)`,
-    })
-    .from(customers)
-    .where(eq(customers.id, p('customerId')))
-    .prepare(name);
-}
-
 /** What validate answers about the request it reserved, read or written. */
 const heldColumns = {
   id: paymentRequests.id,
@@ -91,8 +63,6 @@ const heldColumns = {
   totalPrice: paymentRequests.totalPrice,
   expiresAt: paymentRequests.expiresAt,
 };
-/** `expiresAt` is a Date from a row, an ISO string from the read's JSON. */
-type HeldRequest = { id: string; requestName: string; totalPrice: number; expiresAt: Date | string };
 
 export interface PaymentService {
   validate(customerId: number, body: ValidateBody, ip: string): Promise<ValidateResult>;
@@ -167,14 +137,14 @@ export function createPaymentService(
   const invalidCode = () => notFound('INVALID_CODE', PAY_MSG.invalidCode);
 
   /**
-   * Validate's one read, per code type, built once (a prepared query: no SQL building per call): the
-   * failed-code limits, my row and what I owe this month, and the request if I already hold it (a reopened
-   * sheet, a scanner seeing the code twice), which then needs no write at all.
+   * Validate's one read (batched with concurrent validates): the failed-code limits, my row and what I owe this
+   * month, and the request if I already hold it (a reopened sheet, a scanner seeing the code twice), which then
+   * needs no write at all.
    */
-  const validateRead = {
-    pincode: prepareValidateRead(db, eq(codeColumn.pincode, sql.placeholder('code')), 'payment_validate_pin'),
-    qrcode: prepareValidateRead(db, eq(codeColumn.qrcode, sql.placeholder('code')), 'payment_validate_qr'),
-  };
+  const validateStore = createValidateStore(db, {
+    failures: FAILED_CODE_WINDOW.limit,
+    ipFailures: VALIDATE_FAILURES_PER_IP.limit,
+  });
 
   const finalStore = createFinalStore(db);
   const hints = createFinalHints();
@@ -248,6 +218,67 @@ export function createPaymentService(
     throw conflict('PAYMENT_BUSY', PAY_MSG.busy);
   }
 
+  /**
+   * Validate's write path, for a code this customer does not hold yet: reserves the request it points at if it
+   * is free, or refuses (counting the failure unless the code is one of the customer's own).
+   */
+  async function reserveCode(
+    customerId: number,
+    codeType: ValidateBody['codeType'],
+    code: string | undefined,
+    now: Date,
+    [failures, ipFailures]: [Window, Window],
+  ): Promise<HeldRequest> {
+    // The request the code points at (undefined for a malformed code, which matches nothing).
+    const match = code === undefined ? undefined : eq(codeColumn[codeType], code);
+    const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
+    const heldByMe = async (): Promise<HeldRequest | undefined> =>
+      usable
+        ? (
+            await db
+              .select(heldColumns)
+              .from(paymentRequests)
+              .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
+          )[0]
+        : undefined;
+    // Only a free request is written, reserved in one conditional update (free → mine).
+    let reserved: HeldRequest | undefined;
+    if (usable) {
+      [reserved] = await db
+        .update(paymentRequests)
+        .set({ reservedBy: customerId })
+        .where(and(usable, isNull(paymentRequests.reservedBy)))
+        .returning(heldColumns);
+      // My own concurrent validate (a double tap) may have reserved it between the two statements.
+      if (!reserved) reserved = await heldByMe();
+    }
+    if (!reserved) {
+      // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
+      // it is refused the same way but does not count towards the brute-force lock.
+      const [mine] = match
+        ? await db
+            .select({ id: paymentRequests.id })
+            .from(paymentRequests)
+            .where(and(match, eq(paymentRequests.reservedBy, customerId)))
+            .limit(1)
+        : [];
+      if (!mine) {
+        await hit(db, failures, now);
+        await hit(db, ipFailures, now);
+      }
+      const [taken] = match
+        ? await db
+            .select({ id: paymentRequests.id })
+            .from(paymentRequests)
+            .where(and(match, isActiveRequest, gt(paymentRequests.expiresAt, now)))
+        : [];
+      if (taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
+      // Unknown, expired, paid and cancelled codes all look the same: no oracle.
+      throw invalidCode();
+    }
+    return reserved;
+  }
+
   return {
     async validate(customerId, body, ip) {
       const now = clock.now();
@@ -256,76 +287,24 @@ export function createPaymentService(
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
       const code = codeValue(body);
-      // The request the code points at (undefined for a malformed code, which matches nothing).
-      const match = code === undefined ? undefined : eq(codeColumn[body.codeType], code);
-      const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
-      const [me] = await validateRead[body.codeType].execute({
+      const month = kstMonth(now);
+      const me = await validateStore.read({
         customerId,
+        codeType: body.codeType,
         code: code ?? null,
         now,
-        month: kstMonth(now),
-        key: failures.key,
-        start: windowStart(now, failures.windowMs),
-        ipKey: ipFailures.key,
-        ipStart: windowStart(now, ipFailures.windowMs),
+        month,
+        failures: { key: failures.key, start: windowStart(now, failures.windowMs) },
+        ipFailures: { key: ipFailures.key, start: windowStart(now, ipFailures.windowMs) },
       });
       if (!me) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (me.over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       if (me.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
 
-      const heldByMe = async (): Promise<HeldRequest | undefined> =>
-        usable
-          ? (
-              await db
-                .select(heldColumns)
-                .from(paymentRequests)
-                .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
-            )[0]
-          : undefined;
-      // Only a free request is written, reserved in one conditional update (free → mine).
-      let reserved: HeldRequest | undefined = me.held ?? undefined;
-      if (!reserved && usable) {
-        [reserved] = await db
-          .update(paymentRequests)
-          .set({ reservedBy: customerId })
-          .where(and(usable, isNull(paymentRequests.reservedBy)))
-          .returning(heldColumns);
-        // My own concurrent validate (a double tap) may have reserved it between the two statements.
-        if (!reserved) reserved = await heldByMe();
-      }
-      if (!reserved) {
-        // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
-        // it is refused the same way but does not count towards the brute-force lock.
-        const [mine] = match
-          ? await db
-              .select({ id: paymentRequests.id })
-              .from(paymentRequests)
-              .where(and(match, eq(paymentRequests.reservedBy, customerId)))
-              .limit(1)
-          : [];
-        if (!mine) {
-          await hit(db, failures, now);
-          await hit(db, ipFailures, now);
-        }
-        const [taken] = match
-          ? await db
-              .select({ id: paymentRequests.id })
-              .from(paymentRequests)
-              .where(and(match, isActiveRequest, gt(paymentRequests.expiresAt, now)))
-          : [];
-        if (taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-        // Unknown, expired, paid and cancelled codes all look the same: no oracle.
-        throw invalidCode();
-      }
+      const reserved = me.held ?? (await reserveCode(customerId, body.codeType, code, now, [failures, ipFailures]));
       // What a final of this request will most likely find (final-hints.ts).
-      const month = kstMonth(now);
-      hints.customer(customerId, {
-        suspended: me.suspended,
-        pointBalance: me.pointBalance,
-        gradePoint: me.gradePoint,
-        owed: Number(me.owed),
-        month,
-      });
+      const { suspended, pointBalance, gradePoint, owed } = me;
+      hints.customer(customerId, { suspended, pointBalance, gradePoint, owed, month });
       hints.request(reserved.id, {
         customerId,
         totalPrice: reserved.totalPrice,
