@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 interface Entry {
-  body: string;
+  /** The answer's JSON, encoded once: a hit is sent without encoding the text again. */
+  body: Buffer;
   etag: string;
   contentType: string;
   expires: number;
@@ -56,14 +57,22 @@ export function registerPublicCache(app: FastifyInstance, options: { ttlMs: numb
 
   app.addHook('onSend', async (request, reply, payload) => {
     const state = request.publicCache;
-    if (!state || state.served || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+    if (!state || state.served || reply.statusCode !== 200) return payload;
+    // JSON as text, or already encoded (`JsonText`); anything else (a stream) is not cached.
+    const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
+    if (!body) return payload;
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'authorization');
     // An answer computed before a change must not be stored after it.
     if (options.ttlMs > 0 && state.generation === generation) {
       if (entries.size >= MAX_ENTRIES) entries.clear();
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-      entries.set(request.url, { body: payload, etag, contentType, expires: Date.now() + options.ttlMs });
+      entries.set(request.url, {
+        body,
+        etag,
+        contentType,
+        expires: Date.now() + options.ttlMs,
+      });
     }
     if (request.headers['if-none-match'] === etag) {
       reply.code(304);

@@ -11,34 +11,38 @@ const publicItem = shortItem.omit({ myReaction: true, subscriptionStatus: true }
  * Each row's public part as JSON text, an object left open for the viewer fields. Rows come from the ranking's
  * page cache, the same objects until the page is re-read, so each is checked and written once.
  */
-const openItems = new WeakMap<ShortRow, string>();
+const openItems = new WeakMap<ShortRow, Buffer>();
 
-function openItemOf(row: ShortRow): string {
-  let text = openItems.get(row);
-  if (text === undefined) {
-    text = JSON.stringify(publicItem.encode(publicItemOf(row))).slice(0, -1);
-    openItems.set(row, text);
+function openItemOf(row: ShortRow): Buffer {
+  let bytes = openItems.get(row);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(publicItem.encode(publicItemOf(row))).slice(0, -1));
+    openItems.set(row, bytes);
   }
-  return text;
+  return bytes;
 }
 
-/** The two viewer fields as JSON members, from their enums' own values only. */
-const reactionMembers = new Map(myReaction.options.map((value) => [value, `,"myReaction":${JSON.stringify(value)}`]));
+/** The two viewer fields as JSON members (closing the item), from their enums' own values only. */
+const reactionMembers = new Map(
+  myReaction.options.map((value) => [value, Buffer.from(`,"myReaction":${JSON.stringify(value)}`)]),
+);
 const subscriptionMembers = new Map(
-  subscriptionStatus.options.map((value) => [value, `,"subscriptionStatus":${JSON.stringify(value)}`]),
+  subscriptionStatus.options.map((value) => [value, Buffer.from(`,"subscriptionStatus":${JSON.stringify(value)}}`)]),
 );
 
-function viewerMembers({ myReaction, subscriptionStatus }: ViewerFields): string {
+function viewerMembers({ myReaction, subscriptionStatus }: ViewerFields): [Buffer, Buffer] {
   const reaction = reactionMembers.get(myReaction);
   const subscription = subscriptionMembers.get(subscriptionStatus);
   if (reaction === undefined || subscription === undefined) {
     throw new Error(`feed item: viewer fields outside the contract (${myReaction}, ${subscriptionStatus})`);
   }
-  return reaction + subscription;
+  return [reaction, subscription];
 }
 
-/** `{"success":true,"message":"OK"` — the envelope before its data. */
-const ENVELOPE_HEAD = JSON.stringify(ok(null)).replace(/,"data":null}$/, '');
+/** `{"success":true,"message":"OK","data":[` — the envelope up to its items. */
+const DATA_OPEN = Buffer.from(`${JSON.stringify(ok(null)).replace(/,"data":null}$/, '')},"data":[`);
+const COMMA = Buffer.from(',');
+const DATA_CLOSE = Buffer.from('],');
 
 export interface FeedPageRows {
   rows: ShortRow[];
@@ -59,7 +63,11 @@ export function feedPageJson(
   viewer: number | null,
   facts: ViewerFacts,
 ): JsonText<FeedResponse> {
-  const items = rows.map((row) => `${openItemOf(row)}${viewerMembers(viewerFieldsOf(row, viewer, facts))}}`);
-  const tail = JSON.stringify({ page, size, hasNext, mediaBaseUrl }).slice(1);
-  return new JsonText(`${ENVELOPE_HEAD},"data":[${items.join(',')}],${tail}`);
+  const parts: Buffer[] = [DATA_OPEN];
+  rows.forEach((row, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(openItemOf(row), ...viewerMembers(viewerFieldsOf(row, viewer, facts)));
+  });
+  parts.push(DATA_CLOSE, Buffer.from(JSON.stringify({ page, size, hasNext, mediaBaseUrl }).slice(1)));
+  return new JsonText(Buffer.concat(parts));
 }
