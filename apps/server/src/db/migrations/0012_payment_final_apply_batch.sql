@@ -57,9 +57,12 @@ DECLARE
 BEGIN
 	PERFORM 1 FROM customers WHERE id = ANY (p_customers) ORDER BY id FOR UPDATE;
 	PERFORM 1 FROM payment_requests WHERE id = ANY (p_requests) ORDER BY id FOR UPDATE;
-	-- Each row is looked up by its key alone (OFFSET 0 keeps the conditions out of the lookups): a generic plan
-	-- could otherwise walk the partial index of all ACTIVE requests for every item.
-	SELECT coalesce(array_agg(i.n ORDER BY i.n), '{}') INTO ok
+	-- The items still as read, each with the id its purchase will have. Each row is looked up by its key alone
+	-- (OFFSET 0 keeps the conditions out of the lookups): a generic plan could otherwise walk the partial index
+	-- of all ACTIVE requests for every item.
+	SELECT coalesce(array_agg(i.n ORDER BY i.n), '{}'),
+		coalesce(array_agg(nextval(pg_get_serial_sequence('purchases', 'id')) ORDER BY i.n), '{}')
+		INTO ok, ids
 	FROM unnest(p_customers, p_requests, p_total_prices, p_nows, p_months, p_seen_balances, p_seen_grade_points,
 			p_seen_owed)
 		WITH ORDINALITY AS i(customer, request, total_price, now, month, seen_balance, seen_grade_point, seen_owed, n)
@@ -72,19 +75,21 @@ BEGIN
 			SELECT 1 FROM unnest(p_customers) WITH ORDINALITY AS e(customer, n) WHERE e.customer = i.customer AND e.n < i.n)
 		AND (SELECT coalesce(sum(price), 0) FROM purchases
 			WHERE customer_id = i.customer AND statement_month = i.month AND status = 'UNPAID') = i.seen_owed;
-	SELECT coalesce(array_agg(nextval(pg_get_serial_sequence('purchases', 'id')) ORDER BY o.n), '{}') INTO ids
-	FROM unnest(ok) AS o(n);
 
-	-- The callers' keys first: an item whose key a concurrent call stored writes nothing else.
-	WITH stored AS (
-		INSERT INTO idempotency_keys (customer_id, scope, key, response, request_hash, created_at)
-		SELECT p_customers[o.n], p_scope, p_keys[o.n], p_responses[o.n] || jsonb_build_object('paymentId', o.id),
-			p_request_hashes[o.n], p_nows[o.n]
-		FROM unnest(ok, ids) AS o(n, id) WHERE p_keys[o.n] IS NOT NULL
-		ON CONFLICT DO NOTHING RETURNING customer_id
-	)
-	SELECT coalesce(array_agg(o.n), '{}') INTO taken FROM unnest(ok) AS o(n)
-	WHERE p_keys[o.n] IS NOT NULL AND p_customers[o.n] NOT IN (SELECT customer_id FROM stored);
+	-- The callers' keys first: an item whose key a concurrent call stored writes nothing else. (Statements with
+	-- nothing to write are skipped: each costs an executor start even when it writes no row.)
+	taken := '{}';
+	IF array_remove(p_keys, NULL) <> '{}' THEN
+		WITH stored AS (
+			INSERT INTO idempotency_keys (customer_id, scope, key, response, request_hash, created_at)
+			SELECT p_customers[o.n], p_scope, p_keys[o.n], p_responses[o.n] || jsonb_build_object('paymentId', o.id),
+				p_request_hashes[o.n], p_nows[o.n]
+			FROM unnest(ok, ids) AS o(n, id) WHERE p_keys[o.n] IS NOT NULL
+			ON CONFLICT DO NOTHING RETURNING customer_id
+		)
+		SELECT coalesce(array_agg(o.n), '{}') INTO taken FROM unnest(ok) AS o(n)
+		WHERE p_keys[o.n] IS NOT NULL AND p_customers[o.n] NOT IN (SELECT customer_id FROM stored);
+	END IF;
 	IF cardinality(taken) > 0 THEN
 		SELECT coalesce(array_agg(o.n ORDER BY o.n), '{}'), coalesce(array_agg(o.id ORDER BY o.n), '{}') INTO ok, ids
 		FROM unnest(ok, ids) AS o(n, id) WHERE o.n <> ALL (taken);
@@ -108,17 +113,19 @@ BEGIN
 	ORDER BY o.n;
 	-- Points as `postPoints` posts them: one ledger row per movement (use, then earn), and each balance moved
 	-- by exactly its rows.
-	INSERT INTO point_ledger (customer_id, amount, reason, ref_type, ref_id, kst_date, idempotency_key, created_at)
-	SELECT p_customers[o.n], m.amount, m.reason, 'purchase', o.id::text, p_kst_dates[o.n],
-		'purchase:' || o.id || m.suffix, p_nows[o.n]
-	FROM unnest(ok, ids) AS o(n, id)
-	CROSS JOIN LATERAL (VALUES (1, -p_points_used[o.n], p_use_reason, ':use'),
-		(2, p_points_earned[o.n], p_earn_reason, ':earn')) AS m(step, amount, reason, suffix)
-	WHERE m.amount <> 0
-	ORDER BY o.n, m.step;
-	UPDATE customers c SET point_balance = c.point_balance - p_points_used[o.n] + p_points_earned[o.n]
-	FROM unnest(ok) AS o(n)
-	WHERE c.id = p_customers[o.n] AND (p_points_used[o.n] > 0 OR p_points_earned[o.n] > 0);
+	IF array_remove(p_points_used, 0) <> '{}' OR array_remove(p_points_earned, 0) <> '{}' THEN
+		INSERT INTO point_ledger (customer_id, amount, reason, ref_type, ref_id, kst_date, idempotency_key, created_at)
+		SELECT p_customers[o.n], m.amount, m.reason, 'purchase', o.id::text, p_kst_dates[o.n],
+			'purchase:' || o.id || m.suffix, p_nows[o.n]
+		FROM unnest(ok, ids) AS o(n, id)
+		CROSS JOIN LATERAL (VALUES (1, -p_points_used[o.n], p_use_reason, ':use'),
+			(2, p_points_earned[o.n], p_earn_reason, ':earn')) AS m(step, amount, reason, suffix)
+		WHERE m.amount <> 0
+		ORDER BY o.n, m.step;
+		UPDATE customers c SET point_balance = c.point_balance - p_points_used[o.n] + p_points_earned[o.n]
+		FROM unnest(ok) AS o(n)
+		WHERE c.id = p_customers[o.n] AND (p_points_used[o.n] > 0 OR p_points_earned[o.n] > 0);
+	END IF;
 
 	RETURN QUERY
 	SELECT a.n, CASE WHEN a.n = ANY (ok) THEN 'applied' WHEN a.n = ANY (taken) THEN 'key_taken' ELSE 'stale' END,
