@@ -7,7 +7,7 @@
  */
 export interface Batcher<In, Out> {
   run(item: In): Promise<Out>;
-  /** Batches run so far and the items they carried (for the bench and tests). */
+  /** Batches run so far and the items they carried (what the tests check). */
   readonly stats: { batches: number; items: number; largest: number; split: number };
 }
 

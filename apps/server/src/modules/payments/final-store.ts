@@ -1,7 +1,6 @@
 import type { FinalResult } from '@ohgood/contract/payments';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Batcher } from '../../lib/batcher';
 import { POINT_REASONS } from '../points/ledger';
 import { list, statementBatcher } from './batch-sql';
 
@@ -64,8 +63,6 @@ export type FinalApplied = { outcome: 'applied'; paymentId: number } | { outcome
 export interface FinalStore {
   read(item: FinalReadItem): Promise<FinalSeen | undefined>;
   apply(item: FinalApplyItem): Promise<FinalApplied>;
-  readonly reads: Batcher<FinalReadItem, FinalSeen | undefined>['stats'];
-  readonly applies: Batcher<FinalApplyItem, FinalApplied>['stats'];
 }
 
 type ReadRow = {
@@ -135,7 +132,5 @@ export function createFinalStore(db: Db): FinalStore {
   return {
     read: (item) => reads.run(item),
     apply: (item) => applies.run(item),
-    reads: reads.stats,
-    applies: applies.stats,
   };
 }

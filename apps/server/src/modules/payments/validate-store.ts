@@ -67,5 +67,5 @@ export function createValidateStore(db: Db, limits: { failures: number; ipFailur
         }
       : undefined,
   );
-  return { read: (item: ValidateReadItem) => reads.run(item), stats: reads.stats };
+  return { read: (item: ValidateReadItem) => reads.run(item) };
 }
