@@ -93,3 +93,22 @@ test("Hangul renders with real glyphs in the browser's own fonts, not only the a
   expect(pixels.every((p) => p.ink > 20)).toBe(true);
   expect(new Set(pixels.map((p) => p.data)).size).toBe(3);
 });
+
+test('the brand font is requested only after the first contentful paint, and then loads (ADR 0110)', async ({
+  page,
+}) => {
+  await page.goto('/login');
+  await expect(page.getByText('체험용 계정', { exact: false })).toBeVisible();
+  // The faces were not in the first paint's CSS: they load once it is on screen, and the text switches to them.
+  await page.waitForFunction(() =>
+    [...document.fonts].some((face) => face.family.includes('Pretendard Variable') && face.status === 'loaded'),
+  );
+  const paintedAfter = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY;
+    const faces = performance
+      .getEntriesByType('resource')
+      .filter((entry) => /PretendardVariable.*\.woff2$/.test(entry.name));
+    return faces.length > 0 && faces.every((entry) => entry.startTime >= fcp);
+  });
+  expect(paintedAfter).toBe(true);
+});

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { loadBrandFontAfterFirstPaint } from './app/brand-font';
 import { releaseLcpShell } from './app/lcp-shell';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/router';
@@ -21,4 +22,5 @@ createRoot(root).render(
   </StrictMode>,
 );
 releaseLcpShell();
+loadBrandFontAfterFirstPaint();
 registerServiceWorkerWhenSettled();

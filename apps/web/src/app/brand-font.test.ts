@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadBrandFontAfterFirstPaint } from './brand-font';
+
+type Callback = (entries: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void;
+
+/** A PerformanceObserver whose paint entries the test delivers. */
+function fakePaintObserver(supported: string[]) {
+  const observers: Array<{ callback: Callback; disconnected: boolean }> = [];
+  class FakeObserver {
+    static supportedEntryTypes = supported;
+    private readonly self: { callback: Callback; disconnected: boolean };
+    constructor(callback: Callback) {
+      this.self = { callback, disconnected: false };
+      observers.push(this.self);
+    }
+    observe() {}
+    disconnect() {
+      this.self.disconnected = true;
+    }
+  }
+  vi.stubGlobal('PerformanceObserver', FakeObserver);
+  const paint = (name: string) => {
+    for (const o of observers.filter((x) => !x.disconnected)) {
+      o.callback(
+        { getEntriesByName: (wanted) => (wanted === name ? [{ name }] : []) },
+        {
+          disconnect: () => {
+            o.disconnected = true;
+          },
+        },
+      );
+    }
+  };
+  return { paint };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('loadBrandFontAfterFirstPaint', () => {
+  it('loads the faces once, at the first contentful paint and not before', () => {
+    const { paint } = fakePaintObserver(['paint']);
+    const load = vi.fn(async () => undefined);
+    loadBrandFontAfterFirstPaint(load);
+    paint('first-paint');
+    expect(load).not.toHaveBeenCalled();
+    paint('first-contentful-paint');
+    paint('first-contentful-paint');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads the faces at `load` where the browser has no paint timing', () => {
+    fakePaintObserver([]);
+    const load = vi.fn(async () => undefined);
+    loadBrandFontAfterFirstPaint(load);
+    expect(load).not.toHaveBeenCalled();
+    window.dispatchEvent(new Event('load'));
+    window.dispatchEvent(new Event('load'));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+});
