@@ -3,7 +3,7 @@ import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 import { createRequest } from '../test/payment-helpers';
 
-// `payment_requests_status_notify` (migration 0012): one statement-level trigger sends one notification per
+// `payment_requests_status_notify` (migration 0014): one statement-level trigger sends one notification per
 // request whose status changed, however many rows an UPDATE touches, and none for other column changes.
 
 let h: Harness;

@@ -1,4 +1,4 @@
-import { lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { lt, type SQL, sql } from 'drizzle-orm';
 import { rateLimitCounters } from '../db/schema';
 import type { Executor } from '../db/tx';
 
@@ -31,26 +31,14 @@ export async function isOver(db: Executor, window: Window, now: Date): Promise<b
 }
 
 /**
- * "Is any of these windows at its limit?" as a SQL boolean, so a caller can fold the check into a read it
- * makes anyway (payments' validate).
+ * "Is any of these windows at its limit?" as a SQL boolean. Payments' validate makes the same check inside
+ * `payment_validate_read_batch` (migration 0013), in SQL.
  */
 export function anyOverSql(windows: Window[], now: Date): SQL<boolean> {
-  return anyAtLimitSql(windows.map((w) => ({ key: w.key, start: windowStart(now, w.windowMs), limit: w.limit })));
-}
-
-/** One window's counter as a query reads it: its key and start may be placeholders of a prepared query. */
-export interface CounterRef {
-  key: string | Placeholder;
-  start: Date | Placeholder;
-  limit: number;
-}
-
-/** `anyOverSql` for counters already resolved to their windows (`windowStart`). */
-export function anyAtLimitSql(counters: CounterRef[]): SQL<boolean> {
-  const atLimit = counters.map(
-    (c) =>
-      sql`(${rateLimitCounters.key} = ${c.key} and ${rateLimitCounters.windowStart} = ${c.start}
-        and ${rateLimitCounters.count} >= ${c.limit})`,
+  const atLimit = windows.map(
+    (w) =>
+      sql`(${rateLimitCounters.key} = ${w.key} and ${rateLimitCounters.windowStart} = ${windowStart(now, w.windowMs)}
+        and ${rateLimitCounters.count} >= ${w.limit})`,
   );
   return sql<boolean>`exists (select 1 from ${rateLimitCounters} where ${sql.join(atLimit, sql` or `)})`;
 }

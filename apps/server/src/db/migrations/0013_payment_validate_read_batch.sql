@@ -3,7 +3,7 @@
 -- For each item (a customer, the code type and code, the time, the KST month, and the two failed-code counters
 -- that limit it) it answers whether either counter is at its limit, the customer's suspension, points, grade
 -- and owed amount, and the request the code points at if this customer already holds it (active, unexpired),
--- as JSON. A missing customer has no row. The counters are checked as `anyAtLimitSql` (lib/rate-limit.ts)
+-- as JSON. A missing customer has no row. The counters are checked as `anyOverSql` (lib/rate-limit.ts)
 -- checks them; the owed amount is counted as `owedSql` (modules/bills/statements.ts) counts it.
 CREATE FUNCTION payment_validate_read_batch(
 	p_customers integer[], p_code_types text[], p_codes text[], p_nows timestamptz[], p_months text[],

@@ -1,7 +1,7 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, eq, isNotNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 
@@ -32,9 +32,10 @@ export function dueDate(month: string, extended: boolean): string {
 
 /**
  * What a customer still owes on `month`'s unpaid, non-refunded purchases, as a SQL expression, so a caller
- * can fold it into a read it makes anyway (payments' validate reads it with the customer row).
+ * can fold it into a read it makes anyway. Payments' batched reads and write (migrations 0012, 0013) count it
+ * the same way, in SQL.
  */
-export function owedSql(customerId: number | Placeholder, month: string | Placeholder): SQL<string> {
+export function owedSql(customerId: number, month: string): SQL<string> {
   return sql<string>`(select coalesce(sum(${purchases.price}), 0) from ${purchases}
     where ${purchases.customerId} = ${customerId} and ${purchases.statementMonth} = ${month}
       and ${purchases.status} = 'UNPAID')`;

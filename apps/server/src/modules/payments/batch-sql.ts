@@ -13,8 +13,13 @@ const MAX_BATCH = 64;
 /** Statements of each kind in flight at once, each on its own pooled connection. */
 const IN_FLIGHT = 2;
 
-/** One array parameter (drizzle would spread a bare array into a list of parameters). */
-export const list = (values: unknown[]) => sql.param(values);
+/**
+ * The statement's parameters for `items`: `field(pick)` is one field of every item as one array parameter
+ * (drizzle would spread a bare array into a list of parameters).
+ */
+export function fieldsOf<In>(items: readonly In[]) {
+  return (pick: (item: In) => unknown) => sql.param(items.map(pick));
+}
 
 /** Calls batched into `statement`; `answer` turns a call's row (undefined if it has none) into its result. */
 export function statementBatcher<In, Row extends { item: number }, Out>(

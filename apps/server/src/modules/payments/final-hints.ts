@@ -11,9 +11,8 @@ export interface CustomerFacts {
   suspended: boolean;
   pointBalance: number;
   gradePoint: number;
-  /** This month's unpaid total, for `month`. */
+  /** This month's unpaid total. */
   owed: number;
-  month: string;
 }
 
 export interface RequestFacts {
@@ -23,7 +22,8 @@ export interface RequestFacts {
 }
 
 export interface FinalHints {
-  customer(customerId: number, facts: CustomerFacts): void;
+  /** What a read (or a write) showed of the customer, for `month`; only these fields are kept. */
+  customer(customerId: number, facts: CustomerFacts, month: string): void;
   request(requestId: string, facts: RequestFacts): void;
   /** A paid (or no longer payable) request: its replays read the stored answer. */
   forgetRequest(requestId: string): void;
@@ -33,7 +33,7 @@ export interface FinalHints {
 
 /** At most `capacity` customers and as many requests; the oldest entries go first. */
 export function createFinalHints(capacity = 50_000): FinalHints {
-  const customers = new Map<number, CustomerFacts>();
+  const customers = new Map<number, CustomerFacts & { month: string }>();
   const requests = new Map<string, RequestFacts>();
   const put = <K, V>(map: Map<K, V>, key: K, value: V) => {
     map.delete(key);
@@ -41,7 +41,8 @@ export function createFinalHints(capacity = 50_000): FinalHints {
     if (map.size > capacity) map.delete(map.keys().next().value as K);
   };
   return {
-    customer: (customerId, facts) => put(customers, customerId, facts),
+    customer: (customerId, { suspended, pointBalance, gradePoint, owed }, month) =>
+      put(customers, customerId, { suspended, pointBalance, gradePoint, owed, month }),
     request: (requestId, facts) => put(requests, requestId, facts),
     forgetRequest: (requestId) => requests.delete(requestId),
     seen(customerId, requestId, month) {

@@ -2,7 +2,7 @@ import type { FinalResult } from '@ohgood/contract/payments';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { POINT_REASONS } from '../points/ledger';
-import { list, statementBatcher } from './batch-sql';
+import { fieldsOf, statementBatcher } from './batch-sql';
 
 /**
  * The database half of payment finals (ADR 0109): the read each final decides on, and the write of what it
@@ -79,10 +79,12 @@ type ReadRow = {
   caller_answer: StoredAnswer | null;
 };
 
-const readSql = (items: readonly FinalReadItem[]): SQL =>
-  sql`select * from payment_final_read_batch(${list(items.map((i) => i.customerId))}::int[],
-    ${list(items.map((i) => i.requestId))}::uuid[], ${list(items.map((i) => i.month))}::text[],
-    ${list(items.map((i) => i.callerKey))}::text[], ${FINAL_SCOPE})`;
+function readSql(items: readonly FinalReadItem[]): SQL {
+  const field = fieldsOf(items);
+  return sql`select * from payment_final_read_batch(${field((i) => i.customerId)}::int[],
+    ${field((i) => i.requestId)}::uuid[], ${field((i) => i.month)}::text[], ${field((i) => i.callerKey)}::text[],
+    ${FINAL_SCOPE})`;
+}
 
 function seenOf(row: ReadRow): FinalSeen {
   return {
@@ -105,15 +107,15 @@ function seenOf(row: ReadRow): FinalSeen {
 }
 
 function applySql(items: readonly FinalApplyItem[]): SQL {
-  const column = <T>(pick: (item: FinalApplyItem) => T) => list(items.map(pick));
+  const field = fieldsOf(items);
   return sql`select item, outcome, payment_id from payment_final_apply_batch(
-      ${column((i) => i.customerId)}::int[], ${column((i) => i.requestId)}::uuid[],
-      ${column((i) => i.totalPrice)}::int[], ${column((i) => i.now.toISOString())}::timestamptz[],
-      ${column((i) => i.kstDate)}::date[], ${column((i) => i.month)}::text[],
-      ${column((i) => i.seenBalance)}::int[], ${column((i) => i.seenGradePoint)}::int[],
-      ${column((i) => i.seenOwed)}::bigint[], ${column((i) => i.pointUsed)}::int[],
-      ${column((i) => i.pointEarned)}::int[], ${column((i) => JSON.stringify(i.response))}::jsonb[],
-      ${column((i) => i.callerKey)}::text[], ${column((i) => i.requestHash)}::text[],
+      ${field((i) => i.customerId)}::int[], ${field((i) => i.requestId)}::uuid[],
+      ${field((i) => i.totalPrice)}::int[], ${field((i) => i.now.toISOString())}::timestamptz[],
+      ${field((i) => i.kstDate)}::date[], ${field((i) => i.month)}::text[],
+      ${field((i) => i.seenBalance)}::int[], ${field((i) => i.seenGradePoint)}::int[],
+      ${field((i) => i.seenOwed)}::bigint[], ${field((i) => i.pointUsed)}::int[],
+      ${field((i) => i.pointEarned)}::int[], ${field((i) => JSON.stringify(i.response))}::jsonb[],
+      ${field((i) => i.callerKey)}::text[], ${field((i) => i.requestHash)}::text[],
       ${POINT_REASONS.paymentUse}, ${POINT_REASONS.paymentEarn}, ${FINAL_SCOPE})`;
 }
 

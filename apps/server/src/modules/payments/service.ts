@@ -172,10 +172,7 @@ export function createPaymentService(
       const hinted = attempt === 1 ? hints.seen(customerId, requestId, month) : undefined;
       const seen = hinted ?? (await finalStore.read({ customerId, requestId, month, callerKey }));
       if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-      if (!hinted) {
-        const { suspended, pointBalance, gradePoint, owed } = seen;
-        hints.customer(customerId, { suspended, pointBalance, gradePoint, owed, month });
-      }
+      if (!hinted) hints.customer(customerId, seen, month);
       let decision: FinalDecision;
       try {
         decision = decideFinal(seen, { customerId, point, requestHash, now });
@@ -204,13 +201,8 @@ export function createPaymentService(
       });
       if (applied.outcome === 'applied') {
         hints.forgetRequest(requestId);
-        hints.customer(customerId, {
-          suspended: false,
-          pointBalance: result.pointBalance,
-          gradePoint: seen.gradePoint,
-          owed: seen.owed + owed,
-          month,
-        });
+        const written = { pointBalance: result.pointBalance, owed: seen.owed + owed };
+        hints.customer(customerId, { ...seen, ...written }, month);
         return { paymentId: applied.paymentId, ...result };
       }
       // 'key_taken': a concurrent call stored this key first, and the next read answers from it. 'stale': read again.
@@ -303,8 +295,7 @@ export function createPaymentService(
 
       const reserved = me.held ?? (await reserveCode(customerId, body.codeType, code, now, [failures, ipFailures]));
       // What a final of this request will most likely find (final-hints.ts).
-      const { suspended, pointBalance, gradePoint, owed } = me;
-      hints.customer(customerId, { suspended, pointBalance, gradePoint, owed, month });
+      hints.customer(customerId, me, month);
       hints.request(reserved.id, {
         customerId,
         totalPrice: reserved.totalPrice,

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { list, statementBatcher } from './batch-sql';
+import { fieldsOf, statementBatcher } from './batch-sql';
 
 /**
  * Validate's read (ADR 0109): validates that arrive together share one statement,
@@ -46,15 +46,15 @@ type Row = {
 
 /** `limits`: failures per customer and per IP that close their windows. */
 export function createValidateStore(db: Db, limits: { failures: number; ipFailures: number }) {
-  const statement = (items: readonly ValidateReadItem[]): SQL =>
-    sql`select * from payment_validate_read_batch(${list(items.map((i) => i.customerId))}::int[],
-      ${list(items.map((i) => i.codeType))}::text[], ${list(items.map((i) => i.code))}::text[],
-      ${list(items.map((i) => i.now.toISOString()))}::timestamptz[], ${list(items.map((i) => i.month))}::text[],
-      ${list(items.map((i) => i.failures.key))}::text[],
-      ${list(items.map((i) => i.failures.start.toISOString()))}::timestamptz[],
-      ${list(items.map((i) => i.ipFailures.key))}::text[],
-      ${list(items.map((i) => i.ipFailures.start.toISOString()))}::timestamptz[],
+  const statement = (items: readonly ValidateReadItem[]): SQL => {
+    const field = fieldsOf(items);
+    return sql`select * from payment_validate_read_batch(${field((i) => i.customerId)}::int[],
+      ${field((i) => i.codeType)}::text[], ${field((i) => i.code)}::text[],
+      ${field((i) => i.now.toISOString())}::timestamptz[], ${field((i) => i.month)}::text[],
+      ${field((i) => i.failures.key)}::text[], ${field((i) => i.failures.start.toISOString())}::timestamptz[],
+      ${field((i) => i.ipFailures.key)}::text[], ${field((i) => i.ipFailures.start.toISOString())}::timestamptz[],
       ${limits.failures}::int, ${limits.ipFailures}::int)`;
+  };
   const reads = statementBatcher<ValidateReadItem, Row, ValidateSeen | undefined>(db, statement, (row) =>
     row
       ? {
