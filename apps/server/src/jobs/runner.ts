@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
-import { autoExtend, markOverdue } from './bill-jobs';
+import { autoExtend, issueStatements, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
 /** The daily prune's KST minute of the day: 03:30, away from the bill jobs and busy hours. */
@@ -21,7 +21,13 @@ type JobSpec = {
   run: (tx: Tx, today: string, at: Date) => Promise<object>;
 } & ({ cadence: 'monthly'; day: number } | { cadence: 'daily' });
 
-/** The scheduled jobs: docs/rules/bills-and-grades.md#B9 and #B10, and the prune, money-and-time.md#T8. */
+/** The KST day a closed month's statements are issued: the first day after the month. */
+const STATEMENT_ISSUE_DAY = 1;
+
+/**
+ * The scheduled jobs: docs/rules/bills-and-grades.md#B1 (issue), #B9 and #B10, and the prune,
+ * money-and-time.md#T8.
+ */
 export const JOBS = {
   'auto-extension': {
     cadence: 'monthly',
@@ -36,6 +42,13 @@ export const JOBS = {
     minute: 5,
     cron: `5 0 ${BILL_RULES.overdueDay} * *`,
     run: markOverdue,
+  },
+  'statement-issue': {
+    cadence: 'monthly',
+    day: STATEMENT_ISSUE_DAY,
+    minute: 5,
+    cron: `5 0 ${STATEMENT_ISSUE_DAY} * *`,
+    run: issueStatements,
   },
   prune: {
     cadence: 'daily',

@@ -16,10 +16,11 @@ import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
-import { earnGradePoints, repaidOnTime } from './grade-points';
+import { earnGradePoints, repaidOnTime, saveGrade } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
@@ -182,7 +183,9 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .update(statements)
           .set({ extension: 'MANUAL', extendedAt: now })
           .where(and(eq(statements.id, row.id), sql`${statements.extension} is null`));
-        return { month, dueDate: dueDate(month, true) };
+        const extended = { month, dueDate: dueDate(month, true) };
+        await recordEvent(tx, { type: 'statement.extended', customerId, by: 'CUSTOMER', penalty: 0, ...extended }, now);
+        return extended;
       });
     },
 
@@ -255,7 +258,20 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
         const grade = earnGradePoints(customer, onTime);
         const { gradePoint } = grade;
-        await tx.update(customers).set(grade).where(eq(customers.id, customerId));
+        await saveGrade(tx, customerId, customer.gradePoint, grade, 'REPAYMENT', now);
+        await recordEvent(
+          tx,
+          {
+            type: 'repayment.made',
+            customerId,
+            repaymentId: repayment.id,
+            how: 'EARLY',
+            amount,
+            paymentIds: ids,
+            months,
+          },
+          now,
+        );
 
         for (const month of months) {
           await tx
@@ -270,7 +286,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
               ),
             );
         }
-        const suspended = await recomputeSuspension(tx, customerId);
+        const suspended = await recomputeSuspension(tx, customerId, now);
         return { repaymentId: repayment.id, amount, paymentIds: ids, gradePoint, suspended };
       });
     },
