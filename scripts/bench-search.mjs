@@ -1,4 +1,4 @@
-// Search at scale (issue 9): 100,000 shorts on PostgreSQL, search p99 (budget ≤ 50 ms).
+// Search at scale: 100,000 shorts on PostgreSQL, search p99 (budget ≤ 50 ms).
 // Called by `npm run bench`; also runs alone: `node scripts/bench-search.mjs`.
 // The fixture is generated into the embedded PostgreSQL of a throw-away data directory (the engine the app
 // ships with), or, with BENCH_DATABASE_URL, into a throw-away database on that server; both are removed

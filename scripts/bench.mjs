@@ -1,4 +1,4 @@
-// `npm run bench`: measures the performance budgets (architecture "Performance budgets", issue 13) and prints
+// `npm run bench`: measures the performance budgets (architecture "Performance budgets") and prints
 // one table of every figure with its target and pass/fail. Everything runs against 127.0.0.1 only, with a
 // fixed number of connections and a fixed duration per load.
 //
@@ -631,7 +631,7 @@ async function lighthouse(base) {
   }
 }
 
-// ---------- chat turn (issue 10) ----------
+// ---------- chat turn ----------
 /** In-process chat-turn micro-benchmark of the server (apps/server/src/modules/chat/chat-bench.ts). */
 function chatBench() {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/modules/chat/chat-bench.ts'], {

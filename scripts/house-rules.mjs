@@ -15,6 +15,10 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/;
 // A section sign and a number, as in a citation of the original spec or domain notes; written as an escape so
 // this file passes its own check.
 const SECTION = /\u00a7\s*\d/;
+// A tracker's issue number (the word and a number, with or without #): the why belongs in the code, docs/rules or an ADR, not in a tracker.
+// Committed migrations are exempt: they are append-only (scripts/migration-hashes.mjs).
+const ISSUE = /\bissue\s*#?\s*\d+/i;
+const MIGRATION = /\/db\/migrations\/[^/]+\.sql$/;
 // A repository document named in code, and the rule ids right after it ("docs/rules/bills-and-grades.md#B9 and
 // #B10"; the form without # is read too, to be refused).
 const DOC = /\bdocs\/[\w./-]+?\.md\b((?:(?:[\s,–-]+(?:and\s+)?#?|#)[A-Z]\d+\b)*)/g;
@@ -123,6 +127,8 @@ export function citationViolations(root) {
       const at = `${file}:${i + 1}`;
       if (SECTION.test(line))
         problems.push(`cites a section of a document outside the repo: ${at} (point at docs/rules)`);
+      if (ISSUE.test(line) && !MIGRATION.test(file))
+        problems.push(`cites an issue number: ${at} (say why in the code, docs/rules or an ADR)`);
       for (const m of line.matchAll(DOC)) {
         const doc = m[0].slice(0, m[0].length - m[1].length);
         const ids = idsOn(doc);

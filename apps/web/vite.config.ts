@@ -75,7 +75,7 @@ const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
 
 /**
- * Installable app (issue #14, ADR 0041): the manifest, and a Workbox service worker that precaches the
+ * Installable app (ADR 0041): the manifest, and a Workbox service worker that precaches the
  * built app and answers a page load without a network with offline.html. Only production builds get it
  * (dev has none), and the e2e browser blocks service workers except in the PWA spec.
  */

@@ -37,6 +37,23 @@ describe('house rules over the import graph', () => {
     expect(problems).toContain('file name not kebab-case: apps/web/src/shared/MyWidget.tsx');
   });
 
+  it('refuses a tracker issue number in code, with or without #, but not in a committed migration', () => {
+    // Built, so this file passes the check it tests.
+    const word = ['iss', 'ue'].join('');
+    const root = tree({
+      'apps/server/src/a.ts': `// Masked (${word} #14).\nexport const a = 1;\n`,
+      'apps/web/src/b.css': `/* Dark theme (${word} 5). */\n`,
+      'scripts/c.mjs': `// ${word.toUpperCase()}#3: nothing\n`,
+      'apps/server/src/db/migrations/0003_x.sql': `-- ${word} 13: kept, migrations never change\n`,
+      'apps/server/src/d.ts': '// an issue of timing, not a number\n',
+    });
+    expect(houseRuleViolations(root).filter((p) => p.startsWith('cites an issue'))).toEqual([
+      'cites an issue number: apps/server/src/a.ts:1 (say why in the code, docs/rules or an ADR)',
+      'cites an issue number: apps/web/src/b.css:1 (say why in the code, docs/rules or an ADR)',
+      'cites an issue number: scripts/c.mjs:1 (say why in the code, docs/rules or an ADR)',
+    ]);
+  });
+
   it('finds citations of documents outside the repository, missing docs, unknown rule ids and pointers without #', () => {
     // The section sign, the unknown rule, the missing page and the pointer without # are built, so this file
     // passes the check it tests.

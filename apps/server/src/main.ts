@@ -11,7 +11,7 @@ import { createStorage } from './modules/media/storage';
 import { prepareDemoData } from './seed/startup';
 
 async function main(): Promise<void> {
-  // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 2 s, issue 13).
+  // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 2 s).
   const phases: Record<string, number> = { modules: Math.round(performance.now()) };
   const config = loadConfig();
   const dataDir = resolve(config.DATA_DIR);

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
-/* The mascot chat at 390×844 against the real server, database and seeded catalogue (issue 10). */
+/* The mascot chat at 390×844 against the real server, database and seeded catalogue. */
 
 const option = (page: Page, name: string) =>
   page.getByRole('group', { name: '선택지' }).getByRole('button', { name, exact: true });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
-// Issue #14, item 1: one accessible toast instead of native alerts, never two for one event.
+// One accessible toast instead of native alerts, never two for one event.
 
 test('item 1: login says 로그인 성공! in one role=status toast that goes away by itself', async ({ page }) => {
   const alerts = recordAlerts(page);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { recordAlerts } from './helpers';
 
-// Issue #14, item 14: installable like the Korean pay apps (the checks Lighthouse's PWA audit made).
+// Installable like the Korean pay apps (the checks Lighthouse's PWA audit made).
 test.use({ serviceWorkers: 'allow' });
 
 test('item 14: manifest, icons and theme colour make the app installable', async ({ page, request }) => {

@@ -34,7 +34,7 @@ function flushPendingToasts() {
 }
 
 /**
- * Collects the text of every toast the app shows (the app's alerts, issue #14), in order. A native
+ * Collects the text of every toast the app shows (the app's alerts), in order. A native
  * alert()/confirm() is a bug now: it is dismissed and recorded as 'native: <text>', so assertions fail.
  */
 export function recordAlerts(page: Page): string[] {
@@ -95,7 +95,7 @@ export async function enterPin(page: Page, pin: string) {
   for (const digit of pin) await pad.getByRole('button', { name: digit, exact: true }).click();
 }
 
-/** After paying: the receipt, then '확인' to the history (issue #14). */
+/** After paying: the receipt, then '확인' to the history. */
 export async function confirmReceipt(page: Page) {
   const receipt = page.getByTestId('receipt');
   await expect(receipt).toBeVisible();

@@ -17,7 +17,7 @@ export function bankName(bank: string): string {
 }
 
 /**
- * The one account-masking rule (issue #14), used by the server before an account number leaves it and by
+ * The one account-masking rule, used by the server before an account number leaves it and by
  * the web app: four stars and the last four digits ('1002345678901' → '****8901'). The stars never reveal
  * the length, and masking a masked number changes nothing.
  */

@@ -28,7 +28,7 @@ export function watchPoints(watchedSeconds: number): number {
 }
 
 /**
- * The least watching that pays (issue #12; as PeerTube counts a view): 3 s, or half of a shorter short.
+ * The least watching that pays (as PeerTube counts a view): 3 s, or half of a shorter short.
  * The gauge's goal (`requiredWatchSeconds`) is always at least this.
  */
 export function minimumWatchSeconds(durationSeconds: number): number {

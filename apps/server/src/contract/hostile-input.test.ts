@@ -8,7 +8,7 @@ import { createMerchant } from '../test/merchant-fixture';
 import { type EndpointSample, injectEndpoint } from './inject-endpoint';
 
 /*
- * Issue #12 item 13: every endpoint of the contract registry, driven with hostile values in each path
+ * Every endpoint of the contract registry, driven with hostile values in each path
  * parameter, query value and body field (and as the whole body), must answer without a 5xx: ids beyond the
  * database's integer range, NUL and other control characters, RTL overrides, 10,000-character strings,
  * emoji, and the wrong types. New endpoints are covered by being in the registry.

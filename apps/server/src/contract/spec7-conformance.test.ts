@@ -9,8 +9,8 @@ import { createMerchant } from '../test/merchant-fixture';
 
 /**
  * The API contract (docs/rules/api.md) as a stranger's client sees it: plain fetch against the app listening on a port,
- * bodies read the way an axios client does (`response.data` is the HTTP body), field places taken from the table of
- * issue #8 — and no code shared with the contract package. Only the set-up (a merchant key, a short to watch) uses
+ * bodies read the way an axios client does (`response.data` is the HTTP body), field places taken from the spec's public API
+ * table — and no code shared with the contract package. Only the set-up (a merchant key, a short to watch) uses
  * server test tools.
  */
 

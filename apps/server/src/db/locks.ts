@@ -8,8 +8,14 @@ import type { Tx } from './tx';
  * first, so that customer's payments, refunds, repayments, extensions and rewards run one at a time.
  */
 export async function lockCustomer(tx: Tx, customerId: number) {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
+  const row = await lockCustomerIfAny(tx, customerId);
   if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+  return row;
+}
+
+/** `lockCustomer` for a caller that answers a missing customer itself: undefined instead of a 404. */
+export async function lockCustomerIfAny(tx: Tx, customerId: number) {
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
   return row;
 }
 

@@ -42,7 +42,7 @@ export const customers = pgTable(
     introduce: text('introduce').notNull().default(''),
     profileImg: text('profile_img'),
     createdAt: createdAt(),
-    /** Derived by the database for search (issue 9, migration 0004): lower-cased and initial consonants. */
+    /** Derived by the database for search (migration 0004): lower-cased and initial consonants. */
     nicknameSearch: text('nickname_search').generatedAlwaysAs(sql`lower(nickname)`),
     nicknameChoseong: text('nickname_choseong').generatedAlwaysAs(sql`ohgood_choseong(nickname)`),
   },
@@ -308,7 +308,7 @@ export const checkins = pgTable(
 
 export type Customer = typeof customers.$inferSelect;
 
-/* ---- Shorts (issue 5; docs/rules/shorts.md, docs/rules/points.md#R5–R6) ---- */
+/* ---- Shorts (docs/rules/shorts.md, docs/rules/points.md#R5–R6) ---- */
 
 /** One uploaded or seeded short. Only READY rows are playable and appear in feeds. */
 export const shorts = pgTable(
@@ -335,7 +335,7 @@ export const shorts = pgTable(
     dislikeCount: integer('dislike_count').notNull().default(0),
     commentCount: integer('comment_count').notNull().default(0),
     createdAt: createdAt(),
-    /** Derived by the database for search (issue 9, migration 0004; pg_trgm GIN indexes). */
+    /** Derived by the database for search (migration 0004; pg_trgm GIN indexes). */
     searchText: text('search_text').generatedAlwaysAs(sql`lower(title || ' ' || content)`),
     searchChoseong: text('search_choseong').generatedAlwaysAs(sql`ohgood_choseong(title || ' ' || content)`),
   },
@@ -438,7 +438,7 @@ export const shortWatchDaily = pgTable(
   ],
 );
 
-/* ---- Performance (issue 13, migration 0003): the stored feed ranking ---- */
+/* ---- Performance (migration 0003): the stored feed ranking ---- */
 
 /**
  * The one instant every stored score's freshness term is evaluated at (docs/rules/shorts.md#S1); moved forward
@@ -466,7 +466,7 @@ export const shortRanks = pgTable(
   ],
 );
 
-/* ---------- Chatbot (issue 10): product catalogue and conversation sessions ---------- */
+/* ---------- Chatbot: product catalogue and conversation sessions ---------- */
 
 /** Demo products the mascot recommends (docs/rules/chat.md#C4); images are generated at seed time into media. */
 export const chatProducts = pgTable(

@@ -34,8 +34,8 @@ function pgCode(error: unknown): string | undefined {
  *   4. statements       — the customer's statement rows;
  *   5. everything else  — checkins, short_views, short_watch_daily, point_ledger, idempotency_keys.
  *
- * Paths: finals (their customers by id → their requests by id → statements, inside `payment_final_apply_batch`,
- * migration 0012), merchant refund (customer of the request → request →
+ * Paths: final (customer → request, `payments/final-read.ts`, then its one write statement: statements, purchase,
+ * ledger, answers, events), merchant refund (customer of the request → request →
  * purchase → statements), repayment (customer → purchases → statements), extension (customer → statement),
  * check-in and watch points (customer → their own rows), bill jobs (all affected customers by id →
  * statements). Rows of one kind that a path locks together are locked in ascending id.

@@ -9,13 +9,32 @@ import type { Tx } from '../db/tx';
  * to add one of them. Each event is checked against the contract's union before it is written: a malformed
  * event fails the fact's transaction rather than reaching a consumer.
  */
-export async function recordEvents(tx: Tx, events: readonly DomainEvent[], at: Date): Promise<void> {
-  if (events.length === 0) return;
-  const rows = events.map((event) => {
+
+/** An event and when its fact happened. */
+export interface TimedEvent {
+  event: DomainEvent;
+  at: Date;
+}
+
+/**
+ * The insert of `events` as one statement, for a write that folds it into its own (the payment's); undefined
+ * when there is nothing to insert.
+ */
+export function eventsInsertQuery(tx: Tx, events: readonly TimedEvent[]) {
+  if (events.length === 0) return undefined;
+  const rows = events.map(({ event, at }) => {
     const checked = domainEvent.parse(event);
     return { type: checked.type, customerId: checked.customerId, payload: checked, occurredAt: at };
   });
-  await tx.insert(domainEvents).values(rows);
+  return tx.insert(domainEvents).values(rows);
+}
+
+/** Events of one fact that happened at `at`, in the fact's transaction. */
+export async function recordEvents(tx: Tx, events: readonly DomainEvent[], at: Date): Promise<void> {
+  await eventsInsertQuery(
+    tx,
+    events.map((event) => ({ event, at })),
+  );
 }
 
 /** One event of a fact, in the fact's transaction (see `recordEvents`). */

@@ -19,7 +19,7 @@ const envSchema = z.object({
   DEMO_MERCHANT_KEY: z.string().min(8).default('demo-merchant-key'),
   RUN_JOBS: bool.default(true),
   TRUST_PROXY: bool.default(false),
-  /** Shorts media (issue 5): where files live and how the web app reaches them. */
+  /** Shorts media: where files live and how the web app reaches them. */
   MEDIA_DIR: z.string().optional(),
   MEDIA_BASE_URL: z.string().default('/media/'),
   STORAGE: z.enum(['local', 's3']).default('local'),
@@ -36,7 +36,7 @@ const envSchema = z.object({
   UPLOAD_MAX_DURATION_SECONDS: z.coerce.number().positive().default(60),
   /** Test/demo only: the server's clock starts at this instant and runs on from there. */
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
-  /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process (issue 13). */
+  /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process. */
   PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Successful sign-ups allowed per client IP per hour and per day (each account gets a limit at once). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(5),
@@ -46,7 +46,7 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: z.string().url().optional(),
-  /** Optional OpenAI-compatible model for the chatbot (issue 10); off unless a base URL and model are set. */
+  /** Optional OpenAI-compatible model for the chatbot; off unless a base URL and model are set. */
   CHAT_LLM_BASE_URL: z.string().url().optional(),
   CHAT_LLM_API_KEY: z.string().optional(),
   CHAT_LLM_MODEL: z.string().optional(),

@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { customers, paymentRequests, purchases, repayments, statements } from '../db/schema';
+import { customers, purchases, repayments, statements } from '../db/schema';
 import { withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
-import { ensureStatement } from '../modules/bills/statements';
-import { newPinCode } from '../modules/merchants/pin-code';
-import { POINT_REASONS, postPoints } from '../modules/points/ledger';
+import { writeDirectPurchases } from '../modules/payments/direct-purchases';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { type DemoMerchantName, ensureDemoMerchants } from './demo-merchants';
 
@@ -77,66 +73,32 @@ export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
   const now = clock.now();
   const current = kstMonth(now);
   const merchantIds = await ensureDemoMerchants(db);
-  const rate = gradeOf(DEMO_GRADE_POINT).pointPercent;
 
   await withTx(db, async (tx) => {
     await tx.update(customers).set({ gradePoint: DEMO_GRADE_POINT }).where(eq(customers.id, customer.id));
-    const buy = async (month: string, [day, merchant, requestName, totalPrice]: Line, when: Date) => {
-      const merchantId = merchantIds.get(merchant) ?? 0;
-      const [request] = await tx
-        .insert(paymentRequests)
-        .values({
-          merchantId,
-          orderId: `demo-${randomBytes(8).toString('hex')}`,
+    // Bought through the payments' one writer: each line earns what a real final at this grade earns.
+    const buy = async (month: string, lines: readonly (readonly [Line, Date])[]) => {
+      const ids = await writeDirectPurchases(
+        tx,
+        customer.id,
+        lines.map(([[, merchant, requestName, totalPrice], when]) => ({
+          merchantId: merchantIds.get(merchant) ?? 0,
           requestName,
           totalPrice,
-          pinCode: newPinCode(),
-          qrToken: randomBytes(16).toString('hex'),
-          status: 'PAID',
-          reservedBy: customer.id,
-          expiresAt: new Date(when.getTime() + 120_000),
-          paidAt: when,
-          closedAt: when,
-          createdAt: when,
-        })
-        .returning({ id: paymentRequests.id });
-      const pointEarned = Math.floor((totalPrice * rate) / 100);
-      const [row] = await tx
-        .insert(purchases)
-        .values({
-          customerId: customer.id,
-          merchantId,
-          requestId: request?.id ?? '',
-          requestName,
-          totalPrice,
-          pointUsed: 0,
-          price: totalPrice,
-          pointEarned,
-          statementMonth: month,
-          createdAt: when,
-        })
-        .returning({ id: purchases.id });
-      if (!row) throw new Error(`demo purchase ${day} ${requestName} failed`);
-      await ensureStatement(tx, customer.id, month);
-      if (pointEarned > 0) {
-        await postPoints(tx, {
-          customerId: customer.id,
-          amount: pointEarned,
-          reason: POINT_REASONS.paymentEarn,
-          refType: 'purchase',
-          refId: String(row.id),
-          idempotencyKey: `purchase:${row.id}:earn`,
           at: when,
-        });
-      }
-      return { id: row.id, price: totalPrice };
+        })),
+      );
+      if (ids.length !== lines.length) throw new Error(`demo purchases of ${month} failed`);
+      return ids.map((id, i) => ({ id, price: lines[i]?.[0][3] ?? 0 }));
     };
 
     // Four repaid months, each settled in one repayment on the 10th of the next month.
     for (let back = 5; back >= 2; back--) {
       const month = addMonths(current, -back);
-      const lines = [];
-      for (const line of MONTHLY[back % MONTHLY.length] ?? []) lines.push(await buy(month, line, at(month, line[0])));
+      const lines = await buy(
+        month,
+        (MONTHLY[back % MONTHLY.length] ?? []).map((line) => [line, at(month, line[0])] as const),
+      );
       const paidAt = at(addMonths(month, 1), 10);
       const amount = lines.reduce((sum, line) => sum + line.price, 0);
       const [repayment] = await tx
@@ -163,15 +125,21 @@ export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
     }
 
     const previous = addMonths(current, -1);
-    for (const line of PREVIOUS) await buy(previous, line, at(previous, line[0]));
+    await buy(
+      previous,
+      PREVIOUS.map((line) => [line, at(previous, line[0])] as const),
+    );
 
     // Current month: spread over the days so far; on the 1st, over the hours before now.
     const today = Number(kstDate(now).slice(8, 10));
-    for (const [index, line] of CURRENT.entries()) {
-      const day = Math.min(line[0], today);
-      let when = at(current, day);
-      if (when.getTime() > now.getTime()) when = new Date(now.getTime() - (CURRENT.length - index) * 60_000);
-      await buy(current, line, when);
-    }
+    await buy(
+      current,
+      CURRENT.map((line, index) => {
+        const when = at(current, Math.min(line[0], today));
+        const past =
+          when.getTime() > now.getTime() ? new Date(now.getTime() - (CURRENT.length - index) * 60_000) : when;
+        return [line, past] as const;
+      }),
+    );
   });
 }

@@ -215,7 +215,7 @@ async function ensureCreators(db: Db): Promise<number[]> {
 }
 
 /**
- * Demo shorts for a live feed on first start (issue 5): tiny vertical clips rendered by ffmpeg into the
+ * Demo shorts for a live feed on first start: tiny vertical clips rendered by ffmpeg into the
  * media storage, with likes and comments. Idempotent: existing clips are kept; a clip whose file went
  * missing is rendered again.
  */

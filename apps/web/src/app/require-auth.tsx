@@ -7,7 +7,7 @@ import { loginPath } from '../shared/return-to';
 
 /**
  * Guarded pages: '로그인 후 이용 가능합니다.' and off to /login, which brings the user back here (path and
- * query) after login (issue #14). A user who just logged out here is simply taken home.
+ * query) after login. A user who just logged out here is simply taken home.
  */
 export function RequireAuth() {
   const auth = useAuthState();

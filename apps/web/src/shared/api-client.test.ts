@@ -100,7 +100,7 @@ describe('api client (real contract endpoints)', () => {
     const fetchMock = respond(200, {});
     vi.stubGlobal('fetch', fetchMock);
     await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
-    // The app's toast, never a native alert (issue #14).
+    // The app's toast, never a native alert.
     expect(currentToast()?.message).toBe('로그인 후 이용 가능합니다.');
     expect(alertSpy).not.toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });

@@ -1,5 +1,5 @@
 /**
- * Where to go after login (issue #14): guarded pages send the user to `/login?next=<path+query>` and the
+ * Where to go after login: guarded pages send the user to `/login?next=<path+query>` and the
  * login page returns there. Only same-app paths are accepted, so the parameter cannot send anyone away.
  */
 export function loginPath(next: string): string {

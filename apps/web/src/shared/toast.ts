@@ -1,5 +1,5 @@
 /**
- * One toast at a time (issue #14): a new message replaces the shown one, and the same message raised again
+ * One toast at a time: a new message replaces the shown one, and the same message raised again
  * while it is visible only restarts its timer, so one event never stacks two toasts.
  */
 export const TOAST_MS = 3000;

@@ -1,6 +1,6 @@
 import { currentToast, dismissToast, subscribeToast } from '../shared/toast';
 
-/** Every toast message shown since the last reset, in order (the app's alerts are toasts, issue #14). */
+/** Every toast message shown since the last reset, in order (the app's alerts are toasts). */
 export const toastLog: string[] = [];
 
 subscribeToast(() => {

@@ -13,7 +13,7 @@ export interface TokenService {
 /*
  * Login tokens are standard JWTs signed with HMAC-SHA256 (RFC 7519, "HS256"), made and checked here with
  * node:crypto: every signed-in request verifies one, and a general JWT library's WebCrypto path cost ~0.1 ms
- * per call, a third of a CPU core at the feed's request rate (issue #13). Only this exact form is accepted:
+ * per call, a third of a CPU core at the feed's request rate. Only this exact form is accepted:
  * header {"alg":"HS256","typ":"JWT"}, a 32-byte signature, a positive integer subject and an unexpired `exp`.
  * `tokens.test.ts` checks the tokens against an independent JWT library both ways.
  */

@@ -90,7 +90,7 @@ describe('GET /api/payment/info', () => {
     );
     expect(body).toMatchObject({
       customerId,
-      // One masking rule (issue #14): the full number never leaves the server.
+      // One masking rule: the full number never leaves the server.
       account: '****2101',
       accountName: '신한',
       auto: false,
@@ -363,13 +363,15 @@ describe('GET /api/dash/me/pay-this-month (B14)', () => {
     expect(res.statusCode).toBe(200);
     // A bare body: API clients read the original names at the top, beside ours (docs/rules/api.md#A1).
     const data = res.json();
+    // The 1,000 points the unpaid line used were credited this month first (the fixture grants them, as a
+    // check-in would have): earned this month, and spent.
     expect(data).toMatchObject({
       month: '2026-11',
       sumTotalPrice: 12_000 + 6_000,
-      sumPointThisMonth: prize,
+      sumPointThisMonth: 1_000 + prize,
       currentPointBalance: prize,
       amount: 12_000 + 6_000,
-      pointsThisMonth: prize,
+      pointsThisMonth: 1_000 + prize,
       pointBalance: prize,
     });
     expect(data.items.map((i: { paymentId: number }) => i.paymentId)).toEqual([unpaid, paid]);

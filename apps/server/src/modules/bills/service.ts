@@ -106,7 +106,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const grade = gradeOf(customer.gradePoint);
       return {
         customerId: customer.id,
-        // Masked before it leaves the server: the screens never need the full number (issue #14).
+        // Masked before it leaves the server: the screens never need the full number.
         account: maskAccount(customer.account),
         accountName: customer.accountName,
         auto: oldest?.extension === 'AUTO',

@@ -1,24 +1,31 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, eq, isNotNull, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableName, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 
 /**
- * The statement row of (customer, month), created on first use. A new line on a statement that had been
- * repaid in full reopens it (clears paidAt), so "PAID" always means "no unpaid line".
+ * Opens the statement rows of (customer, month) pairs, or reopens them (docs/rules/bills-and-grades.md#B2): a new
+ * line on a statement that had been repaid in full clears its paidAt, so "PAID" always means "no unpaid line".
+ * One statement for any number of pairs; the payment's write folds it into its own.
  */
-export async function ensureStatement(tx: Tx, customerId: number, month: string): Promise<void> {
-  await tx
+export function openStatementsQuery(tx: Tx, pairs: readonly { customerId: number; month: string }[]) {
+  const unique = new Map(pairs.map((pair) => [`${pair.customerId}:${pair.month}`, pair]));
+  return tx
     .insert(statements)
-    .values({ customerId, month })
+    .values([...unique.values()].map(({ customerId, month }) => ({ customerId, month })))
     .onConflictDoUpdate({
       target: [statements.customerId, statements.month],
       set: { paidAt: null },
       setWhere: isNotNull(statements.paidAt),
     });
+}
+
+/** The statement row of (customer, month), opened or reopened (`openStatementsQuery` for one pair). */
+export async function ensureStatement(tx: Tx, customerId: number, month: string): Promise<void> {
+  await openStatementsQuery(tx, [{ customerId, month }]);
 }
 
 /**
@@ -33,13 +40,22 @@ export function dueDate(month: string, extended: boolean): string {
 
 /**
  * What a customer still owes on `month`'s unpaid, non-refunded purchases, as a SQL expression, so a caller
- * can fold it into a read it makes anyway. Payments' batched reads and write (migrations 0012, 0013) count it
- * the same way, in SQL.
+ * can fold it into a read it makes anyway. Given values it counts one (customer, month); given columns it counts
+ * each row's own (the overdue job's statements), the same expression either way.
  */
-export function owedSql(customerId: number | SQLWrapper, month: string | SQLWrapper): SQL<string> {
+export function owedSql(customerId: number | Column, month: string | Column): SQL<string> {
   return sql<string>`(select coalesce(sum(${purchases.price}), 0) from ${purchases}
-    where ${purchases.customerId} = ${customerId} and ${purchases.statementMonth} = ${month}
+    where ${purchases.customerId} = ${outer(customerId)} and ${purchases.statementMonth} = ${outer(month)}
       and ${purchases.status} = 'UNPAID')`;
+}
+
+/**
+ * A value, or a column of the enclosing query named with its table: drizzle may write a column bare (in an
+ * UPDATE's RETURNING, say), and inside the subquery a bare name would mean the purchase's own column.
+ */
+function outer(value: number | string | Column): SQL | number | string {
+  if (!(value instanceof Column)) return value;
+  return sql`${sql.identifier(getTableName(value.table))}.${sql.identifier(value.name)}`;
 }
 
 /** The grade's monthly limit minus what is owed (docs/rules/bills-and-grades.md#B3), never below zero. */

@@ -1,5 +1,5 @@
 /*
- * Chat-turn micro-benchmark (issue 10: "a chat turn answers in ≤ 20 ms p99 on the server"), run by
+ * Chat-turn micro-benchmark ("a chat turn answers in ≤ 20 ms p99 on the server"), run by
  * `npm run bench`, never as a timed test. Scripted conversations go through the whole server in process
  * (routing, validation, auth, the session row lock and upsert, the catalogue query, serialisation) on the
  * embedded PostgreSQL (a throw-away data directory), or on BENCH_DATABASE_URL when set. Prints one JSON line.

@@ -12,7 +12,7 @@ import { insertPurchase } from '../../test/purchase-fixture';
 import { addApiKey } from '../merchants/keys';
 
 /*
- * Issue #12 item 2: every money path of one customer takes the customer row first (db/tx.ts). On
+ * Every money path of one customer takes the customer row first (db/tx.ts). On
  * PostgreSQL (TEST_DATABASE_URL) these calls run on separate pooled connections with real row locks; before
  * the one lock order, refund and repayment locked customer and purchase rows in opposite orders and deadlocked.
  */

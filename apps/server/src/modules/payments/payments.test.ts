@@ -169,7 +169,7 @@ describe('validate', () => {
     expect((await validatePin(h, token, fresh.pinCode)).statusCode).toBe(200);
   });
 
-  it('a code I already paid is refused but never counts towards the lock (issue #14)', async () => {
+  it('a code I already paid is refused but never counts towards the lock', async () => {
     const { token } = await h.signUp();
     const paid = await createRequest(h, merchant.headers, 1000);
     expect((await validatePin(h, token, paid.pinCode)).statusCode).toBe(200);

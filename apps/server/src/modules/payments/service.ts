@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
-import { kstDate, kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
+import { kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
 import type { Bank } from '@ohgood/contract/limits';
 import { PAY_MSG } from '@ohgood/contract/messages';
 import {
@@ -15,36 +15,26 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gt, gte, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { customers, isActiveRequest, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
+import { customers, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
+import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
-import { oneAtATime } from '../../lib/one-at-a-time';
-import { hit, type Window, windowStart } from '../../lib/rate-limit';
+import { hit, type Window } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
 import { limitLeft } from '../bills/statements';
-import { createFinalHints } from './final-hints';
-import { createFinalStore, type FinalSeen, type StoredAnswer } from './final-store';
-import { createValidateStore, type HeldRequest } from './validate-store';
+import { type FinalSeen, readFinal, type StoredAnswer } from './final-read';
+import { earnedPoints, writePayments } from './payment-write';
+import { isUsableRequest, usableRequestSql } from './usable-request';
+import { type HeldRequest, readValidate } from './validate-read';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
 const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
-/**
- * Reads of one final before it gives up: each failed apply means another payment of the same customer (or a
- * change to their points or grade) went through in between, so only a burst of that customer's own payments
- * can exhaust them.
- */
-const FINAL_ATTEMPTS = 30;
 
 /** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
 export function finalRequestHash(requestId: string, point: number): string {
   return createHash('sha256').update(JSON.stringify({ requestId, point })).digest('hex');
-}
-
-/** Earned points: floor(owed × rate%), in integers (rates have one decimal: 0.2 % → 2 per mille). */
-export function earnedPoints(owed: number, pointPercent: number): number {
-  return Math.floor((owed * Math.round(pointPercent * 10)) / 1000);
 }
 
 /** The column each code type is looked up by. */
@@ -72,8 +62,8 @@ export interface PaymentService {
   mypage(customerId: number): Promise<Mypage>;
 }
 
-/** A final's decision: the stored answer of a replay, or the payment to write and what it adds to the bill. */
-type FinalDecision = { replay: FinalResult } | { result: Omit<FinalResult, 'paymentId'>; owed: number };
+/** A final's decision: the stored answer of a replay, or the payment to write. */
+type FinalDecision = { replay: FinalResult } | { result: Omit<FinalResult, 'paymentId'> };
 
 /** The answer stored under an Idempotency-Key, only for the exact request it was first used with. */
 function keyedAnswer(stored: StoredAnswer, requestHash: string): FinalResult {
@@ -101,9 +91,7 @@ function decideFinal(
     if (request.reservedBy === customerId && seen.requestAnswer) return { replay: seen.requestAnswer.response };
     throw conflict('ALREADY_PAID', '이미 결제된 요청입니다.');
   }
-  if (request.status !== 'ACTIVE' || request.expiresAt.getTime() <= now.getTime()) {
-    throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
-  }
+  if (!isUsableRequest(request, now)) throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
   if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
   if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
   if (seen.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
@@ -116,46 +104,25 @@ function decideFinal(
   if (owed > available) throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
   const earned = earnedPoints(owed, gradeOf(seen.gradePoint).pointPercent);
   return {
-    owed,
     result: {
       price: request.totalPrice,
       pointUsed: point,
       pointEarned: earned,
-      // Written only if this customer's lines are still what was read: this UNPAID purchase is the only new one.
       balance: available - owed,
-      // Written only if the balance is still what was read: this payment's postings are its only movements.
       pointBalance: points - point + earned,
     },
   };
 }
 
-export function createPaymentService(
-  db: Db,
-  clock: Clock,
-  { finalAttempts = FINAL_ATTEMPTS }: { finalAttempts?: number } = {},
-): PaymentService {
+export function createPaymentService(db: Db, clock: Clock): PaymentService {
   const invalidCode = () => notFound('INVALID_CODE', PAY_MSG.invalidCode);
-
-  /**
-   * Validate's one read (batched with concurrent validates): the failed-code limits, my row and what I owe this
-   * month, and the request if I already hold it (a reopened sheet, a scanner seeing the code twice), which then
-   * needs no write at all.
-   */
-  const validateStore = createValidateStore(db, {
-    failures: FAILED_CODE_WINDOW.limit,
-    ipFailures: VALIDATE_FAILURES_PER_IP.limit,
-  });
-
-  const finalStore = createFinalStore(db);
-  const hints = createFinalHints();
   const finalOnce = singleFlight<FinalResult>();
-  const customerFinals = oneAtATime();
 
   /**
-   * A final is a read without locks (or, on its first attempt, what this instance last saw: `final-hints.ts`),
-   * the decision (`decideFinal`), then a write that first checks that what was read still holds
-   * (`final-store.ts`, ADR 0108/0109). If it changed, nothing is written and the call reads and decides again.
-   * Each lost race means another payment of this customer went through, so the loop ends.
+   * A final is one transaction (ADR 0112): the customer's and the request's rows locked in the order of
+   * db/tx.ts and read (`readFinal`), the decision (`decideFinal`, pure), and the payment's write in one
+   * statement (`writePayments`). What the decision read cannot change before the write: every path that
+   * changes it holds the customer's lock. A deadlock or serialization failure reruns the whole transaction.
    */
   async function payFinal(
     customerId: number,
@@ -165,49 +132,33 @@ export function createPaymentService(
   ): Promise<FinalResult> {
     const requestHash = finalRequestHash(requestId, point);
     const callerKey = idempotencyKey ? `key:${idempotencyKey}` : null;
-    for (let attempt = 1; attempt <= finalAttempts; attempt++) {
+    return withTx(db, async (tx) => {
       const now = clock.now();
-      const month = kstMonth(now);
-      // The first attempt may decide on what this instance last saw instead of reading (final-hints.ts).
-      const hinted = attempt === 1 ? hints.seen(customerId, requestId, month) : undefined;
-      const seen = hinted ?? (await finalStore.read({ customerId, requestId, month, callerKey }));
+      const seen = await readFinal(tx, { customerId, requestId, month: kstMonth(now), callerKey });
       if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
-      if (!hinted) hints.customer(customerId, seen, month);
-      let decision: FinalDecision;
-      try {
-        decision = decideFinal(seen, { customerId, point, requestHash, now });
-      } catch (refusal) {
-        // A refusal is only ever answered on a fresh read.
-        if (hinted) continue;
-        throw refusal;
-      }
+      const decision = decideFinal(seen, { customerId, point, requestHash, now });
       if ('replay' in decision) return decision.replay;
-      const { result, owed } = decision;
-      const applied = await finalStore.apply({
-        customerId,
-        requestId,
-        totalPrice: result.price,
-        now,
-        kstDate: kstDate(now),
-        month,
-        seenBalance: seen.pointBalance,
-        seenGradePoint: seen.gradePoint,
-        seenOwed: seen.owed,
-        pointUsed: point,
-        pointEarned: result.pointEarned,
-        response: result,
-        callerKey,
-        requestHash: callerKey ? requestHash : null,
-      });
-      if (applied.outcome === 'applied') {
-        hints.forgetRequest(requestId);
-        const written = { pointBalance: result.pointBalance, owed: seen.owed + owed };
-        hints.customer(customerId, { ...seen, ...written }, month);
-        return { paymentId: applied.paymentId, ...result };
-      }
-      // 'key_taken': a concurrent call stored this key first, and the next read answers from it. 'stale': read again.
-    }
-    throw conflict('PAYMENT_BUSY', PAY_MSG.busy);
+      const request = seen.request;
+      if (!request) throw new Error('a final decided to pay without a request');
+      const answer: FinalResult = { paymentId: seen.paymentId, ...decision.result };
+      await writePayments(
+        tx,
+        [
+          {
+            paymentId: seen.paymentId,
+            customerId,
+            request,
+            pointUsed: point,
+            pointEarned: decision.result.pointEarned,
+            at: now,
+            answer,
+            callerKey: callerKey ? { key: callerKey, requestHash } : null,
+          },
+        ],
+        new Map([[customerId, seen.pointBalance]]),
+      );
+      return answer;
+    });
   }
 
   /**
@@ -223,7 +174,7 @@ export function createPaymentService(
   ): Promise<HeldRequest> {
     // The request the code points at (undefined for a malformed code, which matches nothing).
     const match = code === undefined ? undefined : eq(codeColumn[codeType], code);
-    const usable = match && and(match, isActiveRequest, gt(paymentRequests.expiresAt, now));
+    const usable = match && and(match, usableRequestSql(now));
     const heldByMe = async (): Promise<HeldRequest | undefined> =>
       usable
         ? (
@@ -245,7 +196,7 @@ export function createPaymentService(
       if (!reserved) reserved = await heldByMe();
     }
     if (!reserved) {
-      // A code this customer already holds or paid is not a guess (a scanner seeing it again, issue #14):
+      // A code this customer already holds or paid is not a guess (a scanner seeing it again):
       // it is refused the same way but does not count towards the brute-force lock.
       const [mine] = match
         ? await db
@@ -258,12 +209,7 @@ export function createPaymentService(
         await hit(db, failures, now);
         await hit(db, ipFailures, now);
       }
-      const [taken] = match
-        ? await db
-            .select({ id: paymentRequests.id })
-            .from(paymentRequests)
-            .where(and(match, isActiveRequest, gt(paymentRequests.expiresAt, now)))
-        : [];
+      const [taken] = usable ? await db.select({ id: paymentRequests.id }).from(paymentRequests).where(usable) : [];
       if (taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
       // Unknown, expired, paid and cancelled codes all look the same: no oracle.
       throw invalidCode();
@@ -279,28 +225,18 @@ export function createPaymentService(
       const failures = { key: `pay-code-fail:${customerId}`, ...FAILED_CODE_WINDOW };
       const ipFailures = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
       const code = codeValue(body);
-      const month = kstMonth(now);
-      const me = await validateStore.read({
+      const me = await readValidate(db, {
         customerId,
-        codeType: body.codeType,
-        code: code ?? null,
+        match: code === undefined ? undefined : eq(codeColumn[body.codeType], code),
         now,
-        month,
-        failures: { key: failures.key, start: windowStart(now, failures.windowMs) },
-        ipFailures: { key: ipFailures.key, start: windowStart(now, ipFailures.windowMs) },
+        month: kstMonth(now),
+        windows: [failures, ipFailures],
       });
       if (!me) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (me.over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
       if (me.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
 
       const reserved = me.held ?? (await reserveCode(customerId, body.codeType, code, now, [failures, ipFailures]));
-      // What a final of this request will most likely find (final-hints.ts).
-      hints.customer(customerId, me, month);
-      hints.request(reserved.id, {
-        customerId,
-        totalPrice: reserved.totalPrice,
-        expiresAt: new Date(reserved.expiresAt),
-      });
       return {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
@@ -314,11 +250,7 @@ export function createPaymentService(
       // A double tap sends the same final twice at once: on this instance the second one waits for the first
       // and answers its result, which is what the database would answer it anyway (the stored first result).
       const call = `${customerId}:${requestId}:${point}:${idempotencyKey ?? ''}`;
-      // One customer's other finals on this instance run one after another, each reading what the previous
-      // one wrote: read together, all but one of them would find their read stale and read again.
-      return finalOnce(call, () =>
-        customerFinals(String(customerId), () => payFinal(customerId, requestId, point, idempotencyKey)),
-      );
+      return finalOnce(call, () => payFinal(customerId, requestId, point, idempotencyKey));
     },
 
     async paymentHistory(customerId, month) {

@@ -1,6 +1,7 @@
 import { kstDate } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { type CtePart, withParts } from '../../db/cte';
 import { customers, pointLedger } from '../../db/schema';
 import { rowsOf, type Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
@@ -28,37 +29,53 @@ export interface PointEntry {
 }
 
 /**
- * The only way points change: one immutable ledger row and the balance, in the caller's transaction.
- * The balance's CHECK constraint makes an overdraft fail the whole transaction (an unknown customer fails the
- * ledger's foreign key). Returns the new balance, or null when this idempotency key was already written
- * (nothing changed).
+ * How points move (docs/rules/points.md), for one entry or many, as parts of one statement: the immutable
+ * ledger rows (an idempotency key already written is skipped) and each customer's balance moved by exactly the
+ * rows written. `postPoints` runs them alone for one entry; the payment's write folds them into its own
+ * statement for its use and earn rows. The balance's CHECK constraint makes an overdraft fail the whole
+ * transaction (an unknown customer fails the ledger's foreign key).
+ */
+export function pointPostingParts(tx: Tx, entries: readonly PointEntry[], name = 'points'): CtePart[] {
+  for (const entry of entries) {
+    if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
+      throw new Error('point amount must be a non-zero integer');
+  }
+  const rows = tx
+    .insert(pointLedger)
+    .values(
+      entries.map((entry) => ({
+        customerId: entry.customerId,
+        amount: entry.amount,
+        reason: entry.reason,
+        refType: entry.refType,
+        refId: entry.refId,
+        kstDate: kstDate(entry.at),
+        idempotencyKey: entry.idempotencyKey,
+        createdAt: entry.at,
+      })),
+    )
+    .onConflictDoNothing({ target: pointLedger.idempotencyKey })
+    .returning({ customerId: pointLedger.customerId, amount: pointLedger.amount });
+  const written = sql.identifier(`${name}_rows`);
+  const moved = sql`update ${customers} set point_balance = ${customers.pointBalance} + m.amount
+    from (select customer_id, sum(amount)::int as amount from ${written} group by 1) m
+    where ${customers.id} = m.customer_id returning ${customers.id} as customer_id, ${customers.pointBalance}`;
+  return [
+    { name: `${name}_rows`, query: rows.getSQL() },
+    { name: `${name}_moved`, query: moved },
+  ];
+}
+
+/**
+ * One point movement, in the caller's transaction (the customer's row locked first, db/tx.ts): its ledger row,
+ * the balance, and `points.posted`. Returns the new balance, or null when this idempotency key was already
+ * written (nothing changed).
  */
 export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
-  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0)
-    throw new Error('point amount must be a non-zero integer');
-  const entryRow = tx
-    .insert(pointLedger)
-    .values({
-      customerId: entry.customerId,
-      amount: entry.amount,
-      reason: entry.reason,
-      refType: entry.refType,
-      refId: entry.refId,
-      kstDate: kstDate(entry.at),
-      idempotencyKey: entry.idempotencyKey,
-      createdAt: entry.at,
-    })
-    .onConflictDoNothing({ target: pointLedger.idempotencyKey })
-    .returning({ id: pointLedger.id });
-  // One round trip: the balance moves only when the ledger row was written (a replayed key writes neither).
-  const balance = tx
-    .update(customers)
-    .set({ pointBalance: sql`${customers.pointBalance} + ${entry.amount}` })
-    .where(and(eq(customers.id, entry.customerId), sql`exists (select 1 from entry)`))
-    .returning({ balance: customers.pointBalance });
+  const parts = pointPostingParts(tx, [entry]);
   const [row] = await rowsOf<{ point_balance: number }>(
     tx,
-    sql`with entry as (${entryRow.getSQL()}) ${balance.getSQL()}`,
+    withParts(parts, sql`select point_balance from ${sql.identifier('points_moved')}`),
   );
   if (!row) return null;
   const { customerId, amount, reason, refType, refId } = entry;

@@ -41,7 +41,7 @@ function queryGrams(q: string): string {
   return `{${[...new Set(grams)].map((g) => `"${g.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 }
 
-/** The feed's `keyword` filter: the same match as search (issue 9), on a query joining shorts and customers. */
+/** The feed's `keyword` filter: the same match as search, on a query joining shorts and customers. */
 export function keywordFilter(keyword: string): SQL {
   const t = searchTerms(keyword);
   return t.choseong

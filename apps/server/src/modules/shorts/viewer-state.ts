@@ -25,7 +25,7 @@ export interface ViewerState {
 
 /**
  * Per-viewer memory of reactions and subscriptions, so a signed-in reader paging the feed costs no queries
- * once their rows for those shorts are known (issue #13: the personalised feed was two queries per page).
+ * once their rows for those shorts are known (the personalised feed was two queries per page).
  * Kept exact: this instance forgets a viewer right after their own write, and every instance forgets on the
  * database's 'viewer_changed' notification (migration 0010), whoever wrote. A lookup that raced a forget
  * answers its request but is not kept. At most `maxViewers`, least recently used first out.

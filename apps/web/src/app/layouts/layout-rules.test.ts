@@ -24,7 +24,7 @@ describe('shorts search path', () => {
   });
 });
 
-describe('shorts back button (issue #14)', () => {
+describe('shorts back button', () => {
   it('goes back only when the app itself has an entry behind this one', () => {
     expect(hasInAppHistory({ idx: 2, key: 'k' })).toBe(true);
     expect(hasInAppHistory({ idx: 0, key: 'k' })).toBe(false);

@@ -29,7 +29,7 @@ export function ShortsLayout() {
   };
 
   // History back, but never out of the app: a feed opened from a shared link has no in-app
-  // entry behind it (the router's history index is 0), so back goes Home (issue #14).
+  // entry behind it (the router's history index is 0), so back goes Home.
   const goBack = () => {
     if (hasInAppHistory()) navigate(-1);
     else navigate('/', { replace: true });

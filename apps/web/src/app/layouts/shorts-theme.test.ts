@@ -11,7 +11,7 @@ const SHORTS_STYLES = [
   'app/layouts/footer.module.css',
 ];
 
-describe('shorts dark theme (issue #14)', () => {
+describe('shorts dark theme', () => {
   it.each(SHORTS_STYLES)('%s takes every colour from the theme tokens', (file) => {
     const css = readFileSync(join(src, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(css.match(/#[0-9a-f]{3,8}\b|rgba?\(/gi) ?? []).toEqual([]);

@@ -18,7 +18,7 @@ export function Modal({ open, title, onClose, children, variant = 'sheet' }: Mod
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog || !open) return;
-    // Focus goes back to whatever opened the modal when it closes or unmounts (issue #14).
+    // Focus goes back to whatever opened the modal when it closes or unmounts.
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
     return () => {

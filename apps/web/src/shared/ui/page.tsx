@@ -34,7 +34,7 @@ export function loadErrorReason(error: unknown): string {
   return message.replace(/\s*다시 시도해\s?주세요\.?$/, '').trim() || MSG.requestFailed;
 }
 
-/** A load error: the failure text once and a '다시 시도' button (issue #14). */
+/** A load error: the failure text once and a '다시 시도' button. */
 export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <div className={styles.errorBox} role="alert">

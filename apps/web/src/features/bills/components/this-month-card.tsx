@@ -66,7 +66,7 @@ export default function ThisMonthCard() {
         <p className={styles.amount} data-testid="this-month-amount">
           {won(data.amount)}
         </p>
-        {/* The same figure as the '청구 금액' total of 결제 내역 (issue #14). */}
+        {/* The same figure as the '청구 금액' total of 결제 내역. */}
         <p className={styles.amountNote}>포인트 사용 후 청구 금액</p>
         <p className={styles.points}>
           <span>

@@ -41,7 +41,7 @@ export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll
               {group.dueNow ? <span className={styles.badgeDanger}>납부 기한 도래</span> : null}
             </h3>
             {locked ? (
-              // Why these lines cannot be ticked, in words (issue #14), not just a lock.
+              // Why these lines cannot be ticked, in words, not just a lock.
               <p id={noteId} className={styles.lockNote} data-testid="locked-reason">
                 <Lock size={14} aria-hidden />
                 이전 달 이용분을 모두 납부하면 선택할 수 있어요.

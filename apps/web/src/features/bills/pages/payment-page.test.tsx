@@ -115,7 +115,7 @@ describe('/payment page', () => {
     expect(screen.getByTestId('due-2026-11')).toHaveTextContent('12월 납부 예정 금액');
     expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
     expect(screen.getByLabelText('영화 25,000원 선택')).toBeDisabled();
-    // Locked lines say why, in words tied to the checkbox (issue #14).
+    // Locked lines say why, in words tied to the checkbox.
     expect(screen.getByLabelText('영화 25,000원 선택')).toHaveAccessibleDescription(
       '이전 달 이용분을 모두 납부하면 선택할 수 있어요.',
     );

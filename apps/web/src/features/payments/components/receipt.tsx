@@ -22,7 +22,7 @@ function dueLabel(paidAt: string): string {
 }
 
 /**
- * The payment-complete screen (issue #14): what was paid where, points used and earned, the limit left and
+ * The payment-complete screen: what was paid where, points used and earned, the limit left and
  * when the bill is due. The merchant and date come from this month's history, which the details page reuses.
  */
 export function Receipt({ request, result, onDone }: ReceiptProps) {

@@ -39,7 +39,7 @@ export default function PaymentDetailsPage() {
     if (highlight === null || !history.data) return;
     document.querySelector('[data-highlighted="true"]')?.scrollIntoView({ block: 'center' });
   }, [highlight, history.data]);
-  // Issue #14: the month's charged total (after points, refunds left out) is the figure Home's card shows,
+  // The month's charged total (after points, refunds left out) is the figure Home's card shows,
   // and each row's right-hand amount is its share of it, so the list adds up to the card.
   const charged = (history.data ?? []).reduce((sum, item) => (item.status === 'REFUNDED' ? sum : sum + item.price), 0);
 

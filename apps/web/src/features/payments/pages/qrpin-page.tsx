@@ -34,7 +34,7 @@ export default function QrPinPage() {
   const [paid, setPaid] = useState<{ request: ValidateResult; result: FinalResult } | null>(null);
   const busy = useRef(false);
   /*
-   * QR codes handled during this visit (issue #14): each is sent to the server once, whatever happened, so a
+   * QR codes handled during this visit: each is sent to the server once, whatever happened, so a
    * code left in view neither reopens a closed modal nor piles up failed attempts. 'QR 다시 스캔' forgets them.
    */
   const handled = useRef(new Set<string>());

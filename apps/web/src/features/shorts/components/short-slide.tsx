@@ -152,7 +152,7 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
           {paused ? <Play size={36} /> : <Pause size={36} />}
         </span>
       </div>
-      {/* Outside the fading controls: sound stays one tap away (issue #14). */}
+      {/* Outside the fading controls: sound stays one tap away. */}
       <button
         type="button"
         className={styles.muteButton}

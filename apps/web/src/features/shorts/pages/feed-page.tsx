@@ -82,7 +82,7 @@ export default function FeedPage() {
   // The feed waits for the target short too; one that cannot be read is left out (and named when gone).
   const failed = !feed.data && feed.isError && !feed.isFetching;
   const loading = (!feed.data && !failed) || (targetId !== null && target.isPending);
-  // A shared link to a short that no longer exists: said so above the normal feed (issue #14).
+  // A shared link to a short that no longer exists: said so above the normal feed.
   const targetMissing = target.error instanceof ApiError && target.error.status === 404;
   const mediaBase = feed.data?.pages[0]?.mediaBaseUrl ?? '/media/';
   const base = useMemo(() => feedItems(feed.data?.pages ?? [], target.data ?? null), [feed.data, target.data]);

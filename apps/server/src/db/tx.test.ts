@@ -1,0 +1,47 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { deferred } from '../test/deferred';
+import { createHarness, type Harness } from '../test/harness';
+import { customers } from './schema';
+import { txRetries, withTx } from './tx';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+it('a transaction that meets a real deadlock is run again, and both transactions commit', async () => {
+  const a = (await h.signUp()).customerId;
+  const b = (await h.signUp()).customerId;
+  const db = h.database.db;
+  const lock = (tx: Parameters<Parameters<typeof withTx>[1]>[0], id: number) =>
+    tx.select({ id: customers.id }).from(customers).where(eq(customers.id, id)).for('update');
+  const bump = (tx: Parameters<Parameters<typeof withTx>[1]>[0], id: number) =>
+    tx
+      .update(customers)
+      .set({ pointBalance: sql`${customers.pointBalance} + 1` })
+      .where(eq(customers.id, id));
+  // Each transaction's first attempt takes its first row, then waits for the other's first row: a cycle,
+  // which PostgreSQL breaks by failing one of them with 40P01.
+  const firstHeld = [deferred<void>(), deferred<void>()];
+  const attempts = [0, 0];
+  const crossed = (me: 0 | 1, mine: number, theirs: number) =>
+    withTx(db, async (tx) => {
+      attempts[me] = (attempts[me] ?? 0) + 1;
+      await lock(tx, mine);
+      if (attempts[me] === 1) {
+        firstHeld[me]?.resolve();
+        await firstHeld[1 - me]?.promise;
+      }
+      await lock(tx, theirs);
+      await bump(tx, mine);
+      await bump(tx, theirs);
+    });
+  const deadlocksBefore = txRetries.deadlocks;
+  await Promise.all([crossed(0, a, b), crossed(1, b, a)]);
+  expect(txRetries.deadlocks).toBe(deadlocksBefore + 1);
+  expect((attempts[0] ?? 0) + (attempts[1] ?? 0)).toBe(3);
+  const balances = await db.select({ id: customers.id, points: customers.pointBalance }).from(customers);
+  expect(balances.filter((row) => row.id === a || row.id === b).map((row) => row.points)).toEqual([2, 2]);
+});
