@@ -15,8 +15,18 @@ export function hasControlChars(value: string): boolean {
   return false;
 }
 
+/**
+ * A whole number from a path, query or body: a JSON number, or a string of decimal digits. `Number()`
+ * alone would also take '0x5', '1e1', '0b1', ' 5' and '' (as 0), which no client means as an integer.
+ */
+export function decimalInt(min: number, max: number) {
+  return z
+    .union([z.number(), z.string().regex(/^-?\d{1,16}$/)])
+    .pipe(z.coerce.number<string | number>().int().min(min).max(max));
+}
+
 /** A row id from a path, query or body: a positive integer in the database's range (else 400). */
-export const dbId = () => z.coerce.number().int().positive().max(DB_INT_MAX);
+export const dbId = () => decimalInt(1, DB_INT_MAX);
 
 /** User text without control characters (else 400). */
 export const plainText = () => z.string().refine((value) => !hasControlChars(value), 'control characters');
