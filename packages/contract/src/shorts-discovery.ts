@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped as envelope } from './endpoint';
-import { DB_INT_MAX, dbId, decimalInt } from './input';
+import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
 
@@ -93,8 +93,8 @@ export const profileResponse = envelope(profile);
 /* ---- Profile edit: POST /api/shorts/profile/edit (multipart nickname, introduce, profileImg?) ---- */
 
 export const profileEditFields = z.object({
-  nickname: z.string().trim().min(1).max(LIMITS.nicknameMax),
-  introduce: z.string().trim().max(LIMITS.introduceMax).default(''),
+  nickname: plainText().trim().min(1).max(LIMITS.nicknameMax),
+  introduce: plainText().trim().max(LIMITS.introduceMax).default(''),
 });
 export type ProfileEditFields = z.infer<typeof profileEditFields>;
 

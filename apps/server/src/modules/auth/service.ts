@@ -49,9 +49,17 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function defaultNickname(): string {
-  return `사용자${randomInt(1000, 10000)}`;
+/**
+ * '사용자' and a short number. Nicknames are unique (case- and width-insensitively), so a taken one is drawn
+ * again with one more digit each time: four digits while there is room, more as the service grows.
+ */
+export function defaultNickname(attempt = 0): string {
+  const digits = 4 + attempt;
+  return `사용자${randomInt(10 ** (digits - 1), 10 ** digits)}`;
 }
+
+/** Tries of a fresh default nickname before giving up (each with one more digit). */
+const NICKNAME_TRIES = 6;
 
 export interface AuthService {
   register(input: RegisterRequest, ip: string): Promise<{ customerId: number }>;
@@ -101,25 +109,28 @@ export function createAuthService(
         if (error instanceof QueueFullError) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerBusy);
         throw error;
       }
-      try {
-        const [row] = await db
-          .insert(customers)
-          .values({
-            email,
-            passwordHash,
-            name: input.name.trim(),
-            birth: input.birth,
-            account: input.account,
-            accountName: input.accountName,
-            nickname: defaultNickname(),
-          })
-          .returning({ id: customers.id });
-        await hit(db, hourly, now);
-        await hit(db, daily, now);
-        return { customerId: row?.id ?? 0 };
-      } catch (error) {
-        if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
-        throw error;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const [row] = await db
+            .insert(customers)
+            .values({
+              email,
+              passwordHash,
+              name: input.name.trim(),
+              birth: input.birth,
+              account: input.account,
+              accountName: input.accountName,
+              nickname: defaultNickname(attempt),
+            })
+            .returning({ id: customers.id });
+          await hit(db, hourly, now);
+          await hit(db, daily, now);
+          return { customerId: row?.id ?? 0 };
+        } catch (error) {
+          if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
+          if (isUniqueViolation(error, 'customers_nickname_key') && attempt + 1 < NICKNAME_TRIES) continue;
+          throw error;
+        }
       }
     },
 
