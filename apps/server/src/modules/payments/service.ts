@@ -29,7 +29,11 @@ import { createFinalStore, type FinalSeen, type StoredAnswer } from './final-sto
 import { createValidateStore, type HeldRequest } from './validate-store';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
-const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
+/**
+ * Failed codes per address, from all its customers: a ceiling for one machine guessing codes through many
+ * accounts, far above what a NAT or office full of customers mistyping (5 each, FAILED_CODE_WINDOW) reaches.
+ */
+export const VALIDATE_FAILURES_PER_IP = { limit: 600, windowMs: 10 * 60 * 1000 };
 /**
  * Reads of one final before it gives up: each failed apply means another payment of the same customer (or a
  * change to their points or grade) went through in between, so only a burst of that customer's own payments
