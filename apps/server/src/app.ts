@@ -12,7 +12,7 @@ import type { Database } from './db/client';
 import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
-import { registerErrorHandler } from './http/error-handler';
+import { frameworkErrors, registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { passJsonText } from './http/json-text';
 import { type LogStream, loggerOptions } from './http/logging';
@@ -88,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // A hot path's pre-built JSON text (`JsonText`) goes out as it is; every other body is checked by its schema.
@@ -130,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
   // instance restarted; that is what readiness (/health/ready) reports.
   registerEndpoint(app, authEndpoints.health, async () => ({ status: 'ok' as const, database: database.kind }));
-  registerReadiness(app, { db: database.db, storage });
+  registerReadiness(app, { db: database.db, storage, dataDir: workRoot(config.DATA_DIR) });
 
   const auth = createAuthService(database.db, clock, tokens, {
     perHour: config.SIGNUPS_PER_IP_PER_HOUR,

@@ -234,6 +234,8 @@ export const CHAT_TIMINGS = {
 
 /** Idle time after which a session is forgotten (docs/rules/chat.md#C1). */
 export const CHAT_SESSION_IDLE_MS = 60 * 60 * 1000;
+/** Open conversations one customer keeps; starting another forgets the least recently used. */
+export const CHAT_SESSIONS_PER_CUSTOMER = 5;
 /** Products per recommendation turn. */
 export const CHAT_PRODUCTS_PER_TURN = 3;
 export const CHAT_INPUT_MAX = 500;

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { CHAT_FLOWS, CHAT_INPUT_MAX, QUICK_MENUS } from './chat-rules';
 import { defineEndpoint, enveloped } from './endpoint';
 
-/** A session id the client makes (kept in local storage), e.g. a UUID. */
+/**
+ * A session id as the server issued it (the client keeps the one of the last reply). An id the server does not
+ * know starts a new conversation under a new server-issued id, which the reply returns.
+ */
 export const chatSessionId = z
   .string()
   .trim()
@@ -10,7 +13,7 @@ export const chatSessionId = z
 
 export const chatFlow = z.enum(CHAT_FLOWS);
 
-/** POST /chat (docs/rules/chat.md#C1, #C2). Without a sessionId the server starts one and returns it. */
+/** POST /chat (docs/rules/chat.md#C1, #C2). Without a known sessionId the server starts one and returns it. */
 export const chatRequest = z
   .object({
     sessionId: chatSessionId.nullish(),

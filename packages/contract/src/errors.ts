@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  // a dependency (database, media store, disk) is down for a moment: 503 with Retry-After
+  'SERVICE_UNAVAILABLE',
   // web client only: no request reached the server, or the body said success:false without a code
   'LOGIN_REQUIRED',
   'NETWORK_ERROR',
@@ -83,6 +85,7 @@ export const ERROR_CODES = [
   'INVALID_CURSOR',
   'NICKNAME_REQUIRED',
   'PROFILE_INVALID',
+  'NICKNAME_TAKEN',
   'MULTIPART_REQUIRED',
   // chat
   'CHAT_SESSION_FORBIDDEN',

@@ -21,6 +21,10 @@ export const MSG = {
   notFound: '요청한 정보를 찾을 수 없습니다.',
   validation: '입력값이 올바르지 않습니다.',
   serverError: '서버에 문제가 발생했습니다. 잠시 후 다시 시도해주세요.',
+  /** A 503 while a dependency is down for a moment: one calm line, the retry is offered beside it. */
+  serviceUnavailable: '잠시 후 다시 시도해주세요.',
+  /** An upload while the media store (or its disk) is down: the rest of the app works, only uploads wait. */
+  mediaUnavailable: '지금은 영상을 저장할 수 없습니다. 잠시 후 다시 시도해주세요.',
   genericError: (message: string) => `오류가 발생했습니다: ${message}`,
 } as const;
 

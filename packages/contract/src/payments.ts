@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { GRADE_NAMES } from './grades';
-import { plainText } from './input';
+import { decimalInt, plainText } from './input';
 import { BANKS, LIMITS } from './limits';
 
 export const PAYMENT_REQUEST_STATUSES = ['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
@@ -61,7 +61,7 @@ export const validateResult = z.object({
 export type ValidateResult = z.infer<typeof validateResult>;
 
 export const finalQuery = z.object({
-  point: z.coerce.number().int().min(0).max(LIMITS.totalPriceMax).default(0),
+  point: decimalInt(0, LIMITS.totalPriceMax).default(0),
   requestId: z.string().uuid(),
 });
 

@@ -12,6 +12,8 @@ export const DISCOVERY_MSG = {
   sortLike: '인기순',
   sortOldest: '날짜순',
   editProfile: '프로필 수정',
+  nicknameTaken: '이미 사용 중인 이름입니다. 다른 이름을 입력해주세요.',
+  invisibleChars: '보이지 않는 문자나 방향 제어 문자는 쓸 수 없습니다.',
   subscribe: '구독',
   unsubscribe: '구독 취소',
   subscribers: '구독자',

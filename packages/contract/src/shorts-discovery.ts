@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped as envelope } from './endpoint';
-import { DB_INT_MAX, dbId } from './input';
+import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
 
@@ -9,10 +9,10 @@ import { shortItem, subscriptionStatus } from './shorts';
 export const searchQuery = z
   .object({
     q: z.string().max(100).optional(),
-    limit: z.coerce.number().int().min(1).max(50).default(8),
+    limit: decimalInt(1, 50).default(8),
     lastId: dbId().optional(),
     lastDate: z.iso.datetime({ offset: true }).optional(),
-    lastScore: z.coerce.number().int().min(0).max(DB_INT_MAX).optional(),
+    lastScore: decimalInt(0, DB_INT_MAX).optional(),
   })
   .refine(
     (q) =>
@@ -62,7 +62,7 @@ export type ProfileSort = z.infer<typeof profileSort>;
 
 export const profileQuery = z.object({
   targetId: dbId().optional(),
-  page: z.coerce.number().int().min(0).max(10_000).default(0),
+  page: decimalInt(0, 10_000).default(0),
   sortBy: profileSort.default('latest'),
 });
 export type ProfileQuery = z.infer<typeof profileQuery>;
@@ -93,8 +93,8 @@ export const profileResponse = envelope(profile);
 /* ---- Profile edit: POST /api/shorts/profile/edit (multipart nickname, introduce, profileImg?) ---- */
 
 export const profileEditFields = z.object({
-  nickname: z.string().trim().min(1).max(LIMITS.nicknameMax),
-  introduce: z.string().trim().max(LIMITS.introduceMax).default(''),
+  nickname: plainText().trim().min(1).max(LIMITS.nicknameMax),
+  introduce: plainText().trim().max(LIMITS.introduceMax).default(''),
 });
 export type ProfileEditFields = z.infer<typeof profileEditFields>;
 
@@ -129,7 +129,7 @@ export const videoItem = z.object({
 });
 export type VideoItem = z.infer<typeof videoItem>;
 
-export const overviewQuery = z.object({ limit: z.coerce.number().int().min(1).max(20).default(8) });
+export const overviewQuery = z.object({ limit: decimalInt(1, 20).default(8) });
 
 export const overview = z.object({
   header: channelItem,
@@ -143,7 +143,7 @@ export const overviewResponse = envelope(overview);
 
 /** `cursor` is opaque: the server's keyset position, base64url. */
 export const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(50).default(8),
+  limit: decimalInt(1, 50).default(8),
   cursor: z.string().max(200).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped } from './endpoint';
 import { errorCode } from './errors';
-import { DB_INT_MAX, dbId, plainText } from './input';
+import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
 
 export const reactionType = z.enum(['like', 'dislike']);
@@ -38,8 +38,8 @@ export const shortItem = z.object({
 export type ShortItem = z.infer<typeof shortItem>;
 
 export const feedQuery = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  size: z.coerce.number().int().min(1).max(50).default(LIMITS.feedPageSize),
+  page: decimalInt(1, 10_000).default(1),
+  size: decimalInt(1, 50).default(LIMITS.feedPageSize),
   keyword: plainText().max(100).optional(),
 });
 export type FeedQuery = z.infer<typeof feedQuery>;
@@ -84,7 +84,7 @@ export const commentsResponse = enveloped(z.array(commentItem));
 
 export const createCommentRequest = z.object({
   content: plainText().trim().min(1).max(LIMITS.commentMax),
-  gno: z.coerce.number().int().min(0).max(DB_INT_MAX).default(0),
+  gno: decimalInt(0, DB_INT_MAX).default(0),
 });
 export type CreateCommentRequest = z.infer<typeof createCommentRequest>;
 export const createCommentResponse = enveloped(commentItem);

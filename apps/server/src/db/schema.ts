@@ -48,6 +48,8 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex('customers_email_key').on(t.email),
+    /** One nickname per creator, whatever its letter case or width (migration 0030, docs/rules/shorts.md#S10). */
+    uniqueIndex('customers_nickname_key').on(sql`lower(normalize(${t.nickname}, NFKC))`),
     check('customers_point_balance_nonnegative', sql`${t.pointBalance} >= 0`),
     check('customers_grade_point_range', sql`${t.gradePoint} between 0 and 150`),
   ],

@@ -23,10 +23,10 @@ declare module 'fastify' {
 /** Resolves a merchant API key to its merchant id, or null for an unknown key. */
 export type MerchantKeyResolver = (key: string) => Promise<number | null>;
 
+/** The token of `Authorization: Bearer <token>`; the scheme name is case-insensitive (RFC 9110). */
 function bearer(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return null;
-  return header.slice(7).trim() || null;
+  const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  return match?.[1] ?? null;
 }
 
 function merchantKey(request: FastifyRequest): string | null {

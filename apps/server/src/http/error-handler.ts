@@ -1,12 +1,14 @@
 import { MSG } from '@ohgood/contract/messages';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorBodyOf } from '../lib/errors';
+import { isDependencyOutage, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 
 /** Maps every failure to the one error shape: `{success:false, code, message}` with a real status. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.status(error.status).send(errorBodyOf(error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error) || error.code === 'FST_ERR_VALIDATION') {
@@ -22,7 +24,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       return reply.status(status).send(errorBodyOf('BAD_REQUEST', MSG.validation));
     }
+    if (isDependencyOutage(error)) {
+      // The database or media store is away for a moment: nothing was done, the same request will work.
+      request.log.warn({ err: error }, 'dependency unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorBodyOf('SERVICE_UNAVAILABLE', MSG.serviceUnavailable));
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBodyOf('INTERNAL_ERROR', MSG.serverError));
   });
+}
+
+/**
+ * Fastify's own early failures (a malformed URL such as `/%c0`), which never reach the error handler: the
+ * same shape and no echo of the request's path, which the default body would repeat back to the client.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply.status(status).send(errorBodyOf('BAD_REQUEST', MSG.validation));
 }

@@ -200,7 +200,11 @@ it('fails readiness while draining and closes connections after their response',
     h.app.draining = true;
     const res = await h.app.inject({ method: 'GET', url: '/health/ready' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'not-ready', draining: true, checks: { database: 'ok', storage: 'ok' } });
+    expect(res.json()).toEqual({
+      status: 'not-ready',
+      draining: true,
+      checks: { database: 'ok', storage: 'ok', dataDir: 'ok' },
+    });
     expect(res.headers.connection).toBe('close');
     // Liveness stays up until the process exits.
     expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);

@@ -2,6 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers } from '../db/schema';
+import { freeNickname } from './free-nickname';
 
 /** Documented in the README; demo data only. */
 export const DEMO_CUSTOMER = {
@@ -30,7 +31,7 @@ export async function ensureDemoCustomer(db: Db): Promise<number> {
       birth: DEMO_CUSTOMER.birth,
       account: DEMO_CUSTOMER.account,
       accountName: DEMO_CUSTOMER.accountName,
-      nickname: DEMO_CUSTOMER.nickname,
+      nickname: await freeNickname(db, DEMO_CUSTOMER.nickname),
       introduce: '오굿페이 데모 계정입니다.',
     })
     .onConflictDoNothing()

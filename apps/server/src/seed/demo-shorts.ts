@@ -12,6 +12,7 @@ import { makeWorkDir, workRoot } from '../lib/work-dir';
 import { type MediaTools, resolveMediaTools, runTool } from '../modules/media/ffmpeg';
 import { createStorage, type MediaStorage } from '../modules/media/storage';
 import { ensureDemoCustomer } from './demo-customer';
+import { freeNickname } from './free-nickname';
 
 /** Creators of the demo feed (they cannot log in: their passwords are random). */
 const CREATORS = [
@@ -204,7 +205,7 @@ async function ensureCreators(db: Db): Promise<number[]> {
         birth: '1995-01-01',
         account: '1000000000',
         accountName: '국민',
-        nickname: creator.nickname,
+        nickname: await freeNickname(db, creator.nickname),
         introduce: creator.introduce,
       })
       .onConflictDoNothing()

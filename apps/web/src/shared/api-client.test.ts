@@ -134,6 +134,37 @@ describe('api client (real contract endpoints)', () => {
     await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ status: 0, code: 'TIMEOUT' });
   });
 
+  it('retries a read by itself while the server answers 503 SERVICE_UNAVAILABLE, and never repeats a write', async () => {
+    setToken('tok');
+    const outage = { success: false, code: 'SERVICE_UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' };
+    const mypage = { name: '오굿', emailId: 'a@b.kr', gradeName: 'bronze', pointPercent: 0.2, gradePoint: 0 };
+    const unavailable = () => new Response(JSON.stringify(outage), { status: 503, headers: { 'retry-after': '0' } });
+    const read = vi
+      .fn()
+      .mockResolvedValueOnce(unavailable())
+      .mockResolvedValueOnce(unavailable())
+      .mockResolvedValueOnce(new Response(JSON.stringify(mypage), { status: 200 }));
+    vi.stubGlobal('fetch', read);
+    await expect(callEndpoint(paymentEndpoints.mypage)).resolves.toEqual(mypage);
+    expect(read).toHaveBeenCalledTimes(3);
+
+    // A read that stays unavailable gives up after two more tries, with the calm message and its code.
+    const down = vi.fn(async () => unavailable());
+    vi.stubGlobal('fetch', down);
+    await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: '잠시 후 다시 시도해주세요.',
+    });
+    expect(down).toHaveBeenCalledTimes(3);
+
+    const write = vi.fn(async () => unavailable());
+    vi.stubGlobal('fetch', write);
+    await expect(callEndpoint(checkinEndpoints.roulette)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(write).toHaveBeenCalledTimes(1);
+    expect(getToken()).toBe('tok');
+  });
+
   it('sends multipart uploads as FormData without a timeout', async () => {
     setToken('tok');
     const timeout = vi.spyOn(AbortSignal, 'timeout');

@@ -27,6 +27,13 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
+  /** The server's Retry-After (a 503 or 429), in ms, when it sent one in seconds. */
+  retryAfterMs?: number;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  const seconds = header === null ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
@@ -79,7 +86,28 @@ function failedBody(body: unknown): ApiError | null {
   return new ApiError(200, toErrorCode(wrapped.code), message);
 }
 
+/** An idempotent read is tried this many times more while the server answers 503 (a dependency restarting). */
+const UNAVAILABLE_RETRIES = 2;
+/** The longest wait between those tries, whatever the server's Retry-After says. */
+const MAX_RETRY_WAIT_MS = 5_000;
+
+/**
+ * A read is repeated by itself while the server is briefly unavailable (503 SERVICE_UNAVAILABLE): nothing
+ * happened on the server, so repeating a GET is harmless. Writes are never repeated: the screen offers it.
+ */
 async function send(call: Call): Promise<unknown> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await sendOnce(call);
+    } catch (error) {
+      const unavailable = error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE';
+      if (!unavailable || call.method !== 'GET' || attempt >= UNAVAILABLE_RETRIES || call.signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfterMs ?? 1_000, MAX_RETRY_WAIT_MS)));
+    }
+  }
+}
+
+async function sendOnce(call: Call): Promise<unknown> {
   const token = call.asMerchant ? null : getToken();
   if (!call.isPublic && !token) {
     notify(MSG.loginRequired);
@@ -130,7 +158,9 @@ async function send(call: Call): Promise<unknown> {
       sendToLogin();
     }
     const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
-    throw new ApiError(response.status, code, message);
+    const failure = new ApiError(response.status, code, message);
+    failure.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
+    throw failure;
   }
   const failure = failedBody(parsed);
   if (failure) throw failure;

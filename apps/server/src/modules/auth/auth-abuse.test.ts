@@ -1,8 +1,10 @@
 import { MSG } from '@ohgood/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hit } from '../../lib/rate-limit';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { createRequest } from '../../test/payment-helpers';
+import { VALIDATE_FAILURES_PER_IP } from '../payments/service';
 import { AUTH_LIMITS, signupHashingStats } from './service';
 
 let h: Harness;
@@ -27,46 +29,75 @@ const login = (emailId: string, pwd: string, remoteAddress: string) =>
   h.app.inject({ method: 'POST', url: '/auth', payload: { emailId, pwd }, remoteAddress });
 
 describe('login limits count failures, not successes', () => {
-  it('more correct logins from one NAT address than the failure limit all succeed', async () => {
+  it('more correct logins from one NAT address than any failure limit all succeed', async () => {
     const { emailId } = await h.signUp();
-    for (let i = 0; i <= AUTH_LIMITS.loginFailuresPerIp.limit; i++) {
+    for (let i = 0; i <= AUTH_LIMITS.loginFailuresPerAccount.limit; i++) {
       expect((await login(emailId, 'password1!', '203.0.113.10')).statusCode).toBe(200);
     }
   }, 90_000);
 
-  it('30 failures from one address (many emails) lock that address, and only that one', async () => {
+  it('an address over its ceiling gets 429 for wrong passwords, yet a correct password from it still signs in', async () => {
     const { emailId } = await h.signUp();
-    for (let i = 0; i < AUTH_LIMITS.loginFailuresPerIp.limit; i++) {
-      expect((await login(`nobody${i}@example.com`, 'wrongpass1', '203.0.113.20')).statusCode).toBe(401);
-    }
-    const locked = await login(emailId, 'password1!', '203.0.113.20');
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
-    expect((await login(emailId, 'password1!', '203.0.113.21')).statusCode).toBe(200);
+    const ip = '203.0.113.20';
+    // The address has failed as often as its ceiling allows (credential stuffing over many accounts).
+    const window = { key: `login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
+    for (let i = 0; i < AUTH_LIMITS.loginFailuresPerIp.limit; i++) await hit(h.database.db, window, h.clock.now());
+    const stuffing = await login('nobody@example.com', 'wrongpass1', ip);
+    expect(stuffing.statusCode).toBe(429);
+    expect(stuffing.json().code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
+    expect((await login(emailId, 'password1!', ip)).statusCode).toBe(200);
+    // Another address is not affected at all.
+    expect((await login('nobody@example.com', 'wrongpass1', '203.0.113.21')).statusCode).toBe(401);
   }, 90_000);
+
+  it('5 failures on one account from one address lock that pair only; the owner signs in from elsewhere', async () => {
+    const { emailId } = await h.signUp();
+    for (let i = 0; i < AUTH_LIMITS.loginFailuresPerAccountIp.limit; i++) {
+      expect((await login(emailId, 'wrongpass1', '203.0.113.30')).statusCode).toBe(401);
+    }
+    expect((await login(emailId, 'password1!', '203.0.113.30')).statusCode).toBe(429);
+    // Other people behind that address sign in to their own accounts.
+    const neighbour = await h.signUp();
+    expect((await login(neighbour.emailId, 'password1!', '203.0.113.30')).statusCode).toBe(200);
+    expect((await login(emailId, 'password1!', '203.0.113.31')).statusCode).toBe(200);
+  }, 90_000);
+
+  it('failures on one account from many addresses lock the account everywhere', async () => {
+    const { emailId } = await h.signUp();
+    for (let i = 0; i < AUTH_LIMITS.loginFailuresPerAccount.limit; i++) {
+      expect((await login(emailId, 'wrongpass1', `198.18.0.${i + 1}`)).statusCode).toBe(401);
+    }
+    expect((await login(emailId, 'password1!', '198.18.1.1')).statusCode).toBe(429);
+  }, 120_000);
 });
 
 describe('code validation limits count failures, not successes', () => {
-  it('61 successful validations from one address pass; 60 failed codes from it lock it', async () => {
+  it('61 validations pass; 60 failed codes from 12 customers behind one address lock none of the others; the ceiling does', async () => {
     const merchant = await createMerchant(h.database.db);
     const { token } = await h.signUp();
     const request = await createRequest(h, merchant.headers, 1_000);
+    const ip = '198.51.100.7';
     const validate = (t: string, value: string) =>
       h.app.inject({
         method: 'POST',
         url: '/api/payment/validate',
         headers: bearer(t),
         payload: { codeType: 'pincode', value },
-        remoteAddress: '198.51.100.7',
+        remoteAddress: ip,
       });
     const oks = await Promise.all(Array.from({ length: 61 }, () => validate(token, request.pinCode)));
     expect(oks.map((r) => r.statusCode)).toEqual(Array(61).fill(200));
-    // 12 customers × 5 failed codes each = the address's 60 failures.
+    // 12 customers × 5 failed codes each: each of them is locked, the address and its other customers are not.
     const others = await Promise.all(Array.from({ length: 12 }, () => h.signUp()));
     const failed = await Promise.all(
       others.flatMap((other) => Array.from({ length: 5 }, () => validate(other.token, '000000'))),
     );
     expect(failed.map((r) => r.statusCode)).toEqual(Array(60).fill(404));
+    expect((await validate(token, request.pinCode)).statusCode).toBe(200);
+    expect((await validate(others[0]?.token ?? '', request.pinCode)).statusCode).toBe(429);
+    // One machine guessing through many accounts reaches the address ceiling and is stopped.
+    const window = { key: `pay-code-fail-ip:${ip}`, ...VALIDATE_FAILURES_PER_IP };
+    for (let i = 60; i < VALIDATE_FAILURES_PER_IP.limit; i++) await hit(h.database.db, window, h.clock.now());
     const locked = await validate(token, request.pinCode);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('TOO_MANY_CODE_ATTEMPTS');

@@ -19,13 +19,17 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 /**
- * Abuse limits (docs/security.md). Logins count failures only — per email and per IP — so a NAT full of
- * people logging in correctly is never locked out. Sign-ups count attempts per IP (a flood) and successful
- * sign-ups per IP per hour and per day (each account gets a credit limit at once).
+ * Abuse limits (docs/security.md). Logins count failures only, so a NAT full of people logging in correctly
+ * is never locked out: per (account, address) — one guesser on one account —, per account from every
+ * address — a distributed guesser —, and a much higher ceiling per address for credential stuffing (many
+ * accounts from one address). An address over its ceiling gets 429 for wrong passwords only: a correct one
+ * still signs in, because the account itself is not under attack. Sign-ups count attempts per IP (a flood)
+ * and successful sign-ups per IP per hour and per day (each account gets a credit limit at once).
  */
 export const AUTH_LIMITS = {
-  loginFailuresPerEmail: { limit: 5, windowMs: TEN_MINUTES },
-  loginFailuresPerIp: { limit: 30, windowMs: TEN_MINUTES },
+  loginFailuresPerAccountIp: { limit: 5, windowMs: TEN_MINUTES },
+  loginFailuresPerAccount: { limit: 20, windowMs: TEN_MINUTES },
+  loginFailuresPerIp: { limit: 300, windowMs: TEN_MINUTES },
   registerAttemptsPerIp: { limit: 20, windowMs: TEN_MINUTES },
   signupsPerIpPerHour: { limit: 5, windowMs: HOUR },
   signupsPerIpPerDay: { limit: 20, windowMs: DAY },
@@ -49,9 +53,17 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function defaultNickname(): string {
-  return `사용자${randomInt(1000, 10000)}`;
+/**
+ * '사용자' and a short number. Nicknames are unique (case- and width-insensitively), so a taken one is drawn
+ * again with one more digit each time: four digits while there is room, more as the service grows.
+ */
+export function defaultNickname(attempt = 0): string {
+  const digits = 4 + attempt;
+  return `사용자${randomInt(10 ** (digits - 1), 10 ** digits)}`;
 }
+
+/** Tries of a fresh default nickname before giving up (each with one more digit). */
+const NICKNAME_TRIES = 6;
 
 export interface AuthService {
   register(input: RegisterRequest, ip: string): Promise<{ customerId: number }>;
@@ -101,37 +113,42 @@ export function createAuthService(
         if (error instanceof QueueFullError) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerBusy);
         throw error;
       }
-      try {
-        const [row] = await db
-          .insert(customers)
-          .values({
-            email,
-            passwordHash,
-            name: input.name.trim(),
-            birth: input.birth,
-            account: input.account,
-            accountName: input.accountName,
-            nickname: defaultNickname(),
-          })
-          .returning({ id: customers.id });
-        await hit(db, hourly, now);
-        await hit(db, daily, now);
-        return { customerId: row?.id ?? 0 };
-      } catch (error) {
-        if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
-        throw error;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const [row] = await db
+            .insert(customers)
+            .values({
+              email,
+              passwordHash,
+              name: input.name.trim(),
+              birth: input.birth,
+              account: input.account,
+              accountName: input.accountName,
+              nickname: defaultNickname(attempt),
+            })
+            .returning({ id: customers.id });
+          await hit(db, hourly, now);
+          await hit(db, daily, now);
+          return { customerId: row?.id ?? 0 };
+        } catch (error) {
+          if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
+          if (isUniqueViolation(error, 'customers_nickname_key') && attempt + 1 < NICKNAME_TRIES) continue;
+          throw error;
+        }
       }
     },
 
     async login(input, ip) {
       const email = normalizeEmail(input.emailId);
       const now = clock.now();
-      // Only failures count, per email (the account under attack) and per IP (one attacker, many emails).
-      const emailWindow = { key: `login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerEmail };
+      // Only failures count (AUTH_LIMITS): the account from this address, the account from anywhere, the address.
+      const pairWindow = { key: `login-fail:account-ip:${email}:${ip}`, ...AUTH_LIMITS.loginFailuresPerAccountIp };
+      const accountWindow = { key: `login-fail:account:${email}`, ...AUTH_LIMITS.loginFailuresPerAccount };
       const ipWindow = { key: `login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
-      if ((await isOver(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
+      if ((await isOver(db, pairWindow, now)) || (await isOver(db, accountWindow, now))) {
         throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       }
+      const addressOver = await isOver(db, ipWindow, now);
       const [customer] = await db
         .select({ id: customers.id, passwordHash: customers.passwordHash })
         .from(customers)
@@ -139,8 +156,10 @@ export function createAuthService(
       // Verify against a dummy hash when the email is unknown so both paths cost the same.
       const valid = await verify(customer?.passwordHash ?? (await getDummyHash()), input.pwd);
       if (!customer || !valid) {
-        await hit(db, emailWindow, now);
+        await hit(db, pairWindow, now);
+        await hit(db, accountWindow, now);
         await hit(db, ipWindow, now);
+        if (addressOver) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
         throw unauthorizedLogin();
       }
       return { accessToken: await tokens.issue(customer.id) };

@@ -78,7 +78,8 @@ async function main() {
 
     const http: number[] = [];
     for (let s = 0; s < SESSIONS + WARMUP; s++) {
-      const sessionId = `bench-${process.pid}-${s}`;
+      // The first turn starts a server-issued session; the rest send its id back.
+      let sessionId: string | null = null;
       for (const inputMessage of SCRIPT) {
         const started = performance.now();
         const res = await app.inject({
@@ -89,6 +90,7 @@ async function main() {
         });
         const elapsed = performance.now() - started;
         if (res.statusCode !== 200) throw new Error(`turn failed: ${res.statusCode} ${res.body}`);
+        sessionId = res.json().data.sessionId as string;
         if (s >= WARMUP) http.push(elapsed);
       }
     }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHAT_MSG, FAQ_ITEMS, HOBBIES, MOODS } from '@ohgood/contract/chat-rules';
+import { CHAT_MSG, CHAT_SESSIONS_PER_CUSTOMER, FAQ_ITEMS, HOBBIES, MOODS } from '@ohgood/contract/chat-rules';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,14 +34,20 @@ interface Reply {
   quickMenu: { menu: string; title: string; path: string | null } | null;
 }
 
-async function chat(token: string, sessionId: string, inputMessage: string, app: FastifyInstance = h.app) {
+/** A test's name for a conversation → the id the server issued for it (sent back on every later turn). */
+const issued = new Map<string, string>();
+const idOf = (handle: string) => issued.get(handle) ?? handle;
+
+async function chat(token: string, handle: string, inputMessage: string, app: FastifyInstance = h.app) {
   const res = await app.inject({
     method: 'POST',
     url: '/chat',
     headers: bearer(token),
-    payload: { sessionId, inputMessage, flow: 'init' },
+    payload: { sessionId: idOf(handle), inputMessage, flow: 'init' },
   });
-  return { status: res.statusCode, body: res.json() as { success: boolean; message: string; data: Reply } };
+  const body = res.json() as { success: boolean; message: string; data: Reply };
+  if (res.statusCode === 200) issued.set(handle, body.data.sessionId);
+  return { status: res.statusCode, body };
 }
 
 async function toChoose(token: string, sessionId: string, hobby = '게임') {
@@ -136,7 +142,10 @@ describe('POST /chat', () => {
     expect(seen.size).toBe(affordable);
     expect(last.body.data.products).toEqual([]);
     expect(last.body.data.options).toContain('처음으로');
-    const [row] = await h.database.db.select().from(chatSessions).where(eq(chatSessions.id, sid));
+    const [row] = await h.database.db
+      .select()
+      .from(chatSessions)
+      .where(eq(chatSessions.id, idOf(sid)));
     expect(row?.shownProductIds).toHaveLength(affordable);
   });
 
@@ -174,12 +183,55 @@ describe('POST /chat', () => {
       method: 'POST',
       url: '/chat/clear-session',
       headers: bearer(b.token),
-      payload: { sessionId: sid },
+      payload: { sessionId: idOf(sid) },
     });
     expect(clear.statusCode).toBe(403);
     // The owner's conversation is untouched.
     const mine = await chat(a.token, sid, '상품추천');
     expect(mine.body.data.products).toHaveLength(3);
+  });
+
+  it('issues session ids itself: a made-up id starts a new server-issued session, which the reply returns', async () => {
+    const { token } = await h.signUp();
+    const invented = 'client-made-up-id-0001';
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/chat',
+      headers: bearer(token),
+      payload: { sessionId: invented, inputMessage: '기분에 따른 추천', flow: 'init' },
+    });
+    expect(res.statusCode).toBe(200);
+    const issuedId = res.json().data.sessionId as string;
+    expect(issuedId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(issuedId).not.toBe(invented);
+    const rows = await h.database.db.select().from(chatSessions).where(eq(chatSessions.id, invented));
+    expect(rows).toEqual([]);
+    // The issued id carries the conversation on.
+    const next = await h.app.inject({
+      method: 'POST',
+      url: '/chat',
+      headers: bearer(token),
+      payload: { sessionId: issuedId, inputMessage: '좋아', flow: 'init' },
+    });
+    expect(next.json().data).toMatchObject({ sessionId: issuedId, flow: 'hobby_check' });
+  });
+
+  it(`keeps at most ${CHAT_SESSIONS_PER_CUSTOMER} open sessions per customer: starting more forgets the oldest`, async () => {
+    const { token, customerId } = await h.signUp();
+    const ids: string[] = [];
+    for (let i = 0; i < CHAT_SESSIONS_PER_CUSTOMER + 3; i++) {
+      h.clock.advance(1_000);
+      ids.push((await chat(token, `session-cap-${customerId}-${i}`, '안녕')).body.data.sessionId);
+    }
+    const open = await h.database.db
+      .select({ id: chatSessions.id })
+      .from(chatSessions)
+      .where(eq(chatSessions.customerId, customerId));
+    expect(open.map((r) => r.id).sort()).toEqual(ids.slice(-CHAT_SESSIONS_PER_CUSTOMER).sort());
+    // A burst in parallel cannot grow past the cap either.
+    await Promise.all(Array.from({ length: 20 }, (_, i) => chat(token, `session-burst-${customerId}-${i}`, '안녕')));
+    const after = await h.database.db.select().from(chatSessions).where(eq(chatSessions.customerId, customerId));
+    expect(after.length).toBeLessThanOrEqual(CHAT_SESSIONS_PER_CUSTOMER);
   });
 
   it('serialises concurrent turns of one session: parallel 다른 상품 never show a product twice', async () => {
@@ -191,7 +243,10 @@ describe('POST /chat', () => {
     const names = replies.flatMap((r) => r.body.data.products.map((p) => p.name));
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(new Set(names).size).toBe(names.length);
-    const [row] = await h.database.db.select().from(chatSessions).where(eq(chatSessions.id, sid));
+    const [row] = await h.database.db
+      .select()
+      .from(chatSessions)
+      .where(eq(chatSessions.id, idOf(sid)));
     expect(new Set(row?.shownProductIds).size).toBe(row?.shownProductIds.length);
   });
 
@@ -215,9 +270,9 @@ describe('POST /chat', () => {
       method: 'POST',
       url: '/chat/clear-session',
       headers: bearer(token),
-      payload: { sessionId: sid },
+      payload: { sessionId: idOf(sid) },
     });
-    expect(res.json()).toMatchObject({ success: true, data: { sessionId: sid, cleared: true } });
+    expect(res.json()).toMatchObject({ success: true, data: { sessionId: idOf(sid), cleared: true } });
     expect((await chat(token, sid, '상품추천')).body.data.flow).not.toBe('recommendation');
   });
 

@@ -5,6 +5,7 @@ import {
   CHAT_MSG,
   CHAT_PRODUCTS_PER_TURN,
   CHAT_SESSION_IDLE_MS,
+  CHAT_SESSIONS_PER_CUSTOMER,
   type ChatFlow,
   HOBBIES,
   type Hobby,
@@ -13,7 +14,7 @@ import {
 } from '@ohgood/contract/chat-rules';
 import { kstMonth } from '@ohgood/contract/kst';
 import { mediaUrl } from '@ohgood/contract/media-url';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatProducts, chatSessions } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
@@ -93,15 +94,35 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
   };
 }
 
+/** Namespace of the advisory lock that makes one customer's new chat sessions start one at a time. */
+const NEW_CHAT_SESSION_LOCK = 7_420_252;
+
+/**
+ * Keeps a customer's CHAT_SESSIONS_PER_CUSTOMER most recently used conversations; older ones expire now. New
+ * sessions of one customer take turns (a transaction-scoped advisory lock, outside the row lock order), so a
+ * burst of them cannot each see the others uncommitted and leave more than the cap.
+ */
+async function forgetBeyondCap(tx: Tx, customerId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${NEW_CHAT_SESSION_LOCK}, ${customerId})`);
+  const kept = tx
+    .select({ id: chatSessions.id })
+    .from(chatSessions)
+    .where(eq(chatSessions.customerId, customerId))
+    .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt))
+    .limit(CHAT_SESSIONS_PER_CUSTOMER);
+  await tx.delete(chatSessions).where(and(eq(chatSessions.customerId, customerId), notInArray(chatSessions.id, kept)));
+}
+
 export function createChatService(db: Db, clock: Clock, options: ChatServiceOptions): ChatService {
   return {
     async turn(customerId, { sessionId: given, inputMessage }) {
-      const sessionId = given ?? randomUUID();
-      const { reply } = await withTx(db, async (tx) => {
+      const { reply, sessionId } = await withTx(db, async (tx) => {
         const now = clock.now();
         // The row lock serialises two turns of one session (double-clicked option, two tabs).
-        const [row] = await tx.select().from(chatSessions).where(eq(chatSessions.id, sessionId)).for('update');
+        const [row] = given ? await tx.select().from(chatSessions).where(eq(chatSessions.id, given)).for('update') : [];
         if (row && row.customerId !== customerId) throw forbidden('CHAT_SESSION_FORBIDDEN', CHAT_MSG.sessionForbidden);
+        // Ids are the server's: an id it does not know (made up, or forgotten) starts a new conversation.
+        const sessionId = row?.id ?? randomUUID();
         const expired = row !== undefined && now.getTime() - row.updatedAt.getTime() > CHAT_SESSION_IDLE_MS;
         const state = row && !expired ? stateOf(row) : initialState();
         const result = await runTurn(state, inputMessage, catalogFor(tx, clock, customerId, sessionId));
@@ -126,7 +147,8 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
             set: values,
             setWhere: eq(chatSessions.customerId, customerId),
           });
-        return result;
+        if (!row) await forgetBeyondCap(tx, customerId);
+        return { ...result, sessionId };
       });
       const rephrased = options.llm ? await options.llm.rephrase(reply.message) : null;
       return {

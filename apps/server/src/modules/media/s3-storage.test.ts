@@ -79,21 +79,26 @@ describe('S3 storage', () => {
     expect(await bucketKeys()).toEqual([]);
   });
 
-  it('is ready when the bucket answers, and not ready (503) when it does not', async () => {
+  it('is ready when the bucket answers, and stays ready reporting storage: error when it does not', async () => {
     const ready = await h.app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', draining: false, checks: { database: 'ok', storage: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      draining: false,
+      checks: { database: 'ok', storage: 'ok', dataDir: 'ok' },
+    });
 
     const missing = await createHarness({
       config: { ...s3.config, S3_BUCKET: 'no-such-bucket' },
     });
     try {
       const res = await missing.app.inject({ method: 'GET', url: '/health/ready' });
-      expect(res.statusCode).toBe(503);
+      // A media outage holds uploads back but must not take payments and feeds out of the balancer.
+      expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
-        status: 'not-ready',
+        status: 'ready',
         draining: false,
-        checks: { database: 'ok', storage: 'error' },
+        checks: { database: 'ok', storage: 'error', dataDir: 'ok' },
       });
       // Liveness stays up: a storage outage must not get the instance restarted.
       expect((await missing.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);

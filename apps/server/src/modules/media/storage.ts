@@ -2,7 +2,10 @@ import { constants, createReadStream } from 'node:fs';
 import { access, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { MSG } from '@ohgood/contract/messages';
 import type { Config } from '../../lib/config';
+import { AppError } from '../../lib/errors';
+import { isDependencyOutage } from '../../lib/unavailable';
 
 /** Where media bytes live. Keys are relative paths such as `shorts/3f…a1.mp4`; API responses carry keys. */
 export interface MediaStorage {
@@ -18,6 +21,20 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be used right now (readiness probe). */
   check(): Promise<void>;
+}
+
+/**
+ * Storing while the store or its disk is down (refused, reset, 5xx, ENOSPC): a 503 with a message that says
+ * only media waits, keeping the original as its cause so the transcode queue knows to try again later.
+ */
+async function storing(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (isDependencyOutage(error))
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', MSG.mediaUnavailable, { cause: error });
+    throw error;
+  }
 }
 
 /** Refuses keys that could escape the media root. */
@@ -39,13 +56,18 @@ export class LocalStorage implements MediaStorage {
   }
   async putFile(key: string, file: string): Promise<void> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
-    try {
-      await rename(file, target);
-    } catch {
-      // Different file systems (temp dir vs data dir): copy instead.
-      await copyFile(file, target);
-    }
+    await storing(async () => {
+      await mkdir(dirname(target), { recursive: true });
+      try {
+        await rename(file, target);
+      } catch {
+        // Different file systems (temp dir vs data dir): copy instead; a half-written copy is removed.
+        await copyFile(file, target).catch(async (error: unknown) => {
+          await rm(target, { force: true });
+          throw error;
+        });
+      }
+    });
   }
   async size(key: string): Promise<number | null> {
     try {
@@ -105,16 +127,18 @@ export class S3Storage implements MediaStorage {
   }
   async putFile(key: string, file: string, contentType: string): Promise<void> {
     const [{ PutObjectCommand }, client, info] = await Promise.all([this.#sdk, this.#client, stat(file)]);
-    await client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: createReadStream(file),
-        ContentLength: info.size,
-        ContentType: contentType,
-        CacheControl: 'public, max-age=31536000, immutable',
-      }),
-    );
+    await storing(async () => {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: createReadStream(file),
+          ContentLength: info.size,
+          ContentType: contentType,
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+    });
   }
   async size(key: string): Promise<number | null> {
     const [{ HeadObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);

@@ -30,7 +30,11 @@ import { isUsableRequest, usableRequestSql } from './usable-request';
 import { type HeldRequest, readValidate } from './validate-read';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
-const VALIDATE_FAILURES_PER_IP = { limit: 60, windowMs: 10 * 60 * 1000 };
+/**
+ * Failed codes per address, from all its customers: a ceiling for one machine guessing codes through many
+ * accounts, far above what a NAT or office full of customers mistyping (5 each, FAILED_CODE_WINDOW) reaches.
+ */
+export const VALIDATE_FAILURES_PER_IP = { limit: 600, windowMs: 10 * 60 * 1000 };
 
 /** What an Idempotency-Key is bound to: the exact final call (request and points), hashed. */
 export function finalRequestHash(requestId: string, point: number): string {

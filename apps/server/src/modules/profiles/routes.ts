@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
+import { isDisplayable } from '@ohgood/contract/input';
 import { discoveryEndpoints as api, profileEditFields } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import type { FastifyPluginAsync } from 'fastify';
@@ -53,6 +54,9 @@ export function profileRoutes(service: ProfileService): FastifyPluginAsync {
         if (!parsed.success) {
           const nickname = (fields.nickname ?? '').trim();
           if (!nickname) throw badRequest('NICKNAME_REQUIRED', DISCOVERY_MSG.nicknameRequired);
+          if (!isDisplayable(fields.nickname ?? '') || !isDisplayable(fields.introduce ?? '')) {
+            throw badRequest('PROFILE_INVALID', DISCOVERY_MSG.invisibleChars);
+          }
           throw badRequest('PROFILE_INVALID', '이름은 20자, 소개는 100자 이하로 입력해주세요.');
         }
         return ok(await service.edit(owner, parsed.data, imageFile), DISCOVERY_MSG.editSuccess);

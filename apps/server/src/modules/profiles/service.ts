@@ -8,12 +8,12 @@ import type {
   ProfileQuery,
   ProfileSort,
 } from '@ohgood/contract/shorts-discovery';
-import { DISCOVERY_LIMITS } from '@ohgood/contract/shorts-discovery-rules';
+import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shortSubscriptions, shorts } from '../../db/schema';
-import { withTx } from '../../db/tx';
-import { notFound } from '../../lib/errors';
+import { isUniqueViolation, withTx } from '../../db/tx';
+import { conflict, notFound } from '../../lib/errors';
 import type { MediaStorage } from '../media/storage';
 import { avatarKey, renderAvatar } from './avatar';
 
@@ -129,6 +129,9 @@ export function createProfileService(db: Db, storage: MediaStorage, mediaBaseUrl
         });
       } catch (error) {
         if (newKey) await storage.delete(newKey).catch(() => undefined);
+        // Another creator's name, whatever its letter case or width (the unique index of migration 0030).
+        if (isUniqueViolation(error, 'customers_nickname_key'))
+          throw conflict('NICKNAME_TAKEN', DISCOVERY_MSG.nicknameTaken);
         throw error;
       }
       // Only photos this feature stored are ours to delete (never a seeded or shared file).

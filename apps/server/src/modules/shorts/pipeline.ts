@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasControlChars } from '@ohgood/contract/input';
+import { isDisplayable } from '@ohgood/contract/input';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
@@ -79,7 +79,7 @@ export class ShortsPipeline {
 
   async accept(upload: IncomingUpload): Promise<{ shortsId: number; thumbnail: string }> {
     // Multipart fields bypass the JSON schemas: the same rule as the contract's plainText().
-    if (hasControlChars(upload.title) || hasControlChars(upload.content)) {
+    if (!isDisplayable(upload.title) || !isDisplayable(upload.content)) {
       await Promise.all([upload.videoFile, upload.thumbnailFile].map((f) => f && rm(f, { force: true })));
       throw badRequest('VALIDATION_ERROR', '입력값이 올바르지 않습니다.');
     }
@@ -130,8 +130,8 @@ export class ShortsPipeline {
         .insert(shorts)
         .values({
           customerId: upload.customerId,
-          title: upload.title,
-          content: upload.content,
+          title: upload.title.normalize('NFC'),
+          content: upload.content.normalize('NFC'),
           videoKey: `shorts/${id}.mp4`,
           thumbnailKey,
           sourceKey,

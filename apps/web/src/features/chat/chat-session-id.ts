@@ -10,7 +10,14 @@ export function storedSessionId(): string | null {
 }
 
 export function newSessionId(): string {
-  const id = crypto.randomUUID();
+  return rememberSessionId(crypto.randomUUID());
+}
+
+/**
+ * Keeps the id the server answered with: the server issues session ids, so a first turn (or one after the
+ * server forgot the session) comes back with a new one, which every later turn must send.
+ */
+export function rememberSessionId(id: string): string {
   try {
     localStorage.setItem(KEY, id);
   } catch {

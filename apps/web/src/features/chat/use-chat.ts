@@ -3,7 +3,7 @@ import { CHAT_MSG, CHAT_TIMINGS, type ChatFlow, FLOW_OPTIONS, OPTION } from '@oh
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../shared/api-client';
 import { useChatTurn, useClearChatSession } from './api/chat-api';
-import { newSessionId, storedSessionId } from './chat-session-id';
+import { newSessionId, rememberSessionId, storedSessionId } from './chat-session-id';
 
 export type ChatItem =
   | { id: number; kind: 'user'; text: string }
@@ -145,6 +145,7 @@ export function useChat() {
       const requestFlow: ChatFlow = text === OPTION.moodRecommend ? 'start' : current;
       try {
         const reply = await sendChat({ sessionId: sessionId.current, inputMessage: text, flow: requestFlow });
+        sessionId.current = rememberSessionId(reply.sessionId);
         await present(reply, thinkingDelay(reply));
       } catch (error) {
         if (error instanceof ApiError && error.code === 'CHAT_SESSION_FORBIDDEN') sessionId.current = newSessionId();

@@ -29,16 +29,23 @@ export function LoadingText({ children = '불러오는 중...' }: { children?: R
  * network instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button.
  */
 export function loadErrorReason(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') return MSG.serviceUnavailable;
   if (error instanceof ApiError && error.code === 'NETWORK_ERROR') return '네트워크 연결을 확인해주세요.';
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s*다시 시도해\s?주세요\.?$/, '').trim() || MSG.requestFailed;
+}
+
+/** The line a failed load shows: a brief outage gets one calm line alone, anything else names its reason. */
+export function loadErrorText(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') return MSG.serviceUnavailable;
+  return MSG.genericError(loadErrorReason(error));
 }
 
 /** A load error: the failure text once and a '다시 시도' button. */
 export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <div className={styles.errorBox} role="alert">
-      <p className={styles.error}>{MSG.genericError(loadErrorReason(error))}</p>
+      <p className={styles.error}>{loadErrorText(error)}</p>
       <RetryButton onRetry={onRetry} />
     </div>
   );

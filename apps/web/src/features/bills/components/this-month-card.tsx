@@ -1,9 +1,8 @@
-import { MSG } from '@ohgood/contract/messages';
 import { ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
-import { loadErrorReason, RetryButton } from '../../../shared/ui/page';
+import { loadErrorText, RetryButton } from '../../../shared/ui/page';
 import { useBillStatus, usePayThisMonth } from '../api/bills-api';
 import { monthLabel } from '../bill-rules';
 import { usePrefersReducedMotion, useTicker } from '../use-ticker';
@@ -39,7 +38,7 @@ export default function ThisMonthCard() {
   if (summary.error || !summary.data) {
     return (
       <section className={styles.card} aria-label="이번 달 오굿페이">
-        <p className={styles.muted}>{MSG.genericError(loadErrorReason(summary.error))}</p>
+        <p className={styles.muted}>{loadErrorText(summary.error)}</p>
         <RetryButton onRetry={() => void refetch()} />
       </section>
     );

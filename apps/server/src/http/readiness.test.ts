@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeVideo, multipart } from '../modules/shorts/test-media';
+import { fullDisk } from '../test/full-disk';
+import { bearer, createHarness, type Harness } from '../test/harness';
+import { startTestS3Server, type TestS3Server } from '../test/s3-server';
+import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy';
+
+let work: string;
+let s3: TestS3Server;
+let proxy: TcpProxy;
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'ohgood-ready-'));
+  s3 = await startTestS3Server();
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+});
+afterAll(async () => {
+  await proxy.close();
+  await s3.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const ready = (h: Harness) => h.app.inject({ method: 'GET', url: '/health/ready' });
+
+it('stays ready while the media store is down, reports it, and refuses uploads with a clear 503', async () => {
+  const h = await createHarness({ config: { ...s3.config, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` } });
+  try {
+    const { token } = await h.signUp();
+    const up = await ready(h);
+    expect(up.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', storage: 'ok', dataDir: 'ok' } });
+
+    await proxy.cut();
+    const down = await ready(h);
+    expect(down.statusCode).toBe(200);
+    expect(down.json()).toEqual({
+      status: 'ready',
+      draining: false,
+      checks: { database: 'ok', storage: 'error', dataDir: 'ok' },
+    });
+    // Payments and feeds do not need the store.
+    expect((await h.app.inject({ method: 'GET', url: '/api/mypage', headers: bearer(token) })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/api/public/shorts/feeds' })).statusCode).toBe(200);
+    // An upload waits for it, saying so, and may be sent again later.
+    const clip = await makeVideo(work, 'outage.mp4', { seconds: 1 });
+    const body = await multipart(
+      { title: '저장소 장애', content: '업로드' },
+      { video: { path: clip, filename: 'clip.mp4', type: 'video/mp4' } },
+    );
+    const upload = await h.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...body.headers, ...bearer(token) },
+      payload: body.payload,
+    });
+    expect(upload.statusCode).toBe(503);
+    expect(upload.headers['retry-after']).toBe('5');
+    expect(upload.json()).toEqual({
+      success: false,
+      code: 'SERVICE_UNAVAILABLE',
+      message: '지금은 영상을 저장할 수 없습니다. 잠시 후 다시 시도해주세요.',
+    });
+
+    await proxy.restore();
+    expect((await ready(h)).json()).toMatchObject({ checks: { storage: 'ok' } });
+  } finally {
+    await proxy.restore().catch(() => undefined);
+    await h.close();
+  }
+});
+
+it('is not ready while DATA_DIR is on a full disk, and ready again once space is freed', async () => {
+  const disk = await fullDisk();
+  const h = await createHarness({ config: { DATA_DIR: disk.dir } });
+  try {
+    const full = await ready(h);
+    expect(full.statusCode).toBe(503);
+    expect(full.json()).toMatchObject({
+      status: 'not-ready',
+      draining: false,
+      checks: { database: 'ok', dataDir: 'error' },
+    });
+    await disk.free();
+    const freed = await ready(h);
+    expect(freed.statusCode).toBe(200);
+    expect(freed.json()).toMatchObject({ checks: { dataDir: 'ok' } });
+  } finally {
+    await h.close();
+    await disk.close();
+  }
+});
