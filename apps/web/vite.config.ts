@@ -51,25 +51,14 @@ function routeHintsFile(): Plugin {
   };
 }
 
-/** Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010). */
+/**
+ * Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010).
+ * src/build/schema-values.test.ts fails on any use of a schema as a value in the web's code (ADR 0116).
+ */
 export const zodTypesOnly = {
   find: /^zod$/,
   replacement: fileURLToPath(new URL('./src/build/zod-stub.ts', import.meta.url)),
 };
-
-/**
- * The app is written against React's API and types; it runs on Preact's React-compatible layer (ADR 0105),
- * which is ~10 KB gzip where react-dom 19 alone is ~67 KB. The unit tests resolve the same way, so they
- * test what ships. Exact-match patterns, most specific first.
- */
-export const reactOnPreact = [
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-];
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
 const proxied = ['/api', '/auth', '/chat', '/media', '/health'];
@@ -135,7 +124,7 @@ const pwa = VitePWA({
 
 export default defineConfig({
   plugins: [react(), precompress(), routeHintsFile(), pwa],
-  resolve: { alias: [zodTypesOnly, ...reactOnPreact] },
+  resolve: { alias: [zodTypesOnly] },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
