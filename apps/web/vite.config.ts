@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -51,24 +52,37 @@ function routeHintsFile(): Plugin {
   };
 }
 
-/** Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010). */
+/**
+ * Endpoint declarations come with zod schemas that the browser never runs: zod is types-only here (ADR 0010).
+ * src/build/schema-values.test.ts fails on any use of a schema as a value in the web's code (ADR 0116).
+ */
 export const zodTypesOnly = {
   find: /^zod$/,
   replacement: fileURLToPath(new URL('./src/build/zod-stub.ts', import.meta.url)),
 };
 
 /**
- * The app is written against React's API and types; it runs on Preact's React-compatible layer (ADR 0105),
- * which is ~10 KB gzip where react-dom 19 alone is ~67 KB. The unit tests resolve the same way, so they
- * test what ships. Exact-match patterns, most specific first.
+ * React Router's package exports only its development build (warnings, invariant messages); the production
+ * build beside it is the same API without them, about 3 KB gzip less. The app's build uses that one.
  */
-export const reactOnPreact = [
-  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
+function routerProductionBuild(): Plugin {
+  const production = join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs');
+  return {
+    name: 'ohgood-router-production-build',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (id) => (id === 'react-router' ? production : null),
+  };
+}
+
+/**
+ * The libraries every page runs, each in a chunk of its own (ADR 0117): a deploy that changes only the app's
+ * code leaves them cached on the phone, and each library's update invalidates only its own chunk.
+ */
+const vendorChunks = [
+  { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+  { name: 'router', test: /[\\/]node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
+  { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
 ];
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
@@ -133,9 +147,10 @@ const pwa = VitePWA({
   },
 });
 
-export default defineConfig({
-  plugins: [react(), precompress(), routeHintsFile(), pwa],
-  resolve: { alias: [zodTypesOnly, ...reactOnPreact] },
+export default defineConfig(({ isSsrBuild }) => ({
+  // The prerender's server bundle (src/build/prerender.tsx) needs none of the client build's own files.
+  plugins: [routerProductionBuild(), react(), ...(isSsrBuild ? [] : [precompress(), routeHintsFile(), pwa])],
+  resolve: { alias: [zodTypesOnly] },
   server: {
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
@@ -145,7 +160,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
-    manifest: true,
+    manifest: !isSsrBuild,
     chunkSizeWarningLimit: 200,
+    rolldownOptions: { output: { codeSplitting: { groups: vendorChunks } } },
   },
-});
+}));

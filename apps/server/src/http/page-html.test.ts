@@ -53,6 +53,25 @@ describe('page HTML with route hints', () => {
   });
 });
 
+describe('prerendered pages', () => {
+  it("fill #root with the page's build-time HTML for its exact URL only, beside the poster", async () => {
+    const dist = distWithHints();
+    writeFileSync(
+      join(dist, 'prerendered.json'),
+      JSON.stringify({ '/login': '<form>로그인</form>', '/shorts/feeds': '<p>피드</p>' }),
+    );
+    const pageHtml = createPageHtml(dist, async (path) => (path === '/shorts/feeds' ? '/media/top.webp' : null));
+    for (const url of ['/login', '/login/'])
+      expect(await pageHtml(url)).toContain('<div id="root" inert aria-disabled="true"><form>로그인</form></div>');
+    // A query can change the first render (a return path, a linked short): the browser renders that itself.
+    expect(await pageHtml('/login?next=%2Fmypage')).toContain('<div id="root"></div>');
+    expect(await pageHtml('/register')).toContain('<div id="root"></div>');
+    expect(await pageHtml('/shorts/feeds')).toContain(
+      '<img src="/media/top.webp" alt="" fetchpriority="high"></div><div id="root" inert aria-disabled="true"><p>피드</p></div>',
+    );
+  });
+});
+
 describe("the feed's first poster in /shorts/feeds (real database)", () => {
   let h: Harness;
   beforeAll(async () => {

@@ -15,6 +15,11 @@ interface RouteHints {
  */
 export type LcpImageOf = (path: string, query: URLSearchParams) => Promise<string | null>;
 
+/** A JSON file the web build writes, or an empty object when that build did not write it. */
+function readJson<T extends object>(file: string): T {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : ({} as T);
+}
+
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -25,8 +30,8 @@ const escapeAttribute = (value: string) =>
  */
 export function createPageHtml(distDir: string, lcpImageOf?: LcpImageOf) {
   const index = readFileSync(join(distDir, 'index.html'), 'utf8');
-  const hintsFile = join(distDir, 'route-hints.json');
-  const hints: Record<string, RouteHints> = existsSync(hintsFile) ? JSON.parse(readFileSync(hintsFile, 'utf8')) : {};
+  const prerendered = readJson<Record<string, string>>(join(distDir, 'prerendered.json'));
+  const hints = readJson<Record<string, RouteHints>>(join(distDir, 'route-hints.json'));
   const withHead = (html: string, links: string[]) =>
     links.length ? html.replace('</head>', `${links.join('')}</head>`) : html;
   const withShell = (image: string) =>
@@ -45,13 +50,23 @@ export function createPageHtml(distDir: string, lcpImageOf?: LcpImageOf) {
     ]),
   );
 
+  // A page rendered at build time (apps/web/src/build/prerender.tsx) goes into #root, for the app to hydrate.
+  // Only for its exact URL: a query (`?shortsId=`) can change what the page renders first. It stays inert
+  // until hydrated (apps/web/src/app/prerendered-root.tsx): input made before then would be lost.
+  const filled = (path: string, search: string | undefined, html: string) => {
+    const content = search === undefined ? prerendered[path] : undefined;
+    return content === undefined
+      ? html
+      : html.replace('<div id="root"></div>', `<div id="root" inert aria-disabled="true">${content}</div>`);
+  };
+
   return async function pageHtml(url: string): Promise<string> {
-    const [rawPath = '/', search = ''] = url.split('?');
+    const [rawPath = '/', search] = url.split('?');
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
     const links = [...(staticLinks.get(path) ?? [])];
-    const image = lcpImageOf ? await lcpImageOf(path, new URLSearchParams(search)).catch(() => null) : null;
-    if (!image) return withHead(index, links);
+    const image = lcpImageOf ? await lcpImageOf(path, new URLSearchParams(search ?? '')).catch(() => null) : null;
+    if (!image) return filled(path, search, withHead(index, links));
     links.unshift(`<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image)}">`);
-    return withHead(withShell(image), links);
+    return filled(path, search, withHead(withShell(image), links));
   };
 }

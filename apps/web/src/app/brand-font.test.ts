@@ -36,6 +36,7 @@ function fakePaintObserver(supported: string[]) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  document.documentElement.classList.remove('brand-font');
 });
 
 describe('loadBrandFontAfterFirstPaint', () => {
@@ -58,5 +59,19 @@ describe('loadBrandFontAfterFirstPaint', () => {
     window.dispatchEvent(new Event('load'));
     window.dispatchEvent(new Event('load'));
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("switches the page to the brand font in one step, once the faces for the page's text have loaded", async () => {
+    const { paint } = fakePaintObserver(['paint']);
+    document.body.innerHTML = '<p>체험용 계정</p>';
+    let facesLoaded = (_faces: unknown[]) => {};
+    const fontsLoad = vi.fn(() => new Promise<unknown[]>((resolve) => (facesLoaded = resolve)));
+    Object.defineProperty(document, 'fonts', { value: { load: fontsLoad }, configurable: true });
+    loadBrandFontAfterFirstPaint(async () => undefined);
+    paint('first-contentful-paint');
+    await vi.waitFor(() => expect(fontsLoad).toHaveBeenCalledWith('1em "Pretendard Variable"', '체험용 계정'));
+    expect(document.documentElement.classList.contains('brand-font')).toBe(false);
+    facesLoaded([]);
+    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true));
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
@@ -16,12 +16,29 @@ import { RequireAuth } from './require-auth';
  * ~17 KB gzip to the first load, over the 100 KB budget, for loaders we do not use.)
  */
 function lazyPage(path: PagePath): ReactNode {
-  const Page = lazy(pageLoaders[path]);
+  const Lazy = lazy(pageLoaders[path]);
+  const Page = () => {
+    const Loaded = preloaded.get(path) ?? Lazy;
+    return <Loaded />;
+  };
   return (
     <Suspense fallback={<LoadingText />}>
       <Page />
     </Suspense>
   );
+}
+
+/** Pages whose chunk was loaded before the first render (`preloadPage`): rendered at once, not suspended. */
+const preloaded = new Map<PagePath, ComponentType>();
+
+/**
+ * Loads the chunk of the page at `pathname`, if it is a lazily loaded one, so that hydrating a prerendered
+ * page (main.tsx) finishes in one pass instead of leaving that page's part to hydrate after its chunk.
+ */
+export async function preloadPage(pathname: string): Promise<void> {
+  const path = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname) as PagePath;
+  const load = pageLoaders[path];
+  if (load) preloaded.set(path, (await load()).default);
 }
 
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.

@@ -101,9 +101,16 @@ function authState(): AuthState {
   return checking ? 'checking' : 'out';
 }
 
+/**
+ * What a page prerendered at build time shows (src/build/prerender.tsx) and what React hydrates it with:
+ * nobody is known yet. Guarded pages wait instead of redirecting; right after hydrating, React renders
+ * again with the session actually held.
+ */
+const beforeTheSessionIsRead = (): AuthState => 'checking';
+
 /** 'checking' only briefly at start-up while another open tab may hand over its session. */
 export function useAuthState(): AuthState {
-  return useSyncExternalStore(subscribe, authState);
+  return useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead);
 }
 
 /** True while a token is held; re-read on load, on focus and on every change made here. */

@@ -4,6 +4,7 @@ import { afterEach } from 'vitest';
 
 afterEach(() => {
   cleanup();
-  sessionStorage.clear();
-  localStorage.clear();
+  // Absent in the few node-environment tests (build checks).
+  globalThis.sessionStorage?.clear();
+  globalThis.localStorage?.clear();
 });

@@ -1,0 +1,65 @@
+import { expect, type Page, test } from '@playwright/test';
+import { recordAlerts, signUpAndLogIn } from './helpers';
+
+/** The pages the server sends rendered at build time (apps/web/src/build/prerender.tsx). */
+const PRERENDERED = ['/', '/login', '/register', '/shorts/feeds', '/shorts/search', '/payment', '/dashboard'];
+
+/** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
+function recordErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /hydrat/i.test(message.text())) errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  return errors;
+}
+
+/**
+ * In the page, before any script: keeps the first element of the server's HTML, so the test can tell a
+ * hydrated page (the same element, now React's) from one React threw away and rendered again.
+ */
+function keepServerElement() {
+  document.addEventListener('DOMContentLoaded', () => {
+    (window as unknown as { __serverShell?: Element | null }).__serverShell =
+      document.querySelector('#root header') ?? document.querySelector('#root > div:last-child');
+  });
+}
+
+/** Opens a prerendered page and waits until React has hydrated it (its root is no longer inert). */
+async function openHydrated(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  const kept = await page.evaluate(() => {
+    const shell = (window as unknown as { __serverShell?: Element | null }).__serverShell;
+    return Boolean(shell?.isConnected);
+  });
+  expect(kept, `${path}: the server's HTML was replaced instead of hydrated`).toBe(true);
+}
+
+test('public pages arrive rendered, and React hydrates them without a mismatch', async ({ page }) => {
+  const errors = recordErrors(page);
+  await page.addInitScript(keepServerElement);
+  for (const path of PRERENDERED) {
+    const html = await (await page.request.get(path, { headers: { accept: 'text/html' } })).text();
+    expect(html, path).toMatch(/<div id="root" inert aria-disabled="true"><div popover="manual"/);
+    await openHydrated(page, path);
+  }
+  // Rendered already: the login page's text is in the HTML, before any script.
+  const login = await (await page.request.get('/login', { headers: { accept: 'text/html' } })).text();
+  expect(login).toContain('체험용 계정: demo@ohgood.kr / ohgood123!');
+  expect(errors).toEqual([]);
+});
+
+test('a signed-in customer gets the same prerendered pages, hydrated into their own session', async ({ page }) => {
+  const alerts = recordAlerts(page);
+  const errors = recordErrors(page);
+  await page.addInitScript(keepServerElement);
+  // Typing into the prerendered login form works: the form is inert until React owns it.
+  await signUpAndLogIn(page);
+  for (const path of ['/', '/payment', '/dashboard']) await openHydrated(page, path);
+  await expect(page.getByTestId('logout')).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByTestId('logout')).toBeVisible();
+  expect(errors).toEqual([]);
+  expect(alerts.filter((text) => text.startsWith('native:'))).toEqual([]);
+});
