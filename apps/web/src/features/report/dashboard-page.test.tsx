@@ -27,6 +27,7 @@ const analysis = (monthly: SpendingAnalysis['monthly']): SpendingAnalysis => ({
   period: '9월 ~ 11월',
   months: ['2026-09', '2026-10', '2026-11'],
   monthly,
+  monthlyMap: monthly,
   selectedMonth: '2026-11',
 });
 const empty = { totalSpend: 0, categories: [] };
