@@ -9,7 +9,7 @@ import type {
 import { ERROR_CODES, type ErrorCode } from '@ohgood/contract/errors';
 import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
-import { clearToken, getToken } from './auth-token';
+import { clearToken, expireSession, getToken } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
 import { currentPath, loginPath } from './return-to';
@@ -126,7 +126,10 @@ async function send(call: Call): Promise<unknown> {
     const err = (parsed ?? {}) as { code?: unknown; message?: unknown };
     const code = toErrorCode(err.code);
     if (!call.asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
-      clearToken();
+      // A held token the server refuses is an expired session: say so, rather than land on /login mutely.
+      if (token && window.location.pathname !== '/login') notify(MSG.sessionExpired);
+      if (token) expireSession();
+      else clearToken();
       sendToLogin();
     }
     const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
