@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** The request field the server refused, when it named one (a form marks that field). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -123,7 +125,7 @@ async function send(call: Call): Promise<unknown> {
     parsed = null;
   }
   if (!response.ok) {
-    const err = (parsed ?? {}) as { code?: unknown; message?: unknown };
+    const err = (parsed ?? {}) as { code?: unknown; message?: unknown; field?: unknown };
     const code = toErrorCode(err.code);
     if (!call.asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
       // A held token the server refuses is an expired session: say so, rather than land on /login mutely.
@@ -133,7 +135,7 @@ async function send(call: Call): Promise<unknown> {
       sendToLogin();
     }
     const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, typeof err.field === 'string' ? err.field : undefined);
   }
   const failure = failedBody(parsed);
   if (failure) throw failure;

@@ -8,6 +8,7 @@ import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
 import { checkExtension, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
 import { AvailableCard } from '../components/available-card';
@@ -135,7 +136,7 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         onToggleAll={(checked) => setPicked(checked ? new Set(selectable) : new Set())}
       />
 
-      <div className={styles.actionBar}>
+      <div className={styles.actionBar} {...TOAST_CLEARANCE}>
         <p className={styles.selectedTotal} aria-live="polite">
           선택 {selected.size}건 <strong>{won(total)}</strong>
         </p>
