@@ -44,7 +44,7 @@ test('home leads to the chat; mood → hobby → 상품추천 → three cards �
   await expect(cards).toHaveCount(3);
   await expect(option(page, '다른 상품')).toBeEnabled();
   const first = await cards.allInnerTexts();
-  for (const card of first) expect(card).toMatch(/₩\d{1,3}(,\d{3})*/);
+  for (const card of first) expect(card).toMatch(/\d{1,3}(,\d{3})*원/);
   await expect(cards.first().getByRole('link', { name: /상품 보기/ })).toHaveAttribute('target', '_blank');
   // The image is ours, from /media, and it loads.
   const image = cards.first().locator('img');
@@ -87,18 +87,18 @@ test('포인트 내역 보여줘 shows the quick-menu card and it navigates; che
   await expect(page.getByRole('dialog')).toBeVisible();
 });
 
-test('flow mismatch: 현재 플로우 유지하기 resumes, 처음으로 starts over; input is locked meanwhile', async ({
+test('flow mismatch: 하던 이야기 계속하기 resumes, 처음으로 starts over; input is locked meanwhile', async ({
   page,
 }) => {
   await openChat(page);
   await option(page, '기분에 따른 추천').click();
   await expect(option(page, '좋아')).toBeEnabled();
   await type(page, '연체되면 어떻게 돼?');
-  await expect(option(page, '현재 플로우 유지하기')).toBeEnabled();
+  await expect(option(page, '하던 이야기 계속하기')).toBeEnabled();
   await expect(option(page, '처음으로')).toBeEnabled();
   await expect(input(page)).toHaveAttribute('aria-disabled', 'true');
 
-  await option(page, '현재 플로우 유지하기').click();
+  await option(page, '하던 이야기 계속하기').click();
   await expect(option(page, '그저그래')).toBeEnabled();
   await expect(input(page)).not.toHaveAttribute('aria-disabled', 'true');
 

@@ -1,18 +1,49 @@
 import { z } from 'zod';
-import { ACCOUNT_PATTERN, BIRTH_PATTERN, EMAIL_PATTERN, PASSWORD_CHARS } from './auth-rules';
+import {
+  ACCOUNT_PATTERN,
+  BIRTH_PATTERN,
+  EMAIL_PATTERN,
+  normalizeAccount,
+  PASSWORD_CHARS,
+  SIGNUP_RULES as RULE,
+} from './auth-rules';
 import { defineEndpoint, enveloped } from './endpoint';
-import { plainText } from './input';
+import { hasControlChars } from './input';
 import { BANKS, LIMITS } from './limits';
 
+/**
+ * Every rule carries its Korean refusal (`SIGNUP_RULES`), which names the field: the error handler sends it
+ * with the field's key. The account may be typed with hyphens or spaces; it is stored as digits.
+ */
 export const registerRequest = z
-  .object({
-    name: plainText().trim().min(1).max(LIMITS.nameMax),
-    emailId: z.string().trim().max(254).regex(EMAIL_PATTERN),
-    pwd: z.string().min(LIMITS.passwordMin).max(LIMITS.passwordMax).regex(PASSWORD_CHARS),
-    birth: z.string().regex(BIRTH_PATTERN),
-    account: z.string().regex(ACCOUNT_PATTERN),
-    accountName: z.enum(BANKS),
-  })
+  .object(
+    {
+      name: z
+        .string({ error: RULE.name })
+        .refine((value) => !hasControlChars(value), { error: RULE.name })
+        .trim()
+        .min(1, { error: RULE.name })
+        .max(LIMITS.nameMax, { error: RULE.name }),
+      emailId: z
+        .string({ error: RULE.emailId })
+        .trim()
+        .max(254, { error: RULE.emailId })
+        .regex(EMAIL_PATTERN, { error: RULE.emailId }),
+      pwd: z
+        .string({ error: RULE.pwd })
+        .min(LIMITS.passwordMin, { error: RULE.pwd })
+        .max(LIMITS.passwordMax, { error: RULE.pwd })
+        .regex(PASSWORD_CHARS, { error: RULE.pwd }),
+      birth: z.string({ error: RULE.birth }).regex(BIRTH_PATTERN, { error: RULE.birth }),
+      account: z
+        .string({ error: RULE.account })
+        .max(40, { error: RULE.account })
+        .transform(normalizeAccount)
+        .pipe(z.string().regex(ACCOUNT_PATTERN, { error: RULE.account })),
+      accountName: z.enum(BANKS, { error: RULE.accountName }),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? RULE.unknown : undefined) },
+  )
   .strict();
 export type RegisterRequest = z.infer<typeof registerRequest>;
 

@@ -4,6 +4,10 @@
 export const BILL_MSG = {
   noSelection: '선택된 결제 내역이 없습니다.',
   extensionNotAllowed: '연장 신청이 불가능 합니다.',
+  /** The refusal with the rule that applies (docs/rules/bills-and-grades.md#B5). */
+  extensionNotIssued: '연장 신청이 불가능 합니다. 아직 청구되지 않은 이번 달 이용분은 연장할 수 없어요.',
+  extensionOverdue: '연장 신청이 불가능 합니다. 연체된 청구서는 연장할 수 없어요.',
+  extensionPastDue: '연장 신청이 불가능 합니다. 납부일(15일)이 지난 청구서는 연장할 수 없어요.',
   alreadyExtended: '이미 연장 신청되었습니다.',
   extensionSuccess: '연장 신청되었습니다.',
   extensionFailed: '연장 신청에 실패했습니다.',

@@ -29,7 +29,7 @@ export const FAQ_ITEMS = [
   '연체 패널티',
   'BNPL 이란?',
   '기간 연장',
-  '즉시 납부 플로우',
+  '바로 납부하는 법',
   '포인트',
   '계정 정지 해제법',
 ] as const;
@@ -39,11 +39,20 @@ export const OPTION = {
   moodRecommend: '기분에 따른 추천',
   faq: '자주하는 질문',
   backToStart: '처음으로',
-  keepFlow: '현재 플로우 유지하기',
+  keepFlow: '하던 이야기 계속하기',
   recommendProducts: '상품추천',
   myReport: '내 리포트 보기',
   otherProducts: '다른 상품',
 } as const;
+
+/**
+ * Labels the buttons had before they were put in plain words; a client that still sends one gets the
+ * option it meant (the exact-option step reads through this table).
+ */
+export const FORMER_OPTION_LABELS: Readonly<Record<string, string>> = {
+  '현재 플로우 유지하기': OPTION.keepFlow,
+  '즉시 납부 플로우': '바로 납부하는 법',
+};
 
 /** Options shown for each flow (labels exact, in this order). */
 export const FLOW_OPTIONS: Readonly<Record<ChatFlow, readonly string[]>> = {
@@ -64,7 +73,7 @@ export const FAQ_KEYWORDS: Readonly<Record<FaqItem, readonly string[]>> = {
   '연체 패널티': ['연체', '연채', '패널티', '페널티', '벌금', '연체료', '연체이자', '미납', '과태료'],
   'BNPL 이란?': ['bnpl', '후불', '후불결제', '나중결제', '분할', '할부', '분납'],
   '기간 연장': ['연장', '연기', '유예', '기한연장', '기간연장', '납부유예', '미루'],
-  '즉시 납부 플로우': ['즉시납부', '즉시결제', '바로결제', '선결제', '선납', '즉납', '부분납부', '바로납부'],
+  '바로 납부하는 법': ['즉시납부', '즉시결제', '바로결제', '선결제', '선납', '즉납', '부분납부', '바로납부'],
   포인트: ['포인트', '적립', '리워드', '적립금', '캐시백', '마일리지'],
   '계정 정지 해제법': ['정지', '계정정지', '정지해제', '잠금해제', '이용제한', '제한해제', '잠김', '잠겼'],
 };

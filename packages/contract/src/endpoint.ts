@@ -68,6 +68,11 @@ export function enveloped<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), message: z.string(), data });
 }
 
+/** The envelope plus `code: 200`, for calls whose clients check the body's code for success (errors keep string codes). */
+export function envelopedWithCode<T extends z.ZodType>(data: T) {
+  return enveloped(data).extend({ code: z.literal(200) });
+}
+
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 

@@ -98,5 +98,7 @@ export const errorBody = z.object({
   success: z.literal(false),
   code: errorCode,
   message: z.string(),
+  /** The request field the refusal is about (`emailId`, `account`…), when it is about one; the message names its rule. */
+  field: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;

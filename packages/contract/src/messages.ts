@@ -1,6 +1,7 @@
 /** Korean texts shared by server and web: validation, results and failures. One place, so both say the same. */
 export const MSG = {
   loginRequired: '로그인 후 이용 가능합니다.',
+  sessionExpired: '로그인이 만료되었어요. 다시 로그인해 주세요.',
   loggedOut: '로그아웃 되었습니다.',
   invalidInput: '올바른 값을 입력해주세요.',
   registerSuccess: '회원가입 성공',

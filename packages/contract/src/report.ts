@@ -60,6 +60,8 @@ export const spendingAnalysis = z.object({
   /** 'YYYY-MM', oldest first, ending with the current KST month. */
   months: z.array(z.string()),
   monthly: z.record(z.string(), monthSpend),
+  /** The same map under the name other clients read. */
+  monthlyMap: z.record(z.string(), monthSpend),
   selectedMonth: z.string(),
 });
 export type SpendingAnalysis = z.infer<typeof spendingAnalysis>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, enveloped as envelope } from './endpoint';
+import { defineEndpoint, enveloped, envelopedWithCode } from './endpoint';
 import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
 import { shortItem, subscriptionStatus } from './shorts';
@@ -53,7 +53,8 @@ export const searchPage = z.object({
   mediaBaseUrl: z.string(),
 });
 export type SearchPage = z.infer<typeof searchPage>;
-export const searchResponse = envelope(searchPage);
+/** Bare: `items`, `nextCursor` and `hasNext` at the top of the body, where every client reads them. */
+export const searchResponse = searchPage;
 
 /* ---- Channel profile: GET /api/shorts/profile (docs/rules/shorts.md#S8) ---- */
 
@@ -88,7 +89,7 @@ export const profile = z.object({
   mediaBaseUrl: z.string(),
 });
 export type Profile = z.infer<typeof profile>;
-export const profileResponse = envelope(profile);
+export const profileResponse = enveloped(profile);
 
 /* ---- Profile edit: POST /api/shorts/profile/edit (multipart nickname, introduce, profileImg?) ---- */
 
@@ -105,7 +106,8 @@ export const profileEditResult = z.object({
   profileImg: z.string().nullable(),
 });
 export type ProfileEditResult = z.infer<typeof profileEditResult>;
-export const profileEditResponse = envelope(profileEditResult);
+/** Clients read `code: 200` in the body as success (then refresh the profile). */
+export const profileEditResponse = envelopedWithCode(profileEditResult);
 
 /* ---- Shorts my page: an overview and keyset-paged lists ---- */
 
@@ -139,7 +141,8 @@ export const overview = z.object({
   mediaBaseUrl: z.string(),
 });
 export type Overview = z.infer<typeof overview>;
-export const overviewResponse = envelope(overview);
+/** Bare: `header`, `subscriptions`, `likedVideos`, `commentedVideos` at the top of the body. */
+export const overviewResponse = overview;
 
 /** `cursor` is opaque: the server's keyset position, base64url. */
 export const listQuery = z.object({
@@ -160,8 +163,9 @@ export const channelPage = pageOf(channelItem);
 export type ChannelPage = z.infer<typeof channelPage>;
 export const videoPage = pageOf(videoItem);
 export type VideoPage = z.infer<typeof videoPage>;
-export const channelPageResponse = envelope(channelPage);
-export const videoPageResponse = envelope(videoPage);
+/** Bare paged lists: `items`, `hasNext`, `nextCursor` at the top of the body. */
+export const channelPageResponse = channelPage;
+export const videoPageResponse = videoPage;
 
 /* ---- Endpoints (docs/rules/api.md#A1) ---- */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, enveloped } from './endpoint';
+import { defineEndpoint, enveloped, envelopedWithCode } from './endpoint';
 import { errorCode } from './errors';
 import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
@@ -103,7 +103,10 @@ export const reactionResponse = enveloped(reactionResult);
 
 export const targetParams = z.object({ targetId: dbId() });
 export const targetQuery = z.object({ targetId: dbId() });
-export const subscriptionResponse = enveloped(z.object({ subscriptionStatus, subscriberCount: z.number().int() }));
+/** Clients of subscribe read `code: 200` in the body as success. */
+export const subscriptionResponse = envelopedWithCode(
+  z.object({ subscriptionStatus, subscriberCount: z.number().int() }),
+);
 
 export const viewResponse = enveloped(z.object({ viewId: z.number().int(), startedAt: z.string() }));
 

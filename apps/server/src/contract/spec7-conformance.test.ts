@@ -229,3 +229,131 @@ describe('the API contract with a plain client (A1, A2)', () => {
     expect(res.data).toEqual({ success: false, code: 'UNAUTHORIZED', message: expect.any(String) });
   });
 });
+
+describe('the calls another client reads by the table: bare lists, code 200, monthlyMap, sign-up, watching', () => {
+  const emailId = `spec7-b-${Date.now()}@example.com`;
+  const pwd = 'spec7pass!';
+  const register = (fields: object) =>
+    call('POST', '/api/public/register', {
+      json: {
+        name: '다른앱',
+        emailId,
+        pwd,
+        birth: '1990-01-02',
+        account: '110-123-456789',
+        accountName: '국민',
+        ...fields,
+      },
+    });
+  let token: string;
+
+  it('signs up with an account number typed with hyphens, stored as digits', async () => {
+    const res = await register({});
+    expect(res.status).toBe(200);
+    expect(res.data.success).toBe(true);
+    token = (await call('POST', '/auth', { json: { emailId, pwd } })).data.accessToken;
+    const me = await call('GET', '/api/mypage', { token });
+    expect(me.data.account).toBe('****6789');
+  });
+
+  it('names the field and its rule in every sign-up refusal', async () => {
+    const refusals: Array<[object, string, string]> = [
+      [{ emailId: 'not-an-email' }, 'emailId', '이메일'],
+      [{ emailId: `x${emailId}`, name: '' }, 'name', '이름'],
+      [{ emailId: `x${emailId}`, pwd: 'short' }, 'pwd', '비밀번호'],
+      [{ emailId: `x${emailId}`, birth: '1990/01/02' }, 'birth', '생년월일'],
+      [{ emailId: `x${emailId}`, birth: '2999-01-01' }, 'birth', '생년월일'],
+      [{ emailId: `x${emailId}`, account: '12-34' }, 'account', '계좌번호'],
+      [{ emailId: `x${emailId}`, accountName: '없는은행' }, 'accountName', '은행'],
+      [{ emailId: `x${emailId}`, nickname: '별명' }, 'nickname', '항목'],
+      [{}, 'emailId', '이메일'],
+    ];
+    for (const [fields, field, named] of refusals) {
+      const res = await register(fields);
+      expect(res.status, JSON.stringify(fields)).toBeGreaterThanOrEqual(400);
+      expect(res.data).toMatchObject({ success: false, field });
+      expect(typeof res.data.code).toBe('string');
+      expect(res.data.message).toContain(named);
+    }
+    const missing = await call('POST', '/api/public/register', { json: { emailId: `y${emailId}` } });
+    expect(missing.status).toBe(400);
+    expect(missing.data.field).toEqual(expect.any(String));
+    expect(missing.data.message).toMatch(/[가-힣]+:/);
+  });
+
+  it('searches: items, nextCursor and hasNext at the top of the body', async () => {
+    const res = await call('GET', `/api/public/shorts/search?q=${encodeURIComponent('스펙')}&limit=8`);
+    expect(res.status).toBe(200);
+    expect(res.data.items[0]).toMatchObject({ shortsId, title: '스펙 영상' });
+    expect(res.data.hasNext).toBe(false);
+    expect(res.data.nextCursor).toBeNull();
+  });
+
+  it('browses the newest shorts for an empty search', async () => {
+    for (const path of ['/api/public/shorts/search?limit=8', '/api/public/shorts/search?q=&limit=8']) {
+      const res = await call('GET', path);
+      expect(res.status).toBe(200);
+      expect(res.data.items.map((item: { shortsId: number }) => item.shortsId)).toEqual([shortsId]);
+      expect(res.data.hasNext).toBe(false);
+    }
+  });
+
+  it('subscribes and edits the profile with code 200 in the success body', async () => {
+    const one = await call('GET', `/api/public/shorts/${shortsId}`);
+    const subscribed = await call('POST', `/api/shorts/subscribe/${one.data.customerId}`, { token });
+    expect(subscribed.status).toBe(200);
+    expect(subscribed.data.code).toBe(200);
+    const form = new FormData();
+    form.append('nickname', '다른앱사용자');
+    form.append('introduce', '안녕하세요');
+    const edited = await fetch(`${base}/api/shorts/profile/edit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(edited.status).toBe(200);
+    expect(((await edited.json()) as { code: unknown }).code).toBe(200);
+  });
+
+  it('reads the shorts my page bare: overview and the three paged lists', async () => {
+    await call('POST', `/api/shorts/feeds/${shortsId}/reactions`, { token, json: { shortsId, type: 'like' } });
+    await call('POST', `/api/shorts/feeds/${shortsId}/comments`, { token, json: { content: '다른 앱에서', gno: 0 } });
+    const overview = await call('GET', '/api/shorts/mypage/overview?limit=8', { token });
+    expect(overview.status).toBe(200);
+    expect(overview.data.header).toMatchObject({ displayName: '다른앱사용자', userId: expect.any(Number) });
+    expect(overview.data.subscriptions.items).toHaveLength(1);
+    expect(overview.data.likedVideos.items[0]).toMatchObject({ shortsId, title: '스펙 영상' });
+    expect(overview.data.commentedVideos.items[0]).toMatchObject({ shortsId, context: '다른 앱에서' });
+    for (const list of ['subscribe', 'all', 'comments']) {
+      const res = await call('GET', `/api/shorts/mypage/${list}?limit=8`, { token });
+      expect(res.status).toBe(200);
+      expect(res.data.items).toHaveLength(1);
+      expect(res.data.hasNext).toBe(false);
+      expect(res.data.nextCursor).toBeNull();
+    }
+  });
+
+  it('reads the spending analysis map as monthlyMap', async () => {
+    const res = await call('POST', '/api/dash/analyze', { token, json: { windowMonths: 3 } });
+    expect(res.status).toBe(200);
+    const analysis = res.data.data;
+    expect(analysis.months).toEqual(['2026-09', '2026-10', '2026-11']);
+    expect(analysis.monthlyMap['2026-11']).toEqual({ totalSpend: 0, categories: [] });
+    expect(Object.keys(analysis.monthlyMap)).toEqual(analysis.months);
+  });
+
+  it('earns watch points as a client that never opens a view, never faster than real time', async () => {
+    const page = await call('GET', '/api/shorts/feeds?page=1&size=10', { token });
+    const served = page.data.data.find((item: { shortsId: number }) => item.shortsId === shortsId);
+    const watchedSeconds = Math.floor(served.durationSeconds);
+    // Less real time than claimed since the feed served it: refused.
+    h.clock.advance((watchedSeconds - 1) * 1000);
+    const early = await call('POST', '/api/shorts/point/earn', { token, json: { watchedSeconds, shortsId } });
+    expect(early.status).toBe(422);
+    expect(early.data).toMatchObject({ success: false, code: 'NO_MATCHING_VIEW' });
+    h.clock.advance(1000);
+    const res = await call('POST', '/api/shorts/point/earn', { token, json: { watchedSeconds, shortsId } });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ success: true, earnedPoints: 1, todayTotalPoints: 1 });
+  });
+});

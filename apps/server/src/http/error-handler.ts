@@ -4,14 +4,33 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, errorBodyOf } from '../lib/errors';
 import { isDependencyOutage, RETRY_AFTER_SECONDS } from '../lib/unavailable';
 
+const HANGUL = /[가-힣]/;
+
+/**
+ * The field and rule of a refusal, when the contract states the rule in Korean (the sign-up schema names
+ * the field and what it needs in every message). zod's own English texts never reach a customer.
+ */
+function statedRule(
+  issue: { instancePath: string; message?: string; params: Record<string, unknown> } | undefined,
+): { message: string; field: string | undefined } | undefined {
+  if (!issue?.message || !HANGUL.test(issue.message)) return undefined;
+  const unknownKeys = issue.params.keys;
+  const field = Array.isArray(unknownKeys) ? String(unknownKeys[0]) : issue.instancePath.split('/')[1];
+  return { message: issue.message, field: field || undefined };
+}
+
 /** Maps every failure to the one error shape: `{success:false, code, message}` with a real status. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return reply.status(error.status).send(errorBodyOf(error.code, error.message));
+      return reply.status(error.status).send(errorBodyOf(error.code, error.message, error.field));
     }
-    if (hasZodFastifySchemaValidationErrors(error) || error.code === 'FST_ERR_VALIDATION') {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const told = statedRule(error.validation[0]);
+      return reply.status(400).send(errorBodyOf('VALIDATION_ERROR', told?.message ?? MSG.validation, told?.field));
+    }
+    if (error.code === 'FST_ERR_VALIDATION') {
       return reply.status(400).send(errorBodyOf('VALIDATION_ERROR', MSG.validation));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE') {

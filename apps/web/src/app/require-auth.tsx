@@ -1,7 +1,7 @@
 import { MSG } from '@ohgood/contract/messages';
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useAuthState, wasLoggedOutByUser } from '../shared/auth-token';
+import { useAuthState, wasLoggedOutByUser, wasSessionExpired } from '../shared/auth-token';
 import { notify } from '../shared/notify';
 import { loginPath } from '../shared/return-to';
 
@@ -21,7 +21,8 @@ export function RequireAuth() {
       navigate('/', { replace: true });
       return;
     }
-    notify(MSG.loginRequired);
+    // An expired session was announced by the API client already ('로그인이 만료되었어요…').
+    if (!wasSessionExpired()) notify(MSG.loginRequired);
     navigate(loginPath(`${pathname}${search}`), { replace: true });
   }, [auth, navigate, pathname, search]);
   return auth === 'in' ? <Outlet /> : null;

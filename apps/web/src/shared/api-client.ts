@@ -9,7 +9,7 @@ import type {
 import { ERROR_CODES, type ErrorCode } from '@ohgood/contract/errors';
 import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
-import { clearToken, getToken } from './auth-token';
+import { clearToken, expireSession, getToken } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
 import { currentPath, loginPath } from './return-to';
@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** The request field the server refused, when it named one (a form marks that field). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -151,14 +153,17 @@ async function sendOnce(call: Call): Promise<unknown> {
     parsed = null;
   }
   if (!response.ok) {
-    const err = (parsed ?? {}) as { code?: unknown; message?: unknown };
+    const err = (parsed ?? {}) as { code?: unknown; message?: unknown; field?: unknown };
     const code = toErrorCode(err.code);
     if (!call.asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
-      clearToken();
+      // A held token the server refuses is an expired session: say so, rather than land on /login mutely.
+      if (token && window.location.pathname !== '/login') notify(MSG.sessionExpired);
+      if (token) expireSession();
+      else clearToken();
       sendToLogin();
     }
     const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
-    const failure = new ApiError(response.status, code, message);
+    const failure = new ApiError(response.status, code, message, typeof err.field === 'string' ? err.field : undefined);
     failure.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
     throw failure;
   }

@@ -32,6 +32,7 @@ function store(token: string | null): void {
 
 export function setToken(token: string): void {
   loggedOutByUser = false;
+  sessionExpired = false;
   store(token);
   channel?.postMessage({ type: 'token', token } satisfies Message);
 }
@@ -44,9 +45,23 @@ export function clearToken(): void {
   channel?.postMessage({ type: 'logout' } satisfies Message);
 }
 
+let sessionExpired = false;
+
+/** The server refused the held token (expired or revoked): the session ends, and the login page says why. */
+export function expireSession(): void {
+  sessionExpired = true;
+  clearToken();
+}
+
+/** True after the server ended the session (until the next login or logout). */
+export function wasSessionExpired(): boolean {
+  return sessionExpired;
+}
+
 /** The logout icon: like clearToken, but guarded pages then leave quietly instead of asking for a login. */
 export function logout(): void {
   clearToken();
+  sessionExpired = false;
   loggedOutByUser = true;
 }
 

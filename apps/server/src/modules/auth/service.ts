@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { LoginRequest, RegisterRequest } from '@ohgood/contract/auth';
-import { isValidBirth } from '@ohgood/contract/auth-rules';
+import { isValidBirth, SIGNUP_RULES } from '@ohgood/contract/auth-rules';
 import { kstDate } from '@ohgood/contract/kst';
 import { MSG } from '@ohgood/contract/messages';
 import { eq } from 'drizzle-orm';
@@ -99,13 +99,13 @@ export function createAuthService(
         throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitHour);
       }
       if (!isValidBirth(input.birth, kstDate(now))) {
-        throw badRequest('INVALID_BIRTH', '생년월일이 올바르지 않습니다.');
+        throw badRequest('INVALID_BIRTH', SIGNUP_RULES.birth, 'birth');
       }
       const email = normalizeEmail(input.emailId);
       // The same 409 the unique constraint gives below, only without hashing first: it tells the person
       // signing up nothing more than before, and costs an attacker's flood no CPU of ours.
       const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, email));
-      if (taken) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
+      if (taken) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
       let passwordHash: string;
       try {
         passwordHash = await signupHashing.run(() => hash(input.pwd));
@@ -131,7 +131,7 @@ export function createAuthService(
           await hit(db, daily, now);
           return { customerId: row?.id ?? 0 };
         } catch (error) {
-          if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken);
+          if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
           if (isUniqueViolation(error, 'customers_nickname_key') && attempt + 1 < NICKNAME_TRIES) continue;
           throw error;
         }

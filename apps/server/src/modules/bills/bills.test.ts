@@ -142,12 +142,13 @@ describe('POST /api/payment/extension (B5)', () => {
     expect(res.json()).toMatchObject({
       success: false,
       code: 'EXTENSION_NOT_ALLOWED',
-      message: BILL_MSG.extensionNotAllowed,
+      message: BILL_MSG.extensionNotIssued,
     });
     await buy(customerId, 5_000, kst('2026-11-03'));
     res = await extend(token);
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe(BILL_MSG.extensionNotAllowed);
+    // The refusal names its rule: this month's use is not billed yet.
+    expect(res.json().message).toBe(BILL_MSG.extensionNotIssued);
   });
 
   it('extends the oldest previous-month statement once, to the last day of the next month', async () => {

@@ -167,7 +167,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID')));
         const month = oldest?.month ?? null;
         if (!month || month >= kstMonth(now)) {
-          throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+          throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotIssued);
         }
         await ensureStatement(tx, customerId, month);
         const [row] = await tx
@@ -175,10 +175,11 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .from(statements)
           .where(and(eq(statements.customerId, customerId), eq(statements.month, month)))
           .for('update');
-        if (!row || row.overdueAt) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+        if (!row) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotIssued);
+        if (row.overdueAt) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionOverdue);
         if (row.extension) throw conflict('ALREADY_EXTENDED', BILL_MSG.alreadyExtended);
         // The request must come while the statement is still payable on its original due date.
-        if (today > dueDate(month, false)) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionNotAllowed);
+        if (today > dueDate(month, false)) throw unprocessable('EXTENSION_NOT_ALLOWED', BILL_MSG.extensionPastDue);
         await tx
           .update(statements)
           .set({ extension: 'MANUAL', extendedAt: now })

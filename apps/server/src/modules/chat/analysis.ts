@@ -3,6 +3,7 @@ import {
   FAQ_ITEMS,
   FAQ_KEYWORDS,
   type FaqItem,
+  FORMER_OPTION_LABELS,
   HOBBIES,
   HOBBY_KEYWORDS,
   type Hobby,
@@ -77,7 +78,8 @@ const RECOMMEND_FLOWS: ReadonlySet<ChatFlow> = new Set([
  */
 export function analyse(input: string | PreparedText, flow: ChatFlow, options: readonly string[]): Route {
   const text = typeof input === 'string' ? prepare(input) : input;
-  const label = options.find((option) => option.toLowerCase() === text.trimmed);
+  const wanted = FORMER_OPTION_LABELS[text.trimmed] ?? text.trimmed;
+  const label = options.find((option) => option.toLowerCase() === wanted);
   if (label) return { step: 1, kind: 'option', label };
 
   const menu = quickMenuOf(text);

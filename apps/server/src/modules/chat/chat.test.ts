@@ -164,7 +164,7 @@ describe('POST /chat', () => {
     await toChoose(broke, sid2, '영화보기');
     const none = await chat(broke, sid2, '상품추천');
     expect(none.body.data.products).toEqual([]);
-    expect(none.body.data.message).toContain('₩1,000');
+    expect(none.body.data.message).toContain('1,000원');
   });
 
   it("refuses another customer's session id, for chat and for clear-session", async () => {

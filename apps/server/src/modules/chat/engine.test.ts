@@ -165,11 +165,11 @@ describe('flows and options', () => {
     const port = memoryCatalog([{ id: 1, hobby: '게임', moods: ['좋아'], price: 50_000 }], 10_000);
     const { reply } = await runTurn(inFlow('choose', { mood: '좋아', hobby: '게임' }), '상품추천', port);
     expect(reply.products).toEqual([]);
-    expect(reply.message).toContain('₩10,000');
+    expect(reply.message).toContain('10,000원');
     expect(reply.options).toContain(OPTION.backToStart);
   });
 
-  it('flow_mismatch: 처음으로 returns to init; 현재 플로우 유지하기 restores the flow', async () => {
+  it('flow_mismatch: 처음으로 returns to init; 하던 이야기 계속하기 restores the flow', async () => {
     const mismatch = await say(inFlow('mood_check'), '연체되면 어떻게 돼?');
     expect(mismatch.reply).toMatchObject({
       flow: 'flow_mismatch',
@@ -181,6 +181,26 @@ describe('flows and options', () => {
     const keep = await runTurn(mismatch.state, OPTION.keepFlow, port);
     expect(keep.reply).toMatchObject({ flow: 'mood_check', options: [...MOODS] });
     expect(keep.state.pending).toBeNull();
+    // A client still sending the former jargon label gets the same option.
+    const former = await runTurn(mismatch.state, '현재 플로우 유지하기', port);
+    expect(former.reply).toMatchObject({ flow: 'mood_check', options: [...MOODS] });
+  });
+
+  it('puts the right particle after an inserted hobby (음악감상을, 영화보기를)', async () => {
+    const music = await say(inFlow('hobby_check', { mood: '좋아' }), '음악감상');
+    expect(music.reply.message).toContain('음악감상을 좋아하는구나');
+    const movies = await say(inFlow('hobby_check', { mood: '좋아' }), '영화보기');
+    expect(movies.reply.message).toContain('영화보기를 좋아하는구나');
+    expect(`${music.reply.message}${movies.reply.message}`).not.toContain('(를)');
+  });
+
+  it('never repeats a sentence of the bubble before: the mood is answered once', async () => {
+    const port = catalog();
+    const mood = await runTurn(inFlow('mood_check'), '좋아', port);
+    const hobby = await runTurn(mood.state, '게임', port);
+    const before = new Set(mood.reply.message.split('\n'));
+    expect(hobby.reply.message.split('\n').filter((line) => before.has(line))).toEqual([]);
+    expect(hobby.reply.message).toBe('게임을 좋아하는구나. 상품을 추천해 줄까, 아니면 내 리포트를 볼래?');
   });
 
   it('keep hands the pending input to the resumed flow when it is an answer there', async () => {
@@ -250,7 +270,7 @@ describe('FAQ answers come from the rule constants', () => {
     expect(changed['BNPL 이란?']).toContain('다음 달 20일에 한 번에 납부');
     expect(changed['연체 패널티']).toContain('등급 점수가 33점 깎이고');
     expect(changed['연체 패널티']).toContain('연체료는 3,000원이야');
-    expect(changed['즉시 납부 플로우']).toContain('25,000원마다 등급 점수 1점');
+    expect(changed['바로 납부하는 법']).toContain('25,000원마다 등급 점수 1점');
     expect(changed.포인트).toContain('하루 한 번 7~70P');
     expect(changed.포인트).toContain('하루 최대 250P');
   });

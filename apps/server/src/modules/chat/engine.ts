@@ -12,7 +12,8 @@ import {
   OPTION,
   QUICK_MENUS,
 } from '@ohgood/contract/chat-rules';
-import { groupedNumber } from '@ohgood/contract/number-format';
+import { won } from '@ohgood/contract/number-format';
+import { withParticle } from '@ohgood/contract/particles';
 import { analyse, faqOf, hobbyOf, moodOf, type QuickMenuEntry, type Route, wantsRecommendation } from './analysis';
 import { FAQ_ANSWERS } from './faq-answers';
 import { hasAnyKeyword, type PreparedText, prepare } from './text-match';
@@ -36,7 +37,7 @@ export interface ChatState {
   shownIds: number[];
   /** The buttons the user currently sees (exact option matching uses them). */
   options: string[];
-  /** The input that caused a flow mismatch, kept for '현재 플로우 유지하기'. */
+  /** The input that caused a flow mismatch, kept for '하던 이야기 계속하기'. */
   pending: { input: string; flow: ChatFlow; options: string[] } | null;
   history: HistoryEntry[];
 }
@@ -173,9 +174,14 @@ function beginRecommendation(text: PreparedText | null): Turn {
   return { message: `좋아, 오늘의 추천을 찾아볼게!\n${PROMPT.mood_check}`, flow: 'mood_check', patch };
 }
 
-function chooseTurn(mood: Mood, hobby: Hobby, patch: Turn['patch'] = {}): Turn {
+/**
+ * The mood's reply is said once: with the hobby when both arrive in one message, never again after the
+ * mood was answered in the bubble before.
+ */
+function chooseTurn(mood: Mood, hobby: Hobby, patch: Turn['patch'] = {}, moodAnswered = false): Turn {
+  const hobbyLine = `${withParticle(hobby, '을/를')} 좋아하는구나. 상품을 추천해 줄까, 아니면 내 리포트를 볼래?`;
   return {
-    message: `${MOOD_REPLY[mood]}\n${hobby}을(를) 좋아하는구나. 상품을 추천해 줄까, 아니면 내 리포트를 볼래?`,
+    message: moodAnswered ? hobbyLine : `${MOOD_REPLY[mood]}\n${hobbyLine}`,
     flow: 'choose',
     patch: { ...patch, mood, hobby },
   };
@@ -195,9 +201,9 @@ async function recommend(state: ChatState, catalog: CatalogPort, more: boolean):
     };
   }
   if (outcome.kind === 'none_within_limit') {
-    const limit = groupedNumber(outcome.availableLimit);
+    const limit = won(outcome.availableLimit);
     return {
-      message: `지금 남은 한도(₩${limit}) 안에서 살 수 있는 ${hobby} 상품이 없어. 이번 달 결제를 납부하면 한도가 바로 돌아와!`,
+      message: `지금 남은 한도(${limit}) 안에서 살 수 있는 ${hobby} 상품이 없어. 이번 달 결제를 납부하면 한도가 바로 돌아와!`,
       flow,
       options: [OPTION.backToStart, OPTION.myReport],
     };
@@ -230,7 +236,9 @@ export const FLOWS: Readonly<Record<ChatFlow, FlowStep>> = {
   hobby_check: async (state, input) => {
     const hobby = hobbyOf(input.text);
     if (!hobby) return unknown(state, 'hobby_check');
-    return chooseTurn(state.mood ?? moodOf(input.text) ?? '그저그래', hobby);
+    const mood = moodOf(input.text);
+    if (mood && mood !== state.mood) return chooseTurn(mood, hobby);
+    return chooseTurn(state.mood ?? '그저그래', hobby, {}, state.mood !== null);
   },
   choose: async (state, input, catalog) => {
     if (wantsRecommendation(input.text) || hasAnyKeyword(input.text, PRODUCT_WORDS)) {
@@ -273,7 +281,7 @@ async function pressOption(label: string, state: ChatState, input: StepInput, ca
   return unknown(state);
 }
 
-/** '현재 플로우 유지하기': back to the interrupted flow, which gets the pending input as its own. */
+/** '하던 이야기 계속하기': back to the interrupted flow, which gets the pending input as its own. */
 async function keepFlow(state: ChatState, catalog: CatalogPort): Promise<Turn> {
   const pending = state.pending;
   if (!pending) return greeting();
@@ -291,7 +299,7 @@ async function keepFlow(state: ChatState, catalog: CatalogPort): Promise<Turn> {
 function mismatchTurn(state: ChatState, raw: string): Turn {
   const doing = state.flow === 'question' ? '자주하는 질문' : '기분에 따른 추천';
   return {
-    message: `지금은 ${doing}을 하고 있었어. 다른 이야기로 넘어가려면 처음으로 돌아가야 해.\n${PROMPT.flow_mismatch}`,
+    message: `지금은 ${withParticle(doing, '을/를')} 하고 있었어. 다른 이야기로 넘어가려면 처음으로 돌아가야 해.\n${PROMPT.flow_mismatch}`,
     flow: 'flow_mismatch',
     patch: { pending: { input: raw, flow: state.flow, options: state.options } },
   };

@@ -1,6 +1,7 @@
 import type { FaqItem } from '@ohgood/contract/chat-rules';
 import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases } from '@ohgood/contract/faq-phrases';
 import { won } from '@ohgood/contract/number-format';
+import { withParticle } from '@ohgood/contract/particles';
 
 /*
  * Our own FAQ answers (docs/rules/chat.md#C5), written from the constants the rules themselves use: change a grade
@@ -17,7 +18,7 @@ export function faqAnswers(rules: RuleNumbers): Readonly<Record<FaqItem, string>
     '오굿 스코어 기준': [
       '등급은 등급 점수로 정해져.',
       gradeLines,
-      `납부일까지 ${won(gradePoints.krwPerPoint)}을 낼 때마다 1점이 오르고, 자동 연장되면 ${gradePoints.autoExtensionPenalty}점, 연체되면 ${gradePoints.overduePenalty}점이 깎여.`,
+      `납부일까지 ${withParticle(won(gradePoints.krwPerPoint), '을/를')} 낼 때마다 1점이 오르고, 자동 연장되면 ${gradePoints.autoExtensionPenalty}점, 연체되면 ${gradePoints.overduePenalty}점이 깎여.`,
       `오굿 스코어는 ${scoreRange}의 결제 신용 점수야. 연장·연체 이력, 등급 점수, 한도 사용률, 최근 ${score.months}개월 이용 실적으로 계산하고, ${score.topBand.min}점 이상이면 ${score.topBand.band} 밴드야. 자세한 이유는 리포트에서 볼 수 있어!`,
     ].join('\n'),
     '연체 패널티': [
@@ -37,7 +38,7 @@ export function faqAnswers(rules: RuleNumbers): Readonly<Record<FaqItem, string>
       '이미 연장했거나 연체된 청구서는 연장할 수 없어.',
       `${bill.dueDay}일까지 안 내면 ${bill.autoExtensionDay}일에 자동으로 연장되는데, 이때는 등급 점수가 ${gradePoints.autoExtensionPenalty}점 깎여.`,
     ].join('\n'),
-    '즉시 납부 플로우': [
+    '바로 납부하는 법': [
       '납부하기 화면에서 낼 결제 건을 고르고 즉시 납부를 누르면 연결 계좌에서 바로 납부돼.',
       '지난 달 청구분이 남아 있으면 그것부터 함께 골라야 해.',
       `이번 달 결제를 미리 내면 한도가 바로 돌아오고, 납부일 안에 ${won(gradePoints.krwPerPoint)}마다 등급 점수 1점도 받아.`,

@@ -137,7 +137,7 @@ describe('profile edit', () => {
     // The photo is served as media and appears on the creator's shorts.
     const served = await h.app.inject({ method: 'GET', url: `/media/${key1}` });
     expect(served.statusCode).toBe(200);
-    const hit = (await get('/api/public/shorts/search?q=영상')).json().data.items[0];
+    const hit = (await get('/api/public/shorts/search?q=영상')).json().items[0];
     expect(hit.profileImg).toBe(key1);
 
     const second = await edit(

@@ -10,7 +10,7 @@ import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discove
 import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
-import { ok } from '../../lib/envelope';
+import { ok, okWithCode } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import type { ProfileService } from './service';
 
@@ -59,7 +59,7 @@ export function profileRoutes(service: ProfileService): FastifyPluginAsync {
           }
           throw badRequest('PROFILE_INVALID', '이름은 20자, 소개는 100자 이하로 입력해주세요.');
         }
-        return ok(await service.edit(owner, parsed.data, imageFile), DISCOVERY_MSG.editSuccess);
+        return okWithCode(await service.edit(owner, parsed.data, imageFile), DISCOVERY_MSG.editSuccess);
       } catch (error) {
         if (error instanceof AppError) throw error;
         const code = (error as { code?: string }).code;

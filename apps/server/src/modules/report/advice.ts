@@ -1,5 +1,6 @@
 import type { StatementSummary } from '@ohgood/contract/bills';
 import { daysBetween } from '@ohgood/contract/kst';
+import { withParticle } from '@ohgood/contract/particles';
 import type { Advice, AdviceRef, CategorySpend } from '@ohgood/contract/report';
 import { ADVICE_LEVELS, ADVICE_RULES, type AdviceLevel } from '@ohgood/contract/report-rules';
 import { josa } from 'es-hangul';
@@ -48,7 +49,7 @@ const overdue: Rule = (input) => {
     {
       id: 'overdue',
       title: '연체된 청구서가 있어요',
-      body: `${months.join(', ') || '지난'} 청구서 ${won(input.overdueAmount)}이 연체되어 결제가 정지됐어요. 연체 금액을 납부하면 바로 다시 결제할 수 있어요.`,
+      body: `${months.join(', ') || '지난'} 청구서 ${withParticle(won(input.overdueAmount), '이/가')} 연체되어 결제가 정지됐어요. 연체 금액을 납부하면 바로 다시 결제할 수 있어요.`,
       level: 'HIGH',
       tags: ['연체', '납부'],
       refs: [REF.payment],
@@ -80,7 +81,7 @@ const extension: Rule = (input) =>
       return {
         id: `extension-${s.month}`,
         title: auto ? '청구서가 자동 연장됐어요' : '연장한 청구서가 있어요',
-        body: `${monthName(s.month)} 청구서 ${won(s.amount)}이 ${auto ? '자동 연장' : '연장'}되어 ${dayName(s.dueDate)}까지 납부해야 해요. ${
+        body: `${monthName(s.month)} 청구서 ${withParticle(won(s.amount), '이/가')} ${auto ? '자동 연장' : '연장'}되어 ${dayName(s.dueDate)}까지 납부해야 해요. ${
           auto
             ? '자동 연장은 등급 점수 5점이 깎이고 오굿 점수에도 가장 크게 반영돼요.'
             : '연장 기한을 넘기면 연체로 결제가 정지돼요.'
@@ -98,7 +99,7 @@ const limitUse: Rule = (input) => {
     {
       id: 'limit-use',
       title: `이번 달 한도를 ${used}% 썼어요`,
-      body: `이번 달 ${won(input.spendThisMonth)}을 써서 한도 ${won(input.monthlyLimit)}의 ${used}%를 사용했어요. 남은 한도는 ${won(
+      body: `이번 달 ${withParticle(won(input.spendThisMonth), '을/를')} 써서 한도 ${won(input.monthlyLimit)}의 ${used}%를 사용했어요. 남은 한도는 ${won(
         Math.max(0, input.monthlyLimit - input.spendThisMonth),
       )}이에요. 미리 납부하면 한도가 바로 다시 생겨요.`,
       level: 'MEDIUM',
@@ -131,7 +132,7 @@ const categoryShare: Rule = (input) => {
     {
       id: 'category-share',
       title: `소비의 ${top.percentage}%가 ${josa(top.name, '이에요/예요')}`,
-      body: `이번 달 소비 ${won(input.spendThisMonth)} 가운데 ${top.name}에 ${won(top.amount)}(${top.percentage}%)를 썼어요. 한 분야에 40% 넘게 몰리면 예산을 따로 정해두는 게 좋아요.`,
+      body: `이번 달 소비 ${won(input.spendThisMonth)} 가운데 ${top.name}에 ${withParticle(`${won(top.amount)}(${top.percentage}%)`, '을/를')} 썼어요. 한 분야에 40% 넘게 몰리면 예산을 따로 정해두는 게 좋아요.`,
       level: 'LOW',
       tags: ['소비', top.name],
       refs: [REF.history],

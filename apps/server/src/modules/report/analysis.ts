@@ -59,5 +59,5 @@ export function analyzeSpending(lines: SpendLine[], currentMonth: string, count:
     const categories = rankCategories(totals);
     monthly[month] = { totalSpend: categories.reduce((sum, c) => sum + c.amount, 0), categories };
   }
-  return { period: periodLabel(months), months, monthly, selectedMonth: currentMonth };
+  return { period: periodLabel(months), months, monthly, monthlyMap: monthly, selectedMonth: currentMonth };
 }

@@ -37,7 +37,8 @@ async function readAll<T>(path: string): Promise<T[]> {
   for (let guard = 0; guard < 20; guard++) {
     const res = await call('GET', `${path}?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.statusCode, res.body).toBe(200);
-    const page = res.json().data as ListPage<T>;
+    // Bare: items, hasNext and nextCursor at the top of the body.
+    const page = res.json() as ListPage<T>;
     out.push(...page.items);
     if (!page.hasNext) return out;
     expect(page.nextCursor).toBeTypeOf('string');
@@ -76,7 +77,7 @@ describe('shorts my page', () => {
     const del = await call('DELETE', `/api/shorts/feeds/${a}/comments/${latest}/delete`);
     expect(del.statusCode).toBe(200);
 
-    const overview = (await call('GET', '/api/shorts/mypage/overview?limit=8')).json().data;
+    const overview = (await call('GET', '/api/shorts/mypage/overview?limit=8')).json();
     expect(overview.commentedVideos.items.map((v: Video) => [v.videoId, v.context])).toEqual([
       [a, '두 번째 댓글'],
       [b, '다른 영상'],
@@ -105,7 +106,7 @@ describe('shorts my page', () => {
     expect(profile.isSubscribed).toBe('NOT_SUBSCRIBED');
 
     const res = await call('GET', '/api/shorts/mypage/overview?limit=8');
-    const overview = res.json().data;
+    const overview = res.json();
     expect(overview.header).toMatchObject({ userId: me.customerId });
     expect(overview.header.displayName).toMatch(/^사용자\d+$/);
     expect(overview.subscriptions.items).toHaveLength(8);

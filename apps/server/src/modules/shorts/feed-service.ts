@@ -69,10 +69,17 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
       return { data: await toShortItems(viewerState, rows, viewer), ...paging };
     },
 
-    /** The same page as the HTTP body's JSON text (`feed-json.ts`), for the feed routes. */
-    async feedJson(query: FeedQuery, viewer: number | null): Promise<JsonText<FeedResponse>> {
+    /**
+     * The same page as the HTTP body's JSON text (`feed-json.ts`), for the feed routes, with the ids it
+     * serves (a served short starts a watch, docs/rules/shorts.md#S11).
+     */
+    async feedJson(
+      query: FeedQuery,
+      viewer: number | null,
+    ): Promise<{ json: JsonText<FeedResponse>; shortIds: number[] }> {
       const ranked = await rankedPage(query);
-      return feedPageJson(ranked, viewer, await viewerFactsOf(viewerState, ranked.rows, viewer));
+      const json = feedPageJson(ranked, viewer, await viewerFactsOf(viewerState, ranked.rows, viewer));
+      return { json, shortIds: ranked.rows.map((row) => row.id) };
     },
 
     async one(id: number, viewer: number | null): Promise<ShortItem> {

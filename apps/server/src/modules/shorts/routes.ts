@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import { LIMITS } from '@ohgood/contract/limits';
-import { shortsEndpoints as api } from '@ohgood/contract/shorts';
+import { shortsEndpoints as api, type FeedQuery } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
-import { ok } from '../../lib/envelope';
+import { ok, okWithCode } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import { makeWorkDir } from '../../lib/work-dir';
 import type { CommentsService } from './comments-service';
@@ -48,14 +48,22 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
       limits: { fileSize: limits.maxVideoBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 },
     });
 
-    registerEndpoint(app, api.publicFeed, (request) => feed.feedJson(request.query, request.customerId));
+    /** A page served to a known customer starts a watch of each short on it (docs/rules/shorts.md#S11). */
+    const feedPage = async (query: FeedQuery, viewer: number | null) => {
+      const page = await feed.feedJson(query, viewer);
+      if (viewer !== null) await watchPoints.served(viewer, page.shortIds);
+      return page.json;
+    };
 
-    registerEndpoint(app, api.feed, (request) => feed.feedJson(request.query, requireCustomer(request)));
+    registerEndpoint(app, api.publicFeed, (request) => feedPage(request.query, request.customerId));
 
-    registerEndpoint(app, api.one, async (request) => ({
-      ...(await feed.one(request.params.id, request.customerId)),
-      mediaBaseUrl: feed.mediaBaseUrl,
-    }));
+    registerEndpoint(app, api.feed, (request) => feedPage(request.query, requireCustomer(request)));
+
+    registerEndpoint(app, api.one, async (request) => {
+      const item = await feed.one(request.params.id, request.customerId);
+      if (request.customerId !== null) await watchPoints.served(request.customerId, [item.shortsId]);
+      return { ...item, mediaBaseUrl: feed.mediaBaseUrl };
+    });
 
     registerEndpoint(app, api.status, async (request) =>
       ok(await uploadStatus.status(request.params.id, requireCustomer(request))),
@@ -84,11 +92,14 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
     );
 
     registerEndpoint(app, api.subscribe, async (request) =>
-      ok(await subscriptions.subscribe(requireCustomer(request), request.params.targetId), '구독했습니다.'),
+      okWithCode(await subscriptions.subscribe(requireCustomer(request), request.params.targetId), '구독했습니다.'),
     );
 
     registerEndpoint(app, api.unsubscribe, async (request) =>
-      ok(await subscriptions.unsubscribe(requireCustomer(request), request.query.targetId), '구독이 취소되었습니다.'),
+      okWithCode(
+        await subscriptions.unsubscribe(requireCustomer(request), request.query.targetId),
+        '구독이 취소되었습니다.',
+      ),
     );
 
     registerEndpoint(app, api.openView, async (request) =>

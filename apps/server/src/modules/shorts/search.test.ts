@@ -25,7 +25,8 @@ async function search(q: string, extra = ''): Promise<Page> {
     url: `/api/public/shorts/search?q=${encodeURIComponent(q)}${extra}`,
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as Page;
+  // The body is the page itself: items, nextCursor and hasNext at the top.
+  return res.json() as Page;
 }
 const titles = async (q: string) => (await search(q, '&limit=50')).items.map((i) => i.title).sort();
 const next = (c: NonNullable<Page['nextCursor']>) =>
@@ -77,11 +78,37 @@ describe('search matching (S2)', () => {
     expect(await titles('\\')).toEqual(['역슬래시 a\\b']);
   });
 
-  it('ranks title over hashtag over description, then newest; an empty query finds nothing', async () => {
+  it('ranks title over hashtag over description, then newest', async () => {
     const page = await search('커피');
     expect(page.items.map((i) => i.title)).toEqual(['아침 커피 한 잔', '라떼 만들기']);
     expect(page.items[0]?.score).toBeGreaterThan(page.items[1]?.score ?? 0);
-    expect(await search('   ')).toEqual({ items: [], nextCursor: null, hasNext: false, mediaBaseUrl: '/media/' });
+  });
+
+  it('browses the newest shorts for an empty query, paged by cursor without repeats', async () => {
+    const first = await search('   ');
+    expect(first.items.map((i) => i.title)).toEqual([
+      '주말 브이로그',
+      'ㅋㅋㅋ 웃긴 영상',
+      '역슬래시 a\\b',
+      'snakeXcase 이야기',
+      'snake_case 이야기',
+      '10000원의 행복',
+      '할인 100% 이벤트',
+      'Latte Art',
+    ]);
+    expect(first.items.every((i) => i.score === 0)).toBe(true);
+    expect(first.hasNext).toBe(true);
+    const cursor = first.nextCursor;
+    if (!cursor) throw new Error('a next cursor');
+    const second = await search('', next(cursor));
+    expect(second.items.map((i) => i.title)).toEqual(['라떼 만들기', '아침 커피 한 잔']);
+    expect(second).toMatchObject({ hasNext: false, nextCursor: null });
+    // A text tier's cursor does not continue a browse, nor the other way round.
+    const mixed = await h.app.inject({
+      method: 'GET',
+      url: `/api/public/shorts/search?q=${next({ ...cursor, lastScore: 3 })}`,
+    });
+    expect(mixed.statusCode).toBe(400);
   });
 
   it('rejects a partial cursor', async () => {

@@ -90,6 +90,9 @@ function tierConditions(t: Terms, creators: number[]) {
 
 type Tier = 1 | 2 | 3;
 
+/** The score of a browse item (an empty query): below every text tier, so its cursor is told apart. */
+const BROWSE_SCORE = 0;
+
 /** How many of the newest shorts a tier looks at first, before asking the gram index. */
 const WINDOW = 2000;
 
@@ -138,22 +141,46 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
       order by date_ms desc, id desc limit ${limit}`);
   }
 
+  /** An empty query browses: the newest playable shorts below the cursor, as score-0 items. */
+  async function newest(after: SQL, limit: number): Promise<SearchItem[]> {
+    const found = await rows(sql`select ${columns} from shorts s join customers c on c.id = s.customer_id
+      where s.status = 'READY' and ${after} order by s.created_at desc, s.id desc limit ${limit}`);
+    return found.map((row) => toItem(row, BROWSE_SCORE));
+  }
+
+  /** The first `limit` of `found` (which holds one more when there is a next page) and the cursor after them. */
+  function pageOf(found: SearchItem[], limit: number): SearchPage {
+    const page = found.slice(0, limit);
+    const hasNext = found.length > limit;
+    const last = page.at(-1);
+    return {
+      items: page,
+      hasNext,
+      nextCursor: hasNext && last ? { lastId: last.shortsId, lastDate: last.date, lastScore: last.score } : null,
+      mediaBaseUrl,
+    };
+  }
+
   return {
-    /** GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending). */
+    /**
+     * GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending); an
+     * empty query gives the newest shorts (a browse grid), by date then id.
+     */
     async search(query: SearchQuery): Promise<SearchPage> {
-      const empty: SearchPage = { items: [], nextCursor: null, hasNext: false, mediaBaseUrl };
       const t = searchTerms(query.q ?? '');
-      if (!t.q) return empty;
+      const browsing = !t.q;
       let tier: Tier = 3;
       let after = sql`true`;
       if (query.lastId !== undefined && query.lastDate !== undefined && query.lastScore !== undefined) {
         const lastDate = new Date(query.lastDate);
-        if (Number.isNaN(lastDate.getTime()) || query.lastScore < 1 || query.lastScore > 3) {
+        const validTier = browsing ? query.lastScore === BROWSE_SCORE : query.lastScore >= 1 && query.lastScore <= 3;
+        if (Number.isNaN(lastDate.getTime()) || !validTier) {
           throw badRequest('INVALID_CURSOR', '잘못된 커서입니다.');
         }
         tier = query.lastScore as Tier;
         after = sql`(s.created_at, s.id) < (${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
       }
+      if (browsing) return pageOf(await newest(after, query.limit + 1), query.limit);
       const nick = t.choseong ? sql.raw('nickname_choseong') : sql.raw('nickname_search');
       const creators = (
         await rows<{ id: number }>(
@@ -171,15 +198,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
         );
         found.push(...more.map((row) => toItem(row, level)));
       }
-      const page = found.slice(0, query.limit);
-      const hasNext = found.length > query.limit;
-      const last = page.at(-1);
-      return {
-        items: page,
-        hasNext,
-        nextCursor: hasNext && last ? { lastId: last.shortsId, lastDate: last.date, lastScore: last.score } : null,
-        mediaBaseUrl,
-      };
+      return pageOf(found, query.limit);
     },
   };
 }

@@ -359,6 +359,35 @@ describe('points for watching (R5, R6)', () => {
     expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
   });
 
+  it('earns from a served feed page or short without a view; claims summed never pass the wall time since serving (S10)', async () => {
+    const u = await h.signUp();
+    const short2 = await uploadShort(h, creator.token, clip, { title: '2초 영상', content: '짧게' });
+    h.clock.advance(10_000);
+    // Never served to this customer: no watch to pay.
+    expect((await earn(u.token, 10)).json().code).toBe('NO_MATCHING_VIEW');
+    // The signed-in feed serves both shorts; no view is ever opened.
+    const page = await get('/api/shorts/feeds?page=1&size=50', u.token);
+    const served = page.json().data.map((s: { shortsId: number }) => s.shortsId);
+    expect(served).toEqual(expect.arrayContaining([id, short2]));
+    h.clock.advance(8_000);
+    expect((await earn(u.token, 10)).json().code).toBe('NO_MATCHING_VIEW');
+    h.clock.advance(2_000);
+    expect((await earn(u.token, 10)).json()).toMatchObject({ success: true, earnedPoints: 2 });
+    // The other short was served at the same moment: its seconds are the ones just paid.
+    expect((await earn(u.token, 2, short2)).json().code).toBe('NO_MATCHING_VIEW');
+    h.clock.advance(2_000);
+    expect((await earn(u.token, 2, short2)).json()).toMatchObject({ success: true, earnedPoints: 1 });
+    // The short alone serves it again; a reload keeps the open watch's start (a restart would refuse below).
+    expect((await get(`/api/public/shorts/${id}`, u.token)).statusCode).toBe(200);
+    h.clock.advance(5_000);
+    expect((await get(`/api/public/shorts/${id}`, u.token)).statusCode).toBe(200);
+    h.clock.advance(5_000);
+    expect((await earn(u.token, 10)).json()).toMatchObject({ success: true, earnedPoints: 2 });
+    // An anonymous read serves nobody.
+    expect((await get(`/api/public/shorts/${id}`)).statusCode).toBe(200);
+    expect(await balance(u.customerId)).toBe(5);
+  });
+
   it('never pays more than 100 P a KST day under concurrent claims, with a partial award at the cap', async () => {
     const u = await h.signUp();
     for (let i = 0; i < 14; i++) expect((await view(u.token)).statusCode).toBe(200);

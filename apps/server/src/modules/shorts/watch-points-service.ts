@@ -12,9 +12,29 @@ import { unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
 import { readyShort } from './playable-short';
 
-/** Points for watching shorts: server-opened views, paid per real second, capped per KST day. */
+/**
+ * Points for watching shorts (docs/rules/shorts.md#S11): a short served to a customer (a feed page, the
+ * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
+ * since then, each second once, capped per KST day.
+ */
 export function createWatchPointsService(db: Db, clock: Clock) {
   return {
+    /**
+     * The customer was just served these shorts: each one without an unpaid watch gets one starting now.
+     * A client that never opens a view earns from here; reloading a page adds no rows (an open watch stays,
+     * and keeps its earlier start, which only ever allows what real time since then allows).
+     */
+    async served(customerId: number, shortIds: readonly number[]): Promise<void> {
+      if (shortIds.length === 0) return;
+      await db.execute(
+        sql`insert into short_views (short_id, customer_id, started_at)
+          select ids.id, ${customerId}::int, ${clock.now().toISOString()}::timestamptz
+            from unnest(${`{${shortIds.join(',')}}`}::int[]) as ids(id)
+           where not exists (select 1 from short_views v
+                              where v.customer_id = ${customerId} and v.short_id = ids.id and v.rewarded_at is null)`,
+      );
+    },
+
     /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */
     async openView(shortId: number, customerId: number) {
       await readyShort(db, shortId);

@@ -1,5 +1,6 @@
 import { Clapperboard, House, UserRound } from 'lucide-react';
 import { NavLink, useLocation } from 'react-router';
+import { TOAST_CLEARANCE } from '../../shared/ui/toaster';
 import styles from './footer.module.css';
 
 const ITEMS = [
@@ -29,6 +30,7 @@ export function Footer() {
       aria-label="주요 메뉴"
       data-theme={isFooterDark(pathname) ? 'dark' : 'light'}
       data-testid="footer"
+      {...TOAST_CLEARANCE}
     >
       {ITEMS.map(({ to, label, icon: Icon, match }) => {
         const current = match(pathname);

@@ -1,6 +1,6 @@
 import { MSG } from '@ohgood/contract/messages';
-import { ChevronLeft, CircleUserRound, Search } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { ChevronLeft, CircleUserRound, Search, X } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useIsLoggedIn } from '../../shared/auth-token';
 import { hasInAppHistory } from '../../shared/navigation';
@@ -21,7 +21,10 @@ export function ShortsLayout() {
   const loggedIn = useIsLoggedIn();
   const { pathname } = useLocation();
   const [params] = useSearchParams();
-  const [text, setText] = useState(() => (pathname === '/shorts/search' ? (params.get('q') ?? '') : ''));
+  // The box shows the query of the search page only: elsewhere a past query would read as a filter.
+  const shownQuery = pathname === '/shorts/search' ? (params.get('q') ?? '') : '';
+  const [text, setText] = useState(shownQuery);
+  useEffect(() => setText(shownQuery), [shownQuery]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -69,6 +72,20 @@ export function ShortsLayout() {
               enterKeyHint="search"
               autoComplete="off"
             />
+            {text !== '' ? (
+              // Our own clear button in the theme's ink (the browser's is blue on the dark header).
+              <button
+                type="button"
+                className={styles.clear}
+                aria-label="검색어 지우기"
+                onClick={() => {
+                  setText('');
+                  document.getElementById('shorts-search')?.focus();
+                }}
+              >
+                <X size={16} aria-hidden />
+              </button>
+            ) : null}
             <button type="submit" aria-label="검색">
               <Search size={18} aria-hidden />
             </button>

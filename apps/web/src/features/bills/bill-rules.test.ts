@@ -1,6 +1,6 @@
 import type { UnpaidLine } from '@ohgood/contract/bills';
 import { describe, expect, it } from 'vitest';
-import { checkExtension, dDay, dueDayLabel, groupBills, paymentMonth, selectableIds } from './bill-rules';
+import { checkExtension, dDay, dueDayLabel, groupBadge, groupBills, paymentMonth, selectableIds } from './bill-rules';
 
 const line = (paymentId: number, date: string): UnpaidLine => ({
   paymentId,
@@ -32,10 +32,20 @@ describe('bill rules', () => {
   it('mirrors the extension rule: nothing due now → not allowed; already extended → already', () => {
     const current = groupBills([[line(1, '2026-11-05T10:00:00+09:00')]], '2026-11');
     const previous = groupBills([[line(1, '2026-10-05T10:00:00+09:00')]], '2026-11');
-    expect(checkExtension([], false)).toBe('not-allowed');
-    expect(checkExtension(current, false)).toBe('not-allowed');
+    expect(checkExtension([], false)).toBe('not-issued');
+    expect(checkExtension(current, false)).toBe('not-issued');
     expect(checkExtension(previous, true)).toBe('already');
     expect(checkExtension(previous, false)).toBe('ok');
+    // Each refusal has its rule: overdue, or past the original due date.
+    expect(checkExtension(previous, false, { status: 'OVERDUE', dueDate: '2026-11-15' }, '2026-11-20')).toBe('overdue');
+    expect(checkExtension(previous, false, { status: 'DUE', dueDate: '2026-11-15' }, '2026-11-16')).toBe('past-due');
+    expect(checkExtension(previous, false, { status: 'DUE', dueDate: '2026-11-15' }, '2026-11-15')).toBe('ok');
+    expect(groupBadge({ dueNow: true }, { status: 'EXTENDED', extension: 'MANUAL' })).toEqual({
+      text: '연장됨 · 말일 납부',
+      tone: 'neutral',
+    });
+    expect(groupBadge({ dueNow: true }, { status: 'DUE', extension: null })?.text).toBe('납부 기한 도래');
+    expect(groupBadge({ dueNow: true }, { status: 'OVERDUE', extension: 'AUTO' })?.tone).toBe('danger');
   });
 
   it('labels due dates and D-days across month and year ends', () => {

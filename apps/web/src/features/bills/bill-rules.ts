@@ -1,3 +1,4 @@
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import type { StatementSummary, UnpaidLine } from '@ohgood/contract/bills';
 import { addMonths, daysBetween, kstMonth } from '@ohgood/contract/kst';
@@ -50,11 +51,40 @@ export function dDay(today: string, dueDate: string): string {
   return days > 0 ? `D-${days}` : `D+${-days}`;
 }
 
-export type ExtensionCheck = 'ok' | 'not-allowed' | 'already';
+export type ExtensionCheck = 'ok' | 'not-issued' | 'overdue' | 'past-due' | 'already';
 
-/** The web mirror of the extension rule (docs/rules/bills-and-grades.md#B5; the server decides). */
-export function checkExtension(groups: BillGroup[], extended: boolean): ExtensionCheck {
+/**
+ * The web mirror of the extension rule (docs/rules/bills-and-grades.md#B5; the server decides), with the
+ * rule that refuses: nothing billed yet, already extended, overdue, or past the original due date.
+ */
+export function checkExtension(
+  groups: BillGroup[],
+  extended: boolean,
+  statement?: Pick<StatementSummary, 'status' | 'dueDate'>,
+  today?: string,
+): ExtensionCheck {
   const first = groups[0];
-  if (!first?.dueNow) return 'not-allowed';
-  return extended ? 'already' : 'ok';
+  if (!first?.dueNow) return 'not-issued';
+  if (extended) return 'already';
+  if (statement?.status === 'OVERDUE') return 'overdue';
+  if (statement && today && today > statement.dueDate) return 'past-due';
+  return 'ok';
+}
+
+/** What a refused extension says, naming its rule. */
+export const EXTENSION_REFUSAL: Record<Exclude<ExtensionCheck, 'ok'>, string> = {
+  'not-issued': BILL_MSG.extensionNotIssued,
+  overdue: BILL_MSG.extensionOverdue,
+  'past-due': BILL_MSG.extensionPastDue,
+  already: BILL_MSG.alreadyExtended,
+};
+
+/** A month's badge in the unpaid list: overdue, extended (due at month end) or due now. */
+export function groupBadge(
+  group: Pick<BillGroup, 'dueNow'>,
+  statement: Pick<StatementSummary, 'status' | 'extension'> | undefined,
+): { text: string; tone: 'danger' | 'neutral' } | null {
+  if (statement?.status === 'OVERDUE') return { text: '연체', tone: 'danger' };
+  if (statement?.extension) return { text: '연장됨 · 말일 납부', tone: 'neutral' };
+  return group.dueNow ? { text: '납부 기한 도래', tone: 'danger' } : null;
 }

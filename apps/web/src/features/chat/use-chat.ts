@@ -50,7 +50,17 @@ export function useChat() {
   const [items, setItems] = useState<ChatItem[]>([]);
   const [options, setOptions] = useState<string[]>([]);
   const [flow, setFlow] = useState<ChatFlow>('init');
-  const [busy, setBusy] = useState(true);
+  const [busy, setBusyState] = useState(true);
+  const busyRef = useRef(true);
+  const setBusy = useCallback((value: boolean) => {
+    busyRef.current = value;
+    setBusyState(value);
+  }, []);
+  /** Ends the bubble being typed at once (a tap on the conversation, or a new message). */
+  const finishTyping = useRef<(() => void) | null>(null);
+  const [typing, setTyping] = useState(false);
+  /** The reply being shown; a message sent meanwhile waits for it. */
+  const presenting = useRef<Promise<void>>(Promise.resolve());
   const nextId = useRef(0);
   const alive = useRef(true);
   const sessionId = useRef<string>('');
@@ -68,30 +78,39 @@ export function useChat() {
   }, []);
   const remove = useCallback((id: number) => setItems((list) => list.filter((i) => i.id !== id)), []);
 
-  /** Types the text at 20 ms per character (line breaks kept by the bubble's CSS). */
+  /**
+   * Types the text at 20 ms per character (line breaks kept by the bubble's CSS). `finishTyping` shows the
+   * rest at once: nobody has to sit through a long answer.
+   */
   const typeOut = useCallback(
     async (text: string) => {
       const id = add({ kind: 'bot', text, shown: reducedMotion() ? text.length : 0 });
       if (reducedMotion()) return;
       const started = performance.now();
+      const show = (shown: number) =>
+        setItems((list) => list.map((i) => (i.id === id && i.kind === 'bot' ? { ...i, shown } : i)));
       await new Promise<void>((resolve) => {
+        const finish = () => {
+          clearInterval(timer);
+          finishTyping.current = null;
+          setTyping(false);
+          show(text.length);
+          resolve();
+        };
         const timer = setInterval(() => {
           const shown = Math.min(text.length, Math.floor((performance.now() - started) / CHAT_TIMINGS.typingMsPerChar));
-          if (!alive.current || shown >= text.length) {
-            clearInterval(timer);
-            setItems((list) => list.map((i) => (i.id === id && i.kind === 'bot' ? { ...i, shown: text.length } : i)));
-            resolve();
-            return;
-          }
-          setItems((list) => list.map((i) => (i.id === id && i.kind === 'bot' ? { ...i, shown } : i)));
+          if (!alive.current || shown >= text.length) finish();
+          else show(shown);
         }, CHAT_TIMINGS.typingMsPerChar);
+        finishTyping.current = finish;
+        setTyping(true);
       });
     },
     [add],
   );
 
   /** Shows a reply: thinking, typing, product cards one by one, a quick-menu card, then the options. */
-  const present = useCallback(
+  const show = useCallback(
     async (reply: Presentable, delayMs: number) => {
       const loading = add({ kind: 'loading' });
       await wait(delayMs);
@@ -110,7 +129,14 @@ export function useChat() {
       setOptions(reply.options);
       setBusy(false);
     },
-    [add, remove, typeOut],
+    [add, remove, typeOut, setBusy],
+  );
+  const present = useCallback(
+    (reply: Presentable, delayMs: number) => {
+      presenting.current = show(reply, delayMs);
+      return presenting.current;
+    },
+    [show],
   );
 
   useEffect(() => {
@@ -131,7 +157,13 @@ export function useChat() {
   const send = useCallback(
     async (raw: string) => {
       const text = raw.trim();
-      if (busy || text === '') return;
+      if (text === '') return;
+      // A new message while the bot types: the answer shows in full, then the message goes.
+      if (finishTyping.current) {
+        finishTyping.current();
+        await presenting.current;
+      }
+      if (busyRef.current) return;
       setBusy(true);
       setOptions([]);
       add({ kind: 'user', text });
@@ -161,8 +193,20 @@ export function useChat() {
         );
       }
     },
-    [add, busy, present, sendChat, clearChatSession],
+    [add, present, sendChat, clearChatSession, setBusy],
   );
 
-  return { items, options, flow, busy, send, inputLocked: busy || flow === 'flow_mismatch' };
+  const skipTyping = useCallback(() => finishTyping.current?.(), []);
+
+  // While the bot types, the input stays open: sending finishes the typing at once.
+  return {
+    items,
+    options,
+    flow,
+    busy,
+    typing,
+    send,
+    skipTyping,
+    inputLocked: (busy && !typing) || flow === 'flow_mismatch',
+  };
 }

@@ -1,5 +1,6 @@
 import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases } from '@ohgood/contract/faq-phrases';
 import { won } from '@ohgood/contract/number-format';
+import { withParticle } from '@ohgood/contract/particles';
 
 export interface FaqEntry {
   q: string;
@@ -29,7 +30,7 @@ export function buildFaq(rules: RuleNumbers): readonly FaqEntry[] {
     },
     {
       q: '등급은 어떻게 정해지나요?',
-      a: `등급 점수로 정해져요: ${gradeRanges}점. 납부일까지 ${manWon(gradePoints.krwPerPoint)}을 납부할 때마다 1점이 오르고, 자동 연장되면 ${gradePoints.autoExtensionPenalty}점, 연체되면 ${gradePoints.overduePenalty}점이 깎여요.`,
+      a: `등급 점수로 정해져요: ${gradeRanges}점. 납부일까지 ${withParticle(manWon(gradePoints.krwPerPoint), '을/를')} 납부할 때마다 1점이 오르고, 자동 연장되면 ${gradePoints.autoExtensionPenalty}점, 연체되면 ${gradePoints.overduePenalty}점이 깎여요.`,
     },
     {
       q: '오굿 점수는 무엇인가요?',

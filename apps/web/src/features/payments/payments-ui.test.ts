@@ -3,7 +3,7 @@ import { ApiError } from '../../shared/api-client';
 import { groupByDay } from '../../shared/group-by-day';
 import { codeErrorMessage } from './components/code-errors';
 import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './components/payment-math';
-import { matchesName } from './pages/payment-details-page';
+import { matchesName, matchesPayment } from './pages/payment-details-page';
 import { signedPoints } from './pages/point-history-page';
 
 describe('payment modal arithmetic', () => {
@@ -54,6 +54,12 @@ describe('payment history search', () => {
     expect(matchesName('카페라떼', 'ㅅㅌ')).toBe(false);
     expect(matchesName('Apple Store', 'apple')).toBe(true);
     expect(matchesName('아무거나', '  ')).toBe(true);
+    // The merchant counts as much as the product: 스타벅스, CGV and ㅅㅌㅂ find a 아메리카노 bought there.
+    const coffee = { merchant: '스타벅스', requestName: '아메리카노' };
+    expect(matchesPayment(coffee, '스타벅스')).toBe(true);
+    expect(matchesPayment(coffee, 'ㅅㅌㅂ')).toBe(true);
+    expect(matchesPayment({ merchant: 'CGV', requestName: '영화 예매' }, 'cgv')).toBe(true);
+    expect(matchesPayment(coffee, 'CGV')).toBe(false);
   });
 });
 

@@ -27,6 +27,7 @@ const analysis = (monthly: SpendingAnalysis['monthly']): SpendingAnalysis => ({
   period: '9월 ~ 11월',
   months: ['2026-09', '2026-10', '2026-11'],
   monthly,
+  monthlyMap: monthly,
   selectedMonth: '2026-11',
 });
 const empty = { totalSpend: 0, categories: [] };
@@ -103,12 +104,14 @@ describe('/dashboard', () => {
       expect([...calls].sort()).toEqual(['/api/dash/advice', '/api/dash/analyze', '/api/dash/saymyname']),
     );
     expect(await screen.findByRole('img', { name: '오굿 점수 1000점 만점에 838점, A등급' })).toBeInTheDocument();
-    // Only factors that cost points are reasons.
+    // What costs points, in whole points; what keeps the score up is listed too.
     const reasons = within(screen.getByTestId('score-factors')).getAllByRole('listitem');
     expect(reasons.map((li) => li.textContent)).toEqual([
       expect.stringContaining('등급 점수−98점'),
-      expect.stringContaining('최근 12개월 이용 금액−22.4점'),
+      expect.stringContaining('최근 12개월 이용 금액−22점'),
     ]);
+    const helps = within(screen.getByTestId('score-helps')).getAllByRole('listitem');
+    expect(helps.map((li) => li.textContent)).toEqual([expect.stringContaining('연체로 인한 이용 정지좋아요')]);
     expect(await screen.findByRole('button', { name: '2026년 11월 소비 30,000원' })).toHaveAttribute(
       'aria-pressed',
       'true',

@@ -1,5 +1,6 @@
+import type { ScoreFactor } from '@ohgood/contract/report';
 import type { SpendingCategory } from '@ohgood/contract/report-rules';
-import { SCORE_MAX } from '@ohgood/contract/report-rules';
+import { SCORE_MAX, SCORE_MIN, SCORE_WEIGHTS } from '@ohgood/contract/report-rules';
 
 /** The gauge fills score / 1000, clamped to 0–100 %. */
 export function gaugePercent(score: number): number {
@@ -34,4 +35,21 @@ export const CATEGORY_COLORS: Record<SpendingCategory, string> = {
 export function barHeights(totals: number[]): number[] {
   const max = Math.max(0, ...totals);
   return totals.map((total) => (max === 0 || total === 0 ? 0 : Math.max(4, (total / max) * 100)));
+}
+
+/**
+ * The score's factors as the card tells them: what helps (a factor costing under half a point, or at most
+ * a tenth of what it could cost) and what hurts (whole points lost, largest first).
+ */
+export function splitFactors(factors: readonly ScoreFactor[]): { helps: ScoreFactor[]; hurts: ScoreFactor[] } {
+  const helps: ScoreFactor[] = [];
+  const hurts: ScoreFactor[] = [];
+  for (const factor of factors) {
+    const most = (SCORE_MAX - SCORE_MIN) * SCORE_WEIGHTS[factor.key];
+    if (Math.round(factor.contribution) === 0 || factor.contribution <= most / 10) helps.push(factor);
+    else hurts.push(factor);
+  }
+  // Helps: the weightiest first (what matters most is what the customer does right).
+  helps.sort((a, b) => SCORE_WEIGHTS[b.key] - SCORE_WEIGHTS[a.key]);
+  return { helps, hurts };
 }

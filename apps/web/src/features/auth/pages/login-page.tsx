@@ -1,7 +1,7 @@
 import { isValidEmail, PASSWORD_CHARS } from '@ohgood/contract/auth-rules';
 import { MSG } from '@ohgood/contract/messages';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { setToken } from '../../../shared/auth-token';
 import { notify } from '../../../shared/notify';
@@ -22,7 +22,9 @@ export default function LoginPage() {
   const navigate = useNavigate();
   // Back to the guarded page that sent the user here, with its query (a QR deep link keeps its code).
   const next = safeNext(useSearchParams()[0].get('next'));
-  const [emailId, setEmailId] = useState('');
+  // Straight after sign-up the new e-mail is filled in (router state, never the password).
+  const registered = (useLocation().state as { emailId?: string } | null)?.emailId ?? '';
+  const [emailId, setEmailId] = useState(registered);
   const [pwd, setPwd] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const { mutateAsync: login } = useLogin();
@@ -74,6 +76,7 @@ export default function LoginPage() {
           label="비밀번호"
           type="password"
           autoComplete="current-password"
+          autoFocus={registered !== ''}
           value={pwd}
           onChange={(e) => setPwd(e.target.value)}
           invalid={pwdInvalid}

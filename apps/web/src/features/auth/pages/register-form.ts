@@ -1,4 +1,4 @@
-import { ACCOUNT_PATTERN, isValidBirth, isValidEmail, isValidPassword } from '@ohgood/contract/auth-rules';
+import { isValidAccount, isValidBirth, isValidEmail, isValidPassword } from '@ohgood/contract/auth-rules';
 import { type Bank, LIMITS } from '@ohgood/contract/limits';
 
 export interface RegisterForm {
@@ -23,6 +23,6 @@ export function validateRegisterForm(form: RegisterForm, today: string): Record<
     emailId: isValidEmail(form.emailId.trim()),
     pwd: isValidPassword(form.pwd),
     birth: isValidBirth(form.birth, today),
-    account: ACCOUNT_PATTERN.test(form.account),
+    account: isValidAccount(form.account),
   };
 }

@@ -21,39 +21,66 @@ const NO_TOUCH: Record<CheckedField, boolean> = {
   account: false,
 };
 
+const FIELD_IDS: Record<keyof RegisterForm, string> = {
+  name: 'reg-name',
+  emailId: 'reg-email',
+  pwd: 'reg-pwd',
+  birth: 'reg-birth',
+  account: 'reg-account',
+  accountName: 'reg-bank',
+};
+
 export default function RegisterPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState<RegisterForm>(EMPTY);
   const [touched, setTouched] = useState(NO_TOUCH);
   const [submitting, setSubmitting] = useState(false);
+  /** Refusals shown inline: the server's per field (a taken e-mail, a rule) and one for the whole form. */
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof RegisterForm, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
   const { mutateAsync: register } = useRegister();
   const today = kstDate(new Date());
   const valid = validateRegisterForm(form, today);
 
   const update = (field: keyof RegisterForm) => (event: { target: { value: string } }) => {
     setForm((prev) => ({ ...prev, [field]: event.target.value }));
+    setFieldErrors((prev) => ({ ...prev, [field]: undefined }));
     if (field !== 'accountName') setTouched((prev) => ({ ...prev, [field]: true }));
   };
   const touch = (field: CheckedField) => () => setTouched((prev) => ({ ...prev, [field]: true }));
   // Email and password show red as soon as they hold something wrong; the others once touched.
-  const invalid = (field: CheckedField) => touched[field] && !valid[field];
+  const invalid = (field: CheckedField) => (touched[field] && !valid[field]) || fieldErrors[field] !== undefined;
+  /** The server's word for a field wins over the local hint. */
+  const hintFor = (field: CheckedField, local: string) => fieldErrors[field] ?? local;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!CHECKED_FIELDS.every((field) => valid[field])) {
+    setFormError(null);
+    const firstInvalid = CHECKED_FIELDS.find((field) => !valid[field]);
+    if (firstInvalid) {
+      // Said beside the fields, not in a toast that would cover them; the first wrong field takes the focus.
       setTouched({ name: true, emailId: true, pwd: true, birth: true, account: true });
-      notify(MSG.invalidInput);
+      setFormError(MSG.invalidInput);
+      document.getElementById(FIELD_IDS[firstInvalid])?.focus();
       return;
     }
     setSubmitting(true);
     try {
-      await register({ ...form, name: form.name.trim(), emailId: form.emailId.trim() });
+      const emailId = form.emailId.trim();
+      await register({ ...form, name: form.name.trim(), emailId });
       notify(MSG.registerSuccess);
-      navigate('/login');
+      // The login form opens with the new e-mail filled in.
+      navigate('/login', { state: { emailId } });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) notify(`${MSG.registerFailed}: ${error.message}`);
-      else if (error instanceof ApiError && error.status > 0 && error.status < 500) notify(MSG.registerFailed);
-      else notify(MSG.registerError);
+      const field = error instanceof ApiError ? error.field : undefined;
+      if (error instanceof ApiError && field && field in form) {
+        setFieldErrors({ [field]: error.message });
+        document.getElementById(FIELD_IDS[field as keyof RegisterForm])?.focus();
+      } else if (error instanceof ApiError && error.status === 409)
+        setFormError(`${MSG.registerFailed}: ${error.message}`);
+      else if (error instanceof ApiError && error.status === 429) setFormError(error.message);
+      else if (error instanceof ApiError && error.status > 0 && error.status < 500) setFormError(MSG.registerFailed);
+      else setFormError(MSG.registerError);
     } finally {
       setSubmitting(false);
     }
@@ -75,7 +102,7 @@ export default function RegisterPage() {
           onChange={update('name')}
           onBlur={touch('name')}
           invalid={invalid('name')}
-          errorHint="이름을 입력해주세요."
+          errorHint={hintFor('name', '이름을 입력해주세요.')}
         />
         <TextField
           id="reg-email"
@@ -87,7 +114,7 @@ export default function RegisterPage() {
           onChange={update('emailId')}
           onBlur={touch('emailId')}
           invalid={invalid('emailId')}
-          errorHint="이메일 형식을 확인해주세요."
+          errorHint={hintFor('emailId', '이메일 형식을 확인해주세요.')}
         />
         <TextField
           id="reg-pwd"
@@ -99,7 +126,7 @@ export default function RegisterPage() {
           onBlur={touch('pwd')}
           invalid={invalid('pwd')}
           hint="8~64자, 영문·숫자·!@#만 사용할 수 있어요."
-          errorHint="8~64자, 영문·숫자·!@#만 사용할 수 있어요."
+          errorHint={hintFor('pwd', '8~64자, 영문·숫자·!@#만 사용할 수 있어요.')}
         />
         <TextField
           id="reg-birth"
@@ -110,7 +137,7 @@ export default function RegisterPage() {
           onChange={update('birth')}
           onBlur={touch('birth')}
           invalid={invalid('birth')}
-          errorHint="생년월일을 확인해주세요."
+          errorHint={hintFor('birth', '생년월일을 확인해주세요.')}
         />
         <div className={styles.field}>
           <label htmlFor="reg-bank">은행</label>
@@ -127,13 +154,18 @@ export default function RegisterPage() {
           label="계좌번호"
           inputMode="numeric"
           autoComplete="off"
-          placeholder="'-' 없이 숫자만"
+          placeholder="숫자만 ('-' 있어도 돼요)"
           value={form.account}
           onChange={update('account')}
           onBlur={touch('account')}
           invalid={invalid('account')}
-          errorHint="계좌번호는 숫자 10~14자리예요."
+          errorHint={hintFor('account', '계좌번호는 숫자 10~14자리예요.')}
         />
+        {formError && (
+          <p className={styles.error} role="alert">
+            {formError}
+          </p>
+        )}
         <button type="submit" className={`${buttons.primary} ${buttons.block}`} disabled={submitting}>
           {submitting ? '가입 중...' : '회원가입'}
         </button>

@@ -1,6 +1,7 @@
+import type { StatementSummary } from '@ohgood/contract/bills';
 import { Lock } from 'lucide-react';
 import { number, won } from '../../../shared/format';
-import { type BillGroup, monthLabel } from '../bill-rules';
+import { type BillGroup, groupBadge, monthLabel } from '../bill-rules';
 import styles from './bills.module.css';
 
 export interface UnpaidListProps {
@@ -9,12 +10,23 @@ export interface UnpaidListProps {
   selected: Set<number>;
   onToggle: (paymentId: number) => void;
   onToggleAll: (checked: boolean) => void;
+  /** Per-month facts (overdue, extended) for each group's badge. */
+  statements: readonly StatementSummary[];
+}
+
+function GroupBadge({ badge }: { badge: ReturnType<typeof groupBadge> }) {
+  if (!badge) return null;
+  return (
+    <span className={badge.tone === 'danger' ? styles.badgeDanger : styles.badgeNeutral} data-testid="group-badge">
+      {badge.text}
+    </span>
+  );
 }
 
 const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
 
 /** Unpaid lines by month with checkboxes; locked lines cannot be ticked (docs/rules/bills-and-grades.md#B7). */
-export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll }: UnpaidListProps) {
+export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll, statements }: UnpaidListProps) {
   const allSelected = selectable.size > 0 && [...selectable].every((id) => selected.has(id));
   return (
     <section className={styles.unpaid} aria-labelledby="unpaid-title">
@@ -38,7 +50,12 @@ export function UnpaidList({ groups, selectable, selected, onToggle, onToggleAll
           <div key={group.month} className={styles.group}>
             <h3 className={styles.groupTitle}>
               {monthLabel(group.month)} 이용분
-              {group.dueNow ? <span className={styles.badgeDanger}>납부 기한 도래</span> : null}
+              <GroupBadge
+                badge={groupBadge(
+                  group,
+                  statements.find((s) => s.month === group.month),
+                )}
+              />
             </h3>
             {locked ? (
               // Why these lines cannot be ticked, in words, not just a lock.

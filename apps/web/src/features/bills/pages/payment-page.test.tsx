@@ -194,6 +194,6 @@ describe('/payment page', () => {
     renderPage();
     await screen.findByTestId('available-amount');
     await user.click(screen.getByRole('button', { name: '연장 신청' }));
-    expect(alerts).toEqual(['연장 신청이 불가능 합니다.']);
+    expect(alerts).toEqual(['연장 신청이 불가능 합니다. 아직 청구되지 않은 이번 달 이용분은 연장할 수 없어요.']);
   });
 });

@@ -8,8 +8,9 @@ import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
-import { checkExtension, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
+import { checkExtension, EXTENSION_REFUSAL, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
 import { AvailableCard } from '../components/available-card';
 import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
@@ -46,7 +47,8 @@ type Dialog = 'none' | 'extension' | 'repay' | 'done';
 
 function extensionError(error: unknown): string {
   if (error instanceof ApiError && error.code === 'ALREADY_EXTENDED') return BILL_MSG.alreadyExtended;
-  if (error instanceof ApiError && error.code === 'EXTENSION_NOT_ALLOWED') return BILL_MSG.extensionNotAllowed;
+  // The server's refusal names the rule that applies.
+  if (error instanceof ApiError && error.code === 'EXTENSION_NOT_ALLOWED') return error.message;
   return BILL_MSG.extensionFailed;
 }
 
@@ -75,11 +77,11 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
       return next;
     });
 
+  const firstStatement = status.statements.find((s) => s.month === first?.month);
   const askExtension = () => {
-    const check = checkExtension(groups, info.extension);
-    if (check === 'not-allowed') notify(BILL_MSG.extensionNotAllowed);
-    else if (check === 'already') notify(BILL_MSG.alreadyExtended);
-    else setDialog('extension');
+    const check = checkExtension(groups, info.extension, firstStatement, status.today);
+    if (check === 'ok') setDialog('extension');
+    else notify(EXTENSION_REFUSAL[check]);
   };
 
   const askRepay = () => {
@@ -131,29 +133,20 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         groups={groups}
         selectable={selectable}
         selected={selected}
+        statements={status.statements}
         onToggle={toggle}
         onToggleAll={(checked) => setPicked(checked ? new Set(selectable) : new Set())}
       />
 
-      <div className={styles.actionBar}>
+      <div className={styles.actionBar} {...TOAST_CLEARANCE}>
         <p className={styles.selectedTotal} aria-live="polite">
           선택 {selected.size}건 <strong>{won(total)}</strong>
         </p>
         <div className={styles.actionButtons}>
-          <button
-            type="button"
-            className={buttons.secondary}
-            onClick={askExtension}
-            data-inactive={checkExtension(groups, info.extension) !== 'ok' || undefined}
-          >
+          <button type="button" className={buttons.secondary} onClick={askExtension}>
             연장 신청
           </button>
-          <button
-            type="button"
-            className={buttons.primary}
-            onClick={askRepay}
-            data-inactive={selected.size === 0 || undefined}
-          >
+          <button type="button" className={buttons.primary} onClick={askRepay}>
             즉시 납부
           </button>
         </div>

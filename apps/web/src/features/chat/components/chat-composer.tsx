@@ -1,6 +1,7 @@
 import { CHAT_INPUT_MAX, CHAT_MSG } from '@ohgood/contract/chat-rules';
 import { SendHorizontal } from 'lucide-react';
 import { type KeyboardEvent, useState } from 'react';
+import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import styles from '../chat.module.css';
 
 /** Enter sends, Shift+Enter is a new line, blank input is ignored; locked while the bot types. */
@@ -19,6 +20,7 @@ export function ChatComposer({ disabled, onSend }: { disabled: boolean; onSend: 
   };
   return (
     <form
+      {...TOAST_CLEARANCE}
       className={styles.composer}
       onSubmit={(event) => {
         event.preventDefault();

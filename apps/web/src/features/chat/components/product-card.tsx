@@ -1,9 +1,9 @@
 import type { ChatProduct } from '@ohgood/contract/chat';
 import { CHAT_MSG } from '@ohgood/contract/chat-rules';
-import { number } from '../../../shared/format';
+import { won } from '../../../shared/format';
 import styles from '../chat.module.css';
 
-/** A recommended product: image, category, name, price as ₩12,345 and '상품 보기' (opens the shop). */
+/** A recommended product: image, category, name, price as 12,345원 (like every other amount) and '상품 보기'. */
 export function ProductCard({ product }: { product: ChatProduct }) {
   return (
     <article className={styles.product} aria-label={product.name} data-testid="chat-product">
@@ -11,7 +11,7 @@ export function ProductCard({ product }: { product: ChatProduct }) {
       <div className={styles.productBody}>
         <p className={styles.productCategory}>{product.category}</p>
         <h3 className={styles.productName}>{product.name}</h3>
-        <p className={styles.productPrice}>₩{number(product.price)}</p>
+        <p className={styles.productPrice}>{won(product.price)}</p>
       </div>
       <a className={styles.productLink} href={product.url} target="_blank" rel="noopener noreferrer">
         {CHAT_MSG.viewProduct}

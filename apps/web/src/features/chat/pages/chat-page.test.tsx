@@ -104,7 +104,7 @@ describe('chat page', () => {
     fireEvent.input(screen.getByLabelText('메시지'), { target: { value: '추천해줘' } });
     fireEvent.keyDown(screen.getByLabelText('메시지'), { key: 'Enter' });
     expect(await screen.findByRole('button', { name: '다른 상품' }, { timeout: 3000 })).toBeEnabled();
-    expect(screen.getByText('₩79,000')).toBeInTheDocument();
+    expect(screen.getByText('79,000원')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /상품 보기/ })).toHaveAttribute('href', 'https://e.x/1');
     expect(screen.getByTestId('chat-quick-menu')).toHaveTextContent('오굿 리포트');
   });

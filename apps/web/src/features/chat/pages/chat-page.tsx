@@ -56,7 +56,7 @@ function Item({ item, onQuickMenu }: { item: ChatItem; onQuickMenu: (menu: ChatQ
 /** The chat screen: header with back, message log, options, and the input. */
 export default function ChatPage({ onCheckin }: ChatPageProps) {
   const navigate = useNavigate();
-  const { items, options, busy, send, inputLocked } = useChat();
+  const { items, options, busy, send, skipTyping, inputLocked } = useChat();
   const end = useRef<HTMLDivElement>(null);
 
   // Keep the newest message in view: after every message, typed character batch and option change.
@@ -73,7 +73,9 @@ export default function ChatPage({ onCheckin }: ChatPageProps) {
   return (
     <section className={styles.page} aria-labelledby="chat-title">
       <BackHeader title={CHAT_MSG.title} titleId="chat-title" sticky />
-      <div className={styles.log} role="log" aria-live="polite" aria-label="대화 내용">
+      {/* A tap anywhere in the conversation shows the answer being typed in full (the text is already whole for
+          screen readers, and a keyboard user's next message does the same). */}
+      <div className={styles.log} role="log" aria-live="polite" aria-label="대화 내용" onPointerDown={skipTyping}>
         {items.map((item) => (
           <Item key={item.id} item={item} onQuickMenu={openQuickMenu} />
         ))}

@@ -8,6 +8,7 @@ import { useIsLoggedIn } from '../../../shared/auth-token';
 import { points } from '../../../shared/format';
 import { navigateTo } from '../../../shared/navigation';
 import { notify } from '../../../shared/notify';
+import { loginPath } from '../../../shared/return-to';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { useCheckedInToday, useSpin } from '../api/checkin-api';
@@ -69,17 +70,20 @@ function Wheel({ rotation, spinning }: { rotation: number; spinning: boolean }) 
   );
 }
 
+/** Home with the roulette open: where a login for attendance returns to. */
+export const ATTENDANCE_PATH = '/?attendance=1';
+
 /**
  * The attendance roulette: the server draws the prize, the wheel spins 3.5 s and lands on it (docs/rules/points.md#R4).
  */
 export default function RouletteModal({ open, onClose, onAwarded }: RouletteModalProps) {
   const loggedIn = useIsLoggedIn();
   useEffect(() => {
-    // Attendance needs a login: the login alert, then the login page.
+    // Attendance needs a login: the login alert, then the login page, which comes back and opens it.
     if (!loggedIn) {
       notify(MSG.loginRequired);
       onClose();
-      navigateTo('/login');
+      navigateTo(loginPath(ATTENDANCE_PATH));
     }
   }, [loggedIn, onClose]);
   const today = useCheckedInToday(loggedIn);

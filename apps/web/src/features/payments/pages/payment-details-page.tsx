@@ -19,12 +19,17 @@ const STATUS_LABEL: Record<PaymentHistoryItem['status'], string> = {
   REFUNDED: '결제 취소',
 };
 
-/** Matches the request name by text or by Korean initial consonants ('ㅅㅌㅂㅅ' finds 스타벅스). */
+/** Matches a name by text or by Korean initial consonants ('ㅅㅌㅂㅅ' finds 스타벅스). */
 export function matchesName(name: string, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
   if (name.toLowerCase().includes(q)) return true;
   return getChoseong(name.replace(/\s/g, '')).includes(q.replace(/\s/g, ''));
+}
+
+/** The search box promises '가맹점·상품명': a payment is found by its merchant or by what was bought. */
+export function matchesPayment(item: Pick<PaymentHistoryItem, 'merchant' | 'requestName'>, query: string): boolean {
+  return matchesName(item.requestName, query) || matchesName(item.merchant, query);
 }
 
 export default function PaymentDetailsPage() {
@@ -46,7 +51,7 @@ export default function PaymentDetailsPage() {
   const groups = useMemo(
     () =>
       groupByDay(
-        (history.data ?? []).filter((item) => matchesName(item.requestName, query)),
+        (history.data ?? []).filter((item) => matchesPayment(item, query)),
         (item) => item.date,
       ),
     [history.data, query],

@@ -8,28 +8,24 @@ import { barHeights, chartAmount, monthLong, monthShort } from '../report-format
 const BAR_H = 100;
 
 /**
- * A long window scrolls sideways: keeps the selected month (at first the current one, last) in view. An
- * IntersectionObserver measures it once the browser has laid the bars out anyway; reading offsetLeft
- * here instead forced a layout of the whole page inside the task that rendered the card.
+ * A long window scrolls sideways and opens on the selected month (at first the current one, the last):
+ * the container is scrolled so that bar ends at its right edge, after the browser has laid the bars out
+ * (the next frame), so reading their geometry costs no extra layout in the task that rendered the card.
  */
 function useSelectedBarInView(container: RefObject<HTMLElement | null>, selected: string, months: string[]) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new window (months) lays out new bars to scroll to
   useEffect(() => {
-    const el = container.current;
-    const bar = months.includes(selected) ? el?.querySelector(`[data-month="${selected}"]`) : null;
-    if (!el || !bar || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      ([entry]) => {
-        const view = entry?.rootBounds;
-        if (!entry || !view) return;
-        observer.disconnect();
-        const { left, right } = entry.boundingClientRect;
-        if (right > view.right) el.scrollBy({ left: right - view.right });
-        else if (left < view.left) el.scrollBy({ left: left - view.left });
-      },
-      { root: el, threshold: 1 },
-    );
-    observer.observe(bar);
-    return () => observer.disconnect();
+    const frame = requestAnimationFrame(() => {
+      const el = container.current;
+      const bar = el?.querySelector<HTMLElement>(`[data-month="${selected}"]`);
+      if (!el || !bar) return;
+      // The bars' box is positioned (CSS), so a bar's offsetLeft is measured from it.
+      const left = bar.offsetLeft;
+      const right = left + bar.offsetWidth;
+      if (right > el.scrollLeft + el.clientWidth) el.scrollLeft = right - el.clientWidth;
+      else if (left < el.scrollLeft) el.scrollLeft = left;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [container, selected, months]);
 }
 

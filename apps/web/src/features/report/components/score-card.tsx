@@ -1,33 +1,56 @@
-import type { ScoreReport } from '@ohgood/contract/report';
+import type { ScoreFactor, ScoreReport } from '@ohgood/contract/report';
 import { useScore } from '../api/report-api';
 import styles from '../report.module.css';
+import { splitFactors } from '../report-format';
 import { CardError, Skeleton } from './card-state';
 import { ScoreGauge } from './score-gauge';
 
-/** How many factors the 'why' list shows. */
+/** How many factors each list shows. */
 const TOP_FACTORS = 3;
 
+function FactorList({ factors, kind }: { factors: ScoreFactor[]; kind: 'helps' | 'hurts' }) {
+  return (
+    <ol className={styles.factors} data-testid={kind === 'hurts' ? 'score-factors' : 'score-helps'}>
+      {factors.map((factor) => (
+        <li key={factor.key}>
+          <span className={styles.factorLabel}>{factor.label}</span>
+          {kind === 'hurts' ? (
+            <span className={styles.factorPoints}>−{Math.round(factor.contribution)}점</span>
+          ) : (
+            <span className={styles.factorGood}>좋아요</span>
+          )}
+          <span className={styles.factorDetail}>{factor.detail}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** What keeps the score up and what takes it down, in whole points (report.md#D1). */
 function Reasons({ report }: { report: ScoreReport }) {
-  const costly = report.factors.filter((f) => f.contribution > 0).slice(0, TOP_FACTORS);
-  if (costly.length === 0) return <p className={styles.muted}>감점 요인이 없어요. 완벽해요!</p>;
+  const { helps, hurts } = splitFactors(report.factors);
   return (
     <>
-      <h3 className={styles.subTitle}>점수에 영향을 준 요인</h3>
-      <ol className={styles.factors} data-testid="score-factors">
-        {costly.map((factor) => (
-          <li key={factor.key}>
-            <span className={styles.factorLabel}>{factor.label}</span>
-            <span className={styles.factorPoints}>−{factor.contribution}점</span>
-            <span className={styles.factorDetail}>{factor.detail}</span>
-          </li>
-        ))}
-      </ol>
-      <h3 className={styles.subTitle}>점수를 올리려면</h3>
-      <ul className={styles.tips}>
-        {costly.map((factor) => (
-          <li key={factor.key}>{factor.tip}</li>
-        ))}
-      </ul>
+      {helps.length > 0 ? (
+        <>
+          <h3 className={styles.subTitle}>점수를 지켜 준 요인</h3>
+          <FactorList factors={helps.slice(0, TOP_FACTORS)} kind="helps" />
+        </>
+      ) : null}
+      {hurts.length === 0 ? (
+        <p className={styles.muted}>깎인 점수가 없어요. 완벽해요!</p>
+      ) : (
+        <>
+          <h3 className={styles.subTitle}>점수를 깎은 요인</h3>
+          <FactorList factors={hurts.slice(0, TOP_FACTORS)} kind="hurts" />
+          <h3 className={styles.subTitle}>점수를 올리려면</h3>
+          <ul className={styles.tips}>
+            {hurts.slice(0, TOP_FACTORS).map((factor) => (
+              <li key={factor.key}>{factor.tip}</li>
+            ))}
+          </ul>
+        </>
+      )}
     </>
   );
 }

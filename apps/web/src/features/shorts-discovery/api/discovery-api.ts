@@ -21,7 +21,7 @@ export const discoveryKeys = {
   videos: (list: VideoList) => (list === 'all' ? dataKeys.myLiked : dataKeys.myCommented),
 };
 
-/* The calls (docs/rules/api.md#A1); each body is the envelope, `.data` taken here. */
+/* The calls (docs/rules/api.md#A1): search and the my page's bodies are bare; profile calls are enveloped (`.data`). */
 
 const fetchProfile = (targetId: number | null, page: number, sortBy: ProfileSort) =>
   callEndpoint(api.profile, { query: { targetId: targetId ?? undefined, page, sortBy } }).then((body) => body.data);
@@ -30,8 +30,7 @@ const fetchProfile = (targetId: number | null, page: number, sortBy: ProfileSort
 export function useSearch(q: string) {
   return useInfiniteQuery({
     queryKey: discoveryKeys.search(q),
-    queryFn: ({ pageParam }) =>
-      callEndpoint(api.search, { query: { q, limit: PAGE, ...(pageParam ?? {}) } }).then((body) => body.data),
+    queryFn: ({ pageParam }) => callEndpoint(api.search, { query: { q, limit: PAGE, ...(pageParam ?? {}) } }),
     initialPageParam: null as SearchCursor | null,
     getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
     enabled: q !== '',
@@ -55,7 +54,7 @@ export function useOwnProfile(enabled: boolean) {
 export function useMyShortsOverview() {
   return useQuery({
     queryKey: discoveryKeys.overview,
-    queryFn: () => callEndpoint(api.overview, { query: { limit: PAGE } }).then((body) => body.data),
+    queryFn: () => callEndpoint(api.overview, { query: { limit: PAGE } }),
   });
 }
 
@@ -63,9 +62,7 @@ export function useSubscriptions() {
   return useInfiniteQuery({
     queryKey: discoveryKeys.subscriptions,
     queryFn: ({ pageParam }) =>
-      callEndpoint(api.subscriptions, { query: { limit: PAGE, cursor: pageParam ?? undefined } }).then(
-        (body) => body.data,
-      ),
+      callEndpoint(api.subscriptions, { query: { limit: PAGE, cursor: pageParam ?? undefined } }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
   });
@@ -78,7 +75,7 @@ export function useMyVideos(list: VideoList) {
     queryFn: ({ pageParam }) =>
       callEndpoint(list === 'all' ? api.liked : api.commented, {
         query: { limit: PAGE, cursor: pageParam ?? undefined },
-      }).then((body) => body.data),
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.hasNext ? last.nextCursor : undefined),
   });

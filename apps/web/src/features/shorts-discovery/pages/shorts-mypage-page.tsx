@@ -31,7 +31,7 @@ export default function ShortsMypagePage() {
         </div>
       </header>
 
-      <Section title={DISCOVERY_MSG.subscriptions} to="/shorts/mypage/subscribe" linkText={DISCOVERY_MSG.all}>
+      <Section title={DISCOVERY_MSG.subscriptions} to="/shorts/mypage/subscribe" linkText={DISCOVERY_MSG.viewAll}>
         {o.subscriptions.items.length === 0 ? (
           <p className={styles.emptySmall}>{DISCOVERY_MSG.noSubscriptions}</p>
         ) : (

@@ -4,6 +4,7 @@ import type { WatchGauge as Gauge } from '../hooks/use-watch-gauge';
 import styles from './feed.module.css';
 
 const RADIUS = 20;
+const EARNED_HERE = '이 영상은 적립 완료';
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
 /** The circular watch-point gauge (docs/rules/points.md#R5, #R6). */
@@ -16,18 +17,24 @@ export function WatchGauge({
   loggedIn: boolean;
   limitReached: boolean;
 }) {
-  const ratio = Math.min(1, gauge.watched / gauge.required);
+  const ratio = gauge.earned ? 1 : Math.min(1, gauge.watched / gauge.required);
+  // Why the ring does not move, said without a tap: this video paid already, or today's cap is reached.
+  const standing = !loggedIn ? null : gauge.earned ? EARNED_HERE : limitReached ? SHORTS_MSG.dailyLimit : null;
   const explain = () => {
     if (!loggedIn) gauge.showMessage(SHORTS_MSG.earnLoginNeeded);
-    else if (limitReached) gauge.showMessage(SHORTS_MSG.dailyLimit);
+    else if (standing) gauge.showMessage(standing);
   };
+  const caption = gauge.message ?? standing;
   return (
     <div className={styles.gaugeWrap}>
       <button
         type="button"
         className={`${styles.gauge} ${gauge.disabled ? styles.gaugeDisabled : ''}`}
         onClick={explain}
-        aria-label={`시청 포인트 게이지 ${Math.round(ratio * 100)}%`}
+        aria-label={
+          gauge.earned ? `시청 포인트 게이지: ${EARNED_HERE}` : `시청 포인트 게이지 ${Math.round(ratio * 100)}%`
+        }
+        data-earned={gauge.earned || undefined}
         data-testid="watch-gauge"
         data-watched={gauge.watched.toFixed(1)}
         data-required={gauge.required}
@@ -45,9 +52,9 @@ export function WatchGauge({
         </svg>
         <Coins size={18} aria-hidden className={styles.gaugeIcon} />
       </button>
-      {gauge.message && (
-        <p className={styles.gaugeMessage} role="status">
-          {gauge.message}
+      {caption && (
+        <p className={styles.gaugeMessage} role="status" data-testid="gauge-caption">
+          {caption}
         </p>
       )}
     </div>

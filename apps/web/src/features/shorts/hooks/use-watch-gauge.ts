@@ -11,13 +11,15 @@ export interface WatchGauge {
   required: number;
   message: string | null;
   disabled: boolean;
+  /** This video already paid its points (until the slide changes): the ring stays full. */
+  earned: boolean;
   showMessage(text: string): void;
 }
 
 /**
  * docs/rules/points.md#R5, #R6: while the active video plays, 0.1 s per 100 ms tick up to duration − 1; a view is
  * opened on the server first (its clock is what pays), one earn request on reaching the goal, a message for
- * 3 s; disabled when logged out or at the daily limit; reset on slide change.
+ * 3 s, then the ring stays full and says '이 영상은 적립 완료'; disabled when logged out or at the daily limit; reset on slide change.
  */
 export function useWatchGauge(options: {
   shortsId: number;
@@ -34,6 +36,7 @@ export function useWatchGauge(options: {
   const [message, setMessage] = useState<string | null>(null);
   const [viewOpen, setViewOpen] = useState(false);
   const [done, setDone] = useState(false);
+  const [earned, setEarned] = useState(false);
   const requested = useRef(false);
   const viewRequested = useRef(false);
   const messageTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -60,6 +63,7 @@ export function useWatchGauge(options: {
     setWatched(0);
     setViewOpen(false);
     setDone(false);
+    setEarned(false);
     requested.current = false;
     viewRequested.current = false;
   }, [active]);
@@ -91,7 +95,7 @@ export function useWatchGauge(options: {
     earn({ shortsId, watchedSeconds: required }).then(
       (result) => {
         setDone(true);
-        setWatched(0);
+        setEarned(true);
         showMessage(SHORTS_MSG.earned(result.earnedPoints));
       },
       (error: unknown) => {
@@ -108,5 +112,5 @@ export function useWatchGauge(options: {
     );
   }, [watched, required, disabled, shortsId]);
 
-  return { watched, required, message, disabled, showMessage };
+  return { watched, required, message, disabled, earned, showMessage };
 }
