@@ -17,6 +17,7 @@ import { registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { passJsonText } from './http/json-text';
 import { type LogStream, loggerOptions } from './http/logging';
+import { type AppMetrics, registerMetrics } from './http/metrics';
 import { isApiPath } from './http/paths';
 import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
@@ -39,6 +40,7 @@ import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
+import { createLiveStatus } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
@@ -80,6 +82,8 @@ declare module 'fastify' {
     mediaPipeline: ShortsPipeline;
     /** This instance's caches: hit/miss counts (`home.stats()`) and the change API (`changes`). */
     caches: Pick<AppCacheHome, 'home' | 'changes'>;
+    /** Operational metrics (`GET /metrics` with METRICS_TOKEN); jobs report their runs here. */
+    metrics: AppMetrics;
   }
 }
 
@@ -184,7 +188,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, notifications, clock));
+  const live = createLiveStatus(merchants, notifications);
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, live, clock));
+  app.decorate(
+    'metrics',
+    registerMetrics(app, config.METRICS_TOKEN, {
+      pool: database.pool,
+      caches: home,
+      openStreams: () => live.size(),
+      transcodeQueue: () => pipeline.pending(),
+    }),
+  );
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

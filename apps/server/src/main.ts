@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   phases.app = Math.round(performance.now());
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
-  const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
+  const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log, app.metrics) : () => undefined;
   const shutdown = gracefulShutdown({
     app,
     stopJobs,
