@@ -78,15 +78,22 @@ export async function mixedLoad({ base, viewers, payers, merchantKey, cacheCount
   }
   const think = () => sleep(thinkMs * (0.5 + Math.random()));
 
-  // One short at a time, a feed page every 10 shorts; comments opened on one short in ten.
+  // One short at a time, a feed page every 10 shorts; comments opened on one short in ten. A visit starts at
+  // the top of the feed and, after each page, ends with probability 0.3 (3.3 pages on average): the next
+  // visit starts at page 1 again.
   async function swipe(token, onShort) {
-    let page = 1 + Math.floor(Math.random() * 5);
+    let page = 1;
     while (!stopping) {
       const feed = token
         ? await call('feed (signed in)', `/api/shorts/feeds?page=${page}&size=10`, { token })
         : await call('feed (anonymous)', `/api/public/shorts/feeds?page=${page}&size=10`);
       const items = feed?.data ?? [];
-      if (items.length === 0) page = 1;
+      if (items.length === 0) {
+        // Past the last page (a small data set): back to the top after a pause, never a tight loop.
+        page = 1;
+        await think();
+        continue;
+      }
       for (const item of items) {
         if (stopping) return;
         if (Math.random() < 0.1) {
@@ -99,7 +106,7 @@ export async function mixedLoad({ base, viewers, payers, merchantKey, cacheCount
         await onShort?.(item);
         await think();
       }
-      page = page >= 50 ? 1 : page + 1;
+      page = page >= 50 || Math.random() < 0.3 ? 1 : page + 1;
     }
   }
 

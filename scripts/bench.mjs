@@ -169,15 +169,21 @@ async function ensureFixture(base, dataDir) {
     );
     const { lo, hi } = range[0];
     const span = hi - lo + 1;
+    // Ids are chosen here, so every counter is known as the row is written (the reactions and comments below
+    // are generated from the id): no million-row counter update afterwards.
+    const { rows: top } = await client.query(`select coalesce(max(id), 0)::int as id from shorts`);
     await client.query(
-      `insert into shorts (customer_id, title, content, video_key, thumbnail_key, duration_ms, width, height, status, created_at)
-       select $1::int + ((g::bigint * 7919) % $2::int)::int, '벤치 영상 ' || g,
+      `insert into shorts (id, customer_id, title, content, video_key, thumbnail_key, duration_ms, width, height, status,
+         like_count, dislike_count, comment_count, created_at)
+       select $6::int + g, $1::int + ((g::bigint * 7919) % $2::int)::int, '벤치 영상 ' || g,
          case when g % 3 = 0 then '오늘의 #벤치' || (g % 50) else '벤치 설명 ' || g end,
          'bench/' || g || '/' || $3::text, $4::text, 10000, 360, 640, 'READY',
+         $7::int - ($6::int + g) % 5, ($6::int + g) % 5, $8::int,
          date_trunc('milliseconds', now() - (g % 365) * interval '1 day' - (g % 1440) * interval '1 minute')
        from generate_series(1, $5::int) g`,
-      [lo, span, video, poster, FIXTURE.shorts],
+      [lo, span, video, poster, FIXTURE.shorts, top[0].id, FIXTURE.reactionsPerShort, FIXTURE.commentsPerShort],
     );
+    await client.query(`select setval(pg_get_serial_sequence('shorts', 'id'), (select max(id) from shorts))`);
     await client.query(
       `insert into short_reactions (short_id, customer_id, type, created_at)
        select s.id, $1::int + (s.id * 7 + k * 1013) % $2::int,
@@ -191,19 +197,6 @@ async function ensureFixture(base, dataDir) {
        select s.id, $1::int + (s.id * 31 + k * 577) % $2::int, '벤치 댓글 ' || k, s.created_at + k * interval '1 minute'
        from shorts s, generate_series(1, $3::int) k where s.video_key like 'bench/%'`,
       [lo, span, FIXTURE.commentsPerShort],
-    );
-    // Counters as the app keeps them (the ranking triggers recompute every score on this update).
-    await client.query(
-      `update shorts s set like_count = r.likes, dislike_count = r.dislikes
-       from (select short_id, count(*) filter (where type = 'like')::int as likes,
-                    count(*) filter (where type = 'dislike')::int as dislikes
-             from short_reactions group by short_id) r
-       where r.short_id = s.id and s.video_key like 'bench/%'`,
-    );
-    await client.query(
-      `update shorts s set comment_count = c.n
-       from (select short_id, count(*)::int as n from short_comments group by short_id) c
-       where c.short_id = s.id and s.video_key like 'bench/%'`,
     );
     await client.query(
       `insert into short_ranks (short_id, base, score, created_at)
