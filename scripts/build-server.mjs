@@ -1,4 +1,4 @@
-// Compiles the server to one JavaScript module, apps/server/dist/main.js, so `npm start` runs plain Node
+// Compiles the server to apps/server/dist/main.js and the chunks it loads, so `npm start` runs plain Node
 // (no TypeScript transform at start-up). npm packages stay in node_modules; the workspace contract, which
 // ships TypeScript sources, is compiled in. Migrations are copied next to it.
 import { cpSync, rmSync } from 'node:fs';
@@ -18,6 +18,10 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // main.js starts PostgreSQL while the app's chunk loads (dynamic imports in main.ts).
+  splitting: true,
+  // Next to main.js: modules that find files beside themselves (migrations) keep finding them.
+  chunkNames: '[name]-[hash]',
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',

@@ -8,6 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { type AppCacheHome, createAppCaches } from './caches';
 import type { Database } from './db/client';
 import { Notifications } from './db/notifications';
 import { registerAuthGuard } from './http/auth-guard';
@@ -16,6 +17,7 @@ import { frameworkErrors, registerErrorHandler } from './http/error-handler';
 import { registerInputGuard } from './http/input-guard';
 import { passJsonText } from './http/json-text';
 import { type LogStream, loggerOptions } from './http/logging';
+import { type AppMetrics, registerMetrics } from './http/metrics';
 import { isApiPath } from './http/paths';
 import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
@@ -38,6 +40,7 @@ import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
+import { createLiveStatus } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { paymentRoutes } from './modules/payments/routes';
@@ -52,12 +55,12 @@ import { createFeedService } from './modules/shorts/feed-service';
 import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
 import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
 import { createReactionsService } from './modules/shorts/reactions-service';
-import { PUBLIC_SHORTS_ROUTES, shortsRoutes } from './modules/shorts/routes';
+import { publicShortsRoutes, shortsRoutes } from './modules/shorts/routes';
 import { createSearchService } from './modules/shorts/search';
 import { searchRoutes } from './modules/shorts/search-routes';
 import { createSubscriptionsService } from './modules/shorts/subscriptions-service';
 import { createUploadStatusService } from './modules/shorts/upload-status-service';
-import { createViewerState, viewersOfNotification } from './modules/shorts/viewer-state';
+import { createViewerState } from './modules/shorts/viewer-state';
 import { createWatchPointsService } from './modules/shorts/watch-points-service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
@@ -77,6 +80,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The upload queue (tests wait on it with `idle()` instead of sleeping). */
     mediaPipeline: ShortsPipeline;
+    /** This instance's caches: hit/miss counts (`home.stats()`) and the change API (`changes`). */
+    caches: Pick<AppCacheHome, 'home' | 'changes'>;
+    /** Operational metrics (`GET /metrics` with METRICS_TOKEN); jobs report their runs here. */
+    metrics: AppMetrics;
   }
 }
 
@@ -125,8 +132,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
   const notifications = new Notifications(database.url);
   app.addHook('onClose', () => notifications.close());
-  const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
-  await notifications.subscribe('feed_changed', () => publicCache.clear());
+  // Every in-process cache, and the changes (announced by the database) that drop each one.
+  const { home, caches, changes } = await createAppCaches(config.PUBLIC_CACHE_MS, notifications);
+  app.decorate('caches', { home, changes });
+  registerPublicCache(app, config.PUBLIC_CACHE_MS, publicShortsRoutes(caches));
 
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every
   // instance restarted; that is what readiness (/health/ready) reports.
@@ -151,21 +160,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mediaPipeline', pipeline);
   app.addHook('onReady', () => pipeline.recover());
   app.addHook('onClose', () => pipeline.close());
-  const ranking = createRanking(database.db, clock, config.PUBLIC_CACHE_MS);
-  // Whatever drops the public answers (a change notification, a shorts write here) drops pages and cursors.
-  publicCache.onClear(() => ranking.forgetCursors());
+  const ranking = createRanking(database.db, clock, caches, changes.rankingChanged);
   // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
   const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
   refreshTimer.unref();
   app.addHook('onClose', async () => clearInterval(refreshTimer));
   await app.register(mediaRoutes(storage));
-  // What each signed-in viewer reacted to and follows, remembered per instance; any instance's write is
-  // announced by the database (migration 0010) and forgotten everywhere.
-  const viewerState = createViewerState(database.db);
-  await notifications.subscribe('viewer_changed', (payload) => viewerState.forget(viewersOfNotification(payload)));
-  // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
-  const comments = createCommentsService(database.db, clock);
-  publicCache.onClear(() => comments.forgetAll());
+  // What each signed-in viewer reacted to and follows, remembered per instance.
+  const viewerState = createViewerState(database.db, caches.viewerFacts);
+  const comments = createCommentsService(database.db, clock, caches.commentRows, changes);
   const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
@@ -173,18 +176,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       feed,
       uploadStatus: createUploadStatusService(database.db),
       comments,
-      reactions: createReactionsService(database.db, clock, viewerState),
-      subscriptions: createSubscriptionsService(database.db, clock, viewerState),
+      reactions: createReactionsService(database.db, clock, changes),
+      subscriptions: createSubscriptionsService(database.db, clock, changes),
       watchPoints: createWatchPointsService(database.db, clock),
       pipeline,
       workDir: workRoot(config.DATA_DIR),
     }),
   );
   await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
-  await app.register(profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log)));
+  await app.register(
+    profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log, changes)),
+  );
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
-  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, notifications, clock));
+  const live = createLiveStatus(merchants, notifications);
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, live, clock));
+  app.decorate(
+    'metrics',
+    registerMetrics(app, config.METRICS_TOKEN, {
+      pool: database.pool,
+      caches: home,
+      openStreams: () => live.size(),
+      transcodeQueue: () => pipeline.pending(),
+    }),
+  );
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

@@ -1,6 +1,7 @@
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
+import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
 import { catchUp, JOBS, type JobName, runJob } from './runner';
 
@@ -8,18 +9,29 @@ import { catchUp, JOBS, type JobName, runJob } from './runner';
  * Starts the in-process scheduler (KST) after catching up missed runs. Several instances may run it: the
  * job_runs key lets exactly one of them do each run. Returns a stop function.
  */
-export async function startScheduler(db: Db, clock: Clock, log: FastifyBaseLogger): Promise<() => void> {
+export async function startScheduler(
+  db: Db,
+  clock: Clock,
+  log: FastifyBaseLogger,
+  metrics?: AppMetrics,
+): Promise<() => void> {
+  const caughtUpAt = performance.now();
   for (const outcome of await catchUp(db, clock)) {
     if (outcome.ran) log.info(outcome, 'caught up a missed job run');
+    metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
   }
   const crons = (Object.keys(JOBS) as JobName[]).map(
     (job) =>
       new Cron(JOBS[job].cron, { timezone: 'Asia/Seoul', protect: true, name: `ohgood-${job}` }, async () => {
+        const startedAt = performance.now();
+        const seconds = () => (performance.now() - startedAt) / 1000;
         try {
           const outcome = await runJob(db, clock, job);
           log.info(outcome, 'scheduled job finished');
+          metrics?.jobRun(job, seconds(), outcome.ran ? 'ran' : 'skipped');
         } catch (error) {
           log.error({ err: error, job }, 'scheduled job failed; it runs again at the next start-up');
+          metrics?.jobRun(job, seconds(), 'failed');
         }
       }),
   );

@@ -38,6 +38,8 @@ const envSchema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process. */
   PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Bearer token for `GET /metrics` (Prometheus); unset = no metrics endpoint (404). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Successful sign-ups allowed per client IP per hour and per day (each account gets a limit at once). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(5),
   SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().positive().default(20),

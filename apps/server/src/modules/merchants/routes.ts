@@ -1,11 +1,10 @@
 import { merchantEndpoints as api, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Notifications } from '../../db/notifications';
 import { requireMerchant } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
 import type { Clock } from '../../lib/clock';
-import { createLiveStatus } from './live-status';
+import type { LiveStatus } from './live-status';
 import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
@@ -17,10 +16,9 @@ const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 export function merchantRoutes(
   merchants: MerchantService,
   publicUrl: string | undefined,
-  notifications: Notifications,
+  live: LiveStatus,
   clock: Clock,
 ): FastifyPluginAsyncZod {
-  const live = createLiveStatus(merchants, notifications);
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {

@@ -10,6 +10,7 @@ import type {
 } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_LIMITS, DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortSubscriptions, shorts } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
@@ -30,7 +31,13 @@ interface Logger {
 }
 
 /** Channel profiles and editing one's own (docs/rules/shorts.md#S8). */
-export function createProfileService(db: Db, storage: MediaStorage, mediaBaseUrl: string, log: Logger) {
+export function createProfileService(
+  db: Db,
+  storage: MediaStorage,
+  mediaBaseUrl: string,
+  log: Logger,
+  changes: Pick<CacheChanges, 'everythingChanged'>,
+) {
   return {
     /** A channel: public fields only (no legal name, e-mail or account), 12 shorts per 0-based page. */
     async profile(viewer: number, query: ProfileQuery): Promise<Profile> {
@@ -134,6 +141,8 @@ export function createProfileService(db: Db, storage: MediaStorage, mediaBaseUrl
           throw conflict('NICKNAME_TAKEN', DISCOVERY_MSG.nicknameTaken);
         throw error;
       }
+      // The name and picture are in this creator's items and comments everywhere (others hear the database).
+      changes.everythingChanged();
       // Only photos this feature stored are ours to delete (never a seeded or shared file).
       const previous = oldKey as string | null;
       if (previous?.startsWith('avatars/') && previous !== newKey) {

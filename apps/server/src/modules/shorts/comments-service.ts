@@ -1,14 +1,16 @@
 import type { CommentItem, CreateCommentRequest } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortComments, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
+import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import { lockReadyShort, readyShort } from './playable-short';
 
-type CommentRow = {
+export type CommentRow = {
   id: number;
   parentId: number | null;
   content: string;
@@ -19,24 +21,22 @@ type CommentRow = {
   profileImg: string | null;
 };
 
-/** Most shorts whose comment rows are remembered at once. */
-const MAX_CACHED_SHORTS = 5_000;
-
 /** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
-export function createCommentsService(db: Db, clock: Clock) {
+export function createCommentsService(
+  db: Db,
+  clock: Clock,
+  cached: Cache<number, CommentRow[]>,
+  changes: Pick<CacheChanges, 'commentsChanged'>,
+) {
   /*
-   * A playable short's comment rows, remembered until anything about shorts changes: every comment write,
-   * a short leaving READY, an author renaming — each fires the database's 'feed_changed' (migration 0003),
-   * on which the app calls `forgetAll`; this instance's own writes forget at once as well. Only the
-   * viewer-dependent `deletable` is computed per request.
+   * A playable short's comment rows, kept in their cache ('comment-rows', `caches.ts`) until that short's
+   * comments change or the short itself does: every instance hears it from the database (migration 0040),
+   * and this instance's own writes drop it at once. Only the viewer-dependent `deletable` is per request.
    */
-  const cached = new Map<number, CommentRow[]>();
-  let generation = 0;
-
   async function rowsOf(shortId: number): Promise<CommentRow[]> {
     const hit = cached.get(shortId);
     if (hit) return hit;
-    const startedAt = generation;
+    const startedAt = cached.generation();
     await readyShort(db, shortId);
     const rows = await db
       .select({
@@ -54,21 +54,11 @@ export function createCommentsService(db: Db, clock: Clock) {
       .where(eq(shortComments.shortId, shortId))
       .orderBy(asc(shortComments.id));
     // Read before a change finished being announced: answer with it, do not keep it.
-    if (startedAt === generation) {
-      if (cached.size >= MAX_CACHED_SHORTS) cached.clear();
-      cached.set(shortId, rows);
-    }
+    cached.set(shortId, rows, startedAt);
     return rows;
   }
 
-  const forgetAll = () => {
-    generation += 1;
-    cached.clear();
-  };
-
   return {
-    forgetAll,
-
     /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
     async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
       const rows = await rowsOf(shortId);
@@ -135,7 +125,7 @@ export function createCommentsService(db: Db, clock: Clock) {
           customerId: author,
         };
       });
-      forgetAll();
+      changes.commentsChanged(shortId);
       return added;
     },
 
@@ -157,7 +147,7 @@ export function createCommentsService(db: Db, clock: Clock) {
           .where(eq(shorts.id, shortId));
         return { deleted: true };
       });
-      forgetAll();
+      changes.commentsChanged(shortId);
       return result;
     },
   };

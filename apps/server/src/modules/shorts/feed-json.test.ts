@@ -42,6 +42,9 @@ function checkedBody(rows: ShortRow[], p: Paging, viewer: number | null, f: View
   return feedResponse.parse({ ...ok(data), ...p });
 }
 
+/** The rows as a ranked page with its paging, as the feed service hands them over. */
+const pageOf = (rows: ShortRow[], { hasNext, ...p }: Paging) => ({ ranked: { rows, hasNext }, ...p });
+
 describe('feedPageJson', () => {
   it('is the schema-checked feed body, for any rows, viewer and facts', () => {
     fc.assert(
@@ -51,7 +54,7 @@ describe('feedPageJson', () => {
         fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
         facts,
         (rows, p, viewer, f) => {
-          const json = feedPageJson({ rows, ...p }, viewer, f).text;
+          const json = feedPageJson(pageOf(rows, p), viewer, f).text;
           expect(JSON.parse(json)).toStrictEqual(checkedBody(rows, p, viewer, f));
         },
       ),
@@ -62,7 +65,7 @@ describe('feedPageJson', () => {
   it('answers each viewer their own fields from the same cached rows', () => {
     const [first] = fc.sample(row, { numRuns: 1, seed: 7 }) as [ShortRow];
     const shortRow = { ...first, customerId: 3 };
-    const page = { rows: [shortRow], page: 1, size: 10, hasNext: false, mediaBaseUrl: '/media' };
+    const page = pageOf([shortRow], { page: 1, size: 10, hasNext: false, mediaBaseUrl: '/media' });
     const liker = { reactions: new Map<number, MyReaction>([[shortRow.id, 'like']]), subscribed: new Set([3]) };
     const none = { reactions: new Map<number, MyReaction>(), subscribed: new Set<number>() };
     const itemFor = (viewer: number | null, f: ViewerFacts) => JSON.parse(feedPageJson(page, viewer, f).text).data[0];
@@ -75,7 +78,7 @@ describe('feedPageJson', () => {
     const [first] = fc.sample(row, { numRuns: 1, seed: 11 }) as [ShortRow];
     const leaky = { ...first, passwordHash: 'secret' } as ShortRow;
     const none = { reactions: new Map<number, MyReaction>(), subscribed: new Set<number>() };
-    const json = feedPageJson({ rows: [leaky], page: 1, size: 10, hasNext: false, mediaBaseUrl: '' }, null, none);
+    const json = feedPageJson(pageOf([leaky], { page: 1, size: 10, hasNext: false, mediaBaseUrl: '' }), null, none);
     expect(json.text).not.toContain('secret');
     expect(JSON.parse(json.text).data[0]).not.toHaveProperty('passwordHash');
   });
@@ -83,8 +86,8 @@ describe('feedPageJson', () => {
   it('refuses a viewer field outside its enum instead of writing it', () => {
     const [first] = fc.sample(row, { numRuns: 1, seed: 13 }) as [ShortRow];
     const odd = { reactions: new Map([[first.id, 'love' as MyReaction]]), subscribed: new Set<number>() };
-    expect(() => feedPageJson({ rows: [first], page: 1, size: 10, hasNext: false, mediaBaseUrl: '' }, 1, odd)).toThrow(
-      /outside the contract/,
-    );
+    expect(() =>
+      feedPageJson(pageOf([first], { page: 1, size: 10, hasNext: false, mediaBaseUrl: '' }), 1, odd),
+    ).toThrow(/outside the contract/);
   });
 });

@@ -1,25 +1,24 @@
 import { type FeedResponse, myReaction, shortItem, subscriptionStatus } from '@ohgood/contract/shorts';
 import { JsonText } from '../../http/json-text';
 import { ok } from '../../lib/envelope';
+import type { RankedPage } from './ranking';
 import { publicItemOf, type ShortRow, type ViewerFields, viewerFieldsOf } from './short-items';
 import type { ViewerFacts } from './viewer-state';
 
 /** An item without its viewer fields, checked (and stripped of anything undeclared) like the whole body. */
 const publicItem = shortItem.omit({ myReaction: true, subscriptionStatus: true });
 
-/**
- * Each row's public part as JSON text, an object left open for the viewer fields. Rows come from the ranking's
- * page cache, the same objects until the page is re-read, so each is checked and written once.
- */
-const openItems = new WeakMap<ShortRow, Buffer>();
+/** A row's public part as JSON text, an object left open for the viewer fields. */
+const openItemOf = (row: ShortRow): Buffer =>
+  Buffer.from(JSON.stringify(publicItem.encode(publicItemOf(row))).slice(0, -1));
 
-function openItemOf(row: ShortRow): Buffer {
-  let bytes = openItems.get(row);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(publicItem.encode(publicItemOf(row))).slice(0, -1));
-    openItems.set(row, bytes);
-  }
-  return bytes;
+/**
+ * The page's items' public parts, kept on the page itself: a page from the ranking's page cache is the same
+ * object until it is dropped, so each item is checked and written once per cached page.
+ */
+function openItemsOf(ranked: RankedPage): Buffer[] {
+  ranked.openItems ??= ranked.rows.map(openItemOf);
+  return ranked.openItems;
 }
 
 /** The two viewer fields as JSON members (closing the item), from their enums' own values only. */
@@ -45,10 +44,9 @@ const COMMA = Buffer.from(',');
 const DATA_CLOSE = Buffer.from('],');
 
 export interface FeedPageRows {
-  rows: ShortRow[];
+  ranked: RankedPage;
   page: number;
   size: number;
-  hasNext: boolean;
   mediaBaseUrl: string;
 }
 
@@ -59,15 +57,17 @@ export interface FeedPageRows {
  * schema-checked body.
  */
 export function feedPageJson(
-  { rows, page, size, hasNext, mediaBaseUrl }: FeedPageRows,
+  { ranked, page, size, mediaBaseUrl }: FeedPageRows,
   viewer: number | null,
   facts: ViewerFacts,
 ): JsonText<FeedResponse> {
   const parts: Buffer[] = [DATA_OPEN];
-  rows.forEach((row, i) => {
+  const items = openItemsOf(ranked);
+  ranked.rows.forEach((row, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(openItemOf(row), ...viewerMembers(viewerFieldsOf(row, viewer, facts)));
+    parts.push(items[i] as Buffer, ...viewerMembers(viewerFieldsOf(row, viewer, facts)));
   });
+  const hasNext = ranked.hasNext;
   parts.push(DATA_CLOSE, Buffer.from(JSON.stringify({ page, size, hasNext, mediaBaseUrl }).slice(1)));
   return new JsonText(Buffer.concat(parts));
 }

@@ -5,9 +5,9 @@ import { customers, shortRanks, shorts } from '../../db/schema';
 import type { JsonText } from '../../http/json-text';
 import { type FeedPageRows, feedPageJson } from './feed-json';
 import { shortNotFound } from './playable-short';
-import type { Ranking } from './ranking';
+import type { RankedPage, Ranking } from './ranking';
 import { keywordFilter } from './search';
-import { type ShortRow, shortColumns, toShortItems, viewerFactsOf } from './short-items';
+import { shortColumns, toShortItems, viewerFactsOf } from './short-items';
 import type { ViewerState } from './viewer-state';
 
 /** Reading playable shorts: the ranked feed (optionally filtered by a keyword) and one short by id. */
@@ -31,8 +31,7 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
         sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
       );
     }
-    type RankedPage = { rows: ShortRow[]; hasNext: boolean };
-    let ranked = keyword ? undefined : ranking.cachedPage<RankedPage>(query.size, query.page);
+    let ranked: RankedPage | undefined = keyword ? undefined : ranking.cachedPage(query.size, query.page);
     if (!ranked) {
       const rows = await db
         .select({
@@ -57,7 +56,7 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
       ranked = { rows: page, hasNext };
       if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
     }
-    return { rows: ranked.rows, page: query.page, size: query.size, hasNext: ranked.hasNext, mediaBaseUrl };
+    return { ranked, page: query.page, size: query.size, mediaBaseUrl };
   }
 
   return {
@@ -65,8 +64,8 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
 
     /** A feed page as items. */
     async feed(query: FeedQuery, viewer: number | null): Promise<FeedPage> {
-      const { rows, ...paging } = await rankedPage(query);
-      return { data: await toShortItems(viewerState, rows, viewer), ...paging };
+      const { ranked, ...paging } = await rankedPage(query);
+      return { data: await toShortItems(viewerState, ranked.rows, viewer), hasNext: ranked.hasNext, ...paging };
     },
 
     /**
@@ -77,9 +76,9 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
       query: FeedQuery,
       viewer: number | null,
     ): Promise<{ json: JsonText<FeedResponse>; shortIds: number[] }> {
-      const ranked = await rankedPage(query);
-      const json = feedPageJson(ranked, viewer, await viewerFactsOf(viewerState, ranked.rows, viewer));
-      return { json, shortIds: ranked.rows.map((row) => row.id) };
+      const page = await rankedPage(query);
+      const json = feedPageJson(page, viewer, await viewerFactsOf(viewerState, page.ranked.rows, viewer));
+      return { json, shortIds: page.ranked.rows.map((row) => row.id) };
     },
 
     async one(id: number, viewer: number | null): Promise<ShortItem> {

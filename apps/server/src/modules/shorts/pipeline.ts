@@ -170,6 +170,11 @@ export class ShortsPipeline {
     for (const row of rows) this.enqueue(row.id);
   }
 
+  /** Uploads waiting or being transcoded (the one in hand counts while the queue drains). */
+  pending(): number {
+    return this.#queue.length + (this.#running ? 1 : 0);
+  }
+
   /** Resolves when the queue is empty (tests and graceful shutdown). */
   idle(): Promise<void> {
     if (!this.#running) return Promise.resolve();

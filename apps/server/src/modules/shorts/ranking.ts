@@ -1,8 +1,11 @@
 import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
+import { announceChange } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { shortRankClock } from '../../db/schema';
 import { withTx } from '../../db/tx';
+import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
+import type { ShortRow } from './short-items';
 
 /** How often the freshness term is re-evaluated (docs/rules/shorts.md#S1; stored scores, migration 0003). */
 export const RANK_REFRESH_MS = 60_000;
@@ -14,28 +17,33 @@ export interface RankCursor {
   id: number;
 }
 
+/** A ranked page's rows as read (shared by every reader; personalised afterwards) and their encoded items. */
+export interface RankedPage {
+  rows: ShortRow[];
+  hasNext: boolean;
+  /** Each row's public item as open JSON (`feed-json.ts`), written once per cached page. */
+  openItems?: Buffer[];
+}
+
+export interface RankingCaches {
+  feedPages: Cache<string, RankedPage>;
+  feedCursors: Cache<string, RankCursor>;
+}
+
 /**
  * The stored feed ranking. Triggers keep each playable short's base score exact on every change; this moves
  * the one instant all freshness terms are evaluated at (`short_rank_clock`) forward once a minute by the
  * app's clock, on a timer and lazily on reads, so no request scores every short. With several instances a
- * conditional update lets one of them do each minute's refresh.
+ * conditional update lets one of them do each minute's refresh, announced to all as a ranking change.
  *
- * It also remembers where each feed page ended (keyset paging behind the page number): page n+1 continues
- * from page n's last sort key through the index instead of skipping n·size rows. The cursors are forgotten
- * whenever the ranking changes.
+ * Its pages and where each page ended (keyset paging behind the page number: page n+1 continues from page
+ * n's last sort key through the index instead of skipping n·size rows) live in the app's caches
+ * (`caches.ts`), dropped whenever the ranking changes.
  */
-export function createRanking(db: Db, clock: Clock, pageCacheMs = 0) {
+export function createRanking(db: Db, clock: Clock, caches: RankingCaches, rankingChanged: () => void) {
   let checkedAt = Number.NEGATIVE_INFINITY;
-  let generation = 0;
   let refreshing: Promise<void> | undefined;
-  const cursors = new Map<string, RankCursor>();
-  const MAX_CURSORS = 10_000;
-  const pages = new Map<string, { value: unknown; expires: number }>();
-  const forget = () => {
-    generation += 1;
-    cursors.clear();
-    pages.clear();
-  };
+  const keyOf = (size: number, page: number) => `${size}:${page}`;
 
   async function refresh(): Promise<void> {
     const now = clock.now();
@@ -56,10 +64,10 @@ export function createRanking(db: Db, clock: Clock, pageCacheMs = 0) {
       await tx.execute(sql`
         update short_ranks set score = base + short_rank_freshness(${at}, created_at)
         where created_at > ${at} - interval '61 days'`);
-      await tx.execute(sql`select pg_notify('feed_changed', '')`);
+      await announceChange(tx, 'ranking');
       return true;
     });
-    if (moved) forget();
+    if (moved) rankingChanged();
   }
 
   return {
@@ -75,39 +83,25 @@ export function createRanking(db: Db, clock: Clock, pageCacheMs = 0) {
     },
 
     cursorAfter(size: number, page: number): RankCursor | undefined {
-      return cursors.get(`${size}:${page}`);
+      return caches.feedCursors.get(keyOf(size, page));
     },
 
-    /** Which ranking a read started on: a cursor read before a change must not be kept after it. */
-    generation(): number {
-      return generation;
+    /** Which ranking a read started on: what was read before a change must not be kept after it. */
+    generation(): { cursors: number; pages: number } {
+      return { cursors: caches.feedCursors.generation(), pages: caches.feedPages.generation() };
     },
 
-    remember(size: number, page: number, cursor: RankCursor, readOn: number): void {
-      if (readOn !== generation) return;
-      if (cursors.size >= MAX_CURSORS) cursors.clear();
-      cursors.set(`${size}:${page}`, cursor);
+    remember(size: number, page: number, cursor: RankCursor, readOn: { cursors: number }): void {
+      caches.feedCursors.set(keyOf(size, page), cursor, readOn.cursors);
     },
 
-    /**
-     * A page's rows as read from the ranking, shared by every reader for `pageCacheMs` (personalisation is
-     * added per reader afterwards); dropped with the cursors on any change.
-     */
-    cachedPage<T>(size: number, page: number): T | undefined {
-      const hit = pages.get(`${size}:${page}`);
-      if (!hit || hit.expires <= Date.now()) return undefined;
-      return hit.value as T;
+    /** A page's rows as read from the ranking, shared by every reader while its cache keeps it. */
+    cachedPage(size: number, page: number): RankedPage | undefined {
+      return caches.feedPages.get(keyOf(size, page));
     },
 
-    keepPage(size: number, page: number, value: unknown, readOn: number): void {
-      if (pageCacheMs <= 0 || readOn !== generation) return;
-      if (pages.size >= MAX_CURSORS) pages.clear();
-      pages.set(`${size}:${page}`, { value, expires: Date.now() + pageCacheMs });
-    },
-
-    /** The order changed (a like, a comment, a new short, a refresh elsewhere): page ends moved. */
-    forgetCursors(): void {
-      forget();
+    keepPage(size: number, page: number, value: RankedPage, readOn: { pages: number }): void {
+      caches.feedPages.set(keyOf(size, page), value, readOn.pages);
     },
   };
 }

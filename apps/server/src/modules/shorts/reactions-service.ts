@@ -1,14 +1,18 @@
 import type { MyReaction, ReactionResult, ReactionType } from '@ohgood/contract/shorts';
 import { and, eq, sql } from 'drizzle-orm';
+import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { shortReactions, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { lockReadyShort } from './playable-short';
-import type { ViewerState } from './viewer-state';
 
 /** One like or dislike per customer per short, with exact counters (docs/rules/shorts.md#S3). */
-export function createReactionsService(db: Db, clock: Clock, viewerState: ViewerState) {
+export function createReactionsService(
+  db: Db,
+  clock: Clock,
+  changes: Pick<CacheChanges, 'countsChanged' | 'viewersChanged'>,
+) {
   return {
     /**
      * Same reaction again removes it; the other replaces it. The short's row lock serialises reactions on
@@ -56,8 +60,9 @@ export function createReactionsService(db: Db, clock: Clock, viewerState: Viewer
           .returning({ likeCount: shorts.likeCount });
         return { likeCount: updated?.likeCount ?? 0, myReaction: mine };
       });
-      // After the commit, so this instance's next page shows the change at once (others hear 'viewer_changed').
-      viewerState.forget([customerId]);
+      // After the commit, so this instance's next answers show it at once (others hear it from the database).
+      changes.countsChanged(shortId);
+      changes.viewersChanged([customerId]);
       return result;
     },
   };

@@ -6,9 +6,11 @@ import fastifyMultipart from '@fastify/multipart';
 import { LIMITS } from '@ohgood/contract/limits';
 import { shortsEndpoints as api, type FeedQuery } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { type AppCaches, publicCommentsPath, publicShortPath } from '../../caches';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import type { PublicRoute } from '../../http/public-cache';
 import { ok, okWithCode } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
 import { makeWorkDir } from '../../lib/work-dir';
@@ -20,12 +22,28 @@ import type { SubscriptionsService } from './subscriptions-service';
 import type { UploadStatusService } from './upload-status-service';
 import type { WatchPointsService } from './watch-points-service';
 
-/** Public answers the same for every anonymous caller, so the in-process cache may keep them briefly. */
-export const PUBLIC_SHORTS_ROUTES = [
-  '/api/public/shorts/feeds',
-  '/api/public/shorts/:id',
-  '/api/public/shorts/feeds/:id/comments',
-];
+/** The id of a per-short route's canonical path (no query, no leading zeros), else undefined: not kept. */
+function canonicalKey(request: FastifyRequest, pathOf: (id: number) => string): string | undefined {
+  const id = Number((request.params as { id?: string }).id);
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const path = pathOf(id);
+  return request.url === path ? path : undefined;
+}
+
+/**
+ * Public answers the same for every anonymous caller, kept in their caches: the feed by URL (page, size,
+ * keyword), one short and its comments by the short's canonical path, so a change to that short names them.
+ */
+export function publicShortsRoutes(caches: AppCaches): Record<string, PublicRoute> {
+  return {
+    [api.publicFeed.path]: { cache: caches.publicFeed, keyOf: (request) => request.url },
+    [api.one.path]: { cache: caches.publicShort, keyOf: (request) => canonicalKey(request, publicShortPath) },
+    [api.comments.path]: {
+      cache: caches.publicComments,
+      keyOf: (request) => canonicalKey(request, publicCommentsPath),
+    },
+  };
+}
 
 export interface ShortsRouteDeps {
   feed: FeedService;

@@ -1,13 +1,13 @@
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { and, count, eq } from 'drizzle-orm';
+import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortSubscriptions } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { notFound, unprocessable } from '../../lib/errors';
-import type { ViewerState } from './viewer-state';
 
 /** Following a creator: a unique pair, never oneself (docs/rules/shorts.md#S5). */
-export function createSubscriptionsService(db: Db, clock: Clock, viewerState: ViewerState) {
+export function createSubscriptionsService(db: Db, clock: Clock, changes: Pick<CacheChanges, 'viewersChanged'>) {
   async function subscriberCount(target: number): Promise<number> {
     const [row] = await db
       .select({ n: count() })
@@ -26,7 +26,7 @@ export function createSubscriptionsService(db: Db, clock: Clock, viewerState: Vi
         .values({ subscriberId: subscriber, targetId: target, createdAt: clock.now() })
         .onConflictDoNothing();
       // Written: this instance's next page shows it at once (others hear 'viewer_changed').
-      viewerState.forget([subscriber]);
+      changes.viewersChanged([subscriber]);
       return { subscriptionStatus: 'SUBSCRIBED' as const, subscriberCount: await subscriberCount(target) };
     },
 
@@ -34,7 +34,7 @@ export function createSubscriptionsService(db: Db, clock: Clock, viewerState: Vi
       await db
         .delete(shortSubscriptions)
         .where(and(eq(shortSubscriptions.subscriberId, subscriber), eq(shortSubscriptions.targetId, target)));
-      viewerState.forget([subscriber]);
+      changes.viewersChanged([subscriber]);
       return { subscriptionStatus: 'NOT_SUBSCRIBED' as const, subscriberCount: await subscriberCount(target) };
     },
   };

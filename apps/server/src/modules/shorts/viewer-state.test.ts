@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { viewersOfNotification } from '../../cache-changes';
 import { shorts } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { viewersOfNotification } from './viewer-state';
 
 type Item = { shortsId: number; myReaction: string; subscriptionStatus: string };
 

@@ -2,6 +2,7 @@ import type { MyReaction } from '@ohgood/contract/shorts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shortReactions, shortSubscriptions } from '../../db/schema';
+import type { Cache } from '../../lib/cache-home';
 
 /** What a page of shorts needs to know about its viewer. */
 export interface ViewerFacts {
@@ -9,7 +10,7 @@ export interface ViewerFacts {
   subscribed: Set<number>;
 }
 
-interface Known {
+export interface KnownFacts {
   /** myReaction per short looked up so far ('none' included: knowing there is none saves a query too). */
   reactions: Map<number, MyReaction>;
   /** Subscribed or not, per creator looked up so far. */
@@ -19,30 +20,22 @@ interface Known {
 export interface ViewerState {
   /** The viewer's reactions to `shortIds` and subscriptions among `creatorIds`; asks the database only for the unknown. */
   facts(viewer: number, shortIds: number[], creatorIds: number[]): Promise<ViewerFacts>;
-  /** Forgets viewers whose reactions or subscriptions changed; `'*'` forgets everyone. */
-  forget(viewers: number[] | '*'): void;
 }
 
 /**
  * Per-viewer memory of reactions and subscriptions, so a signed-in reader paging the feed costs no queries
- * once their rows for those shorts are known (the personalised feed was two queries per page).
- * Kept exact: this instance forgets a viewer right after their own write, and every instance forgets on the
- * database's 'viewer_changed' notification (migration 0010), whoever wrote. A lookup that raced a forget
- * answers its request but is not kept. At most `maxViewers`, least recently used first out.
+ * once their rows for those shorts are known. Kept exact by its cache (`caches.ts`, 'viewer-facts'): a
+ * viewer's entry is dropped right after their own write on this instance and on the database's
+ * 'viewer_changed' notification (migration 0010) everywhere, whoever wrote. A lookup that raced a drop
+ * answers its request but is not kept.
  */
-export function createViewerState(db: Db, maxViewers = 20_000): ViewerState {
-  const known = new Map<number, Known>();
-
-  function entryOf(viewer: number): Known {
+export function createViewerState(db: Db, known: Cache<number, KnownFacts>): ViewerState {
+  function entryOf(viewer: number): KnownFacts {
     let entry = known.get(viewer);
-    if (entry) {
-      // Most recently used last (Map keeps insertion order).
-      known.delete(viewer);
-    } else {
+    if (!entry) {
       entry = { reactions: new Map(), subscriptions: new Map() };
-      if (known.size >= maxViewers) known.delete(known.keys().next().value as number);
+      known.set(viewer, entry);
     }
-    known.set(viewer, entry);
     return entry;
   }
 
@@ -67,9 +60,9 @@ export function createViewerState(db: Db, maxViewers = 20_000): ViewerState {
               )
           : [],
       ]);
-      // Forgotten meanwhile (a write raced this lookup): answer from what was read, keep nothing.
+      // Dropped meanwhile (a write raced this lookup): answer from what was read, keep nothing.
       const target =
-        known.get(viewer) === entry
+        known.peek(viewer) === entry
           ? entry
           : { reactions: new Map(entry.reactions), subscriptions: new Map(entry.subscriptions) };
       for (const id of missingShorts) target.reactions.set(id, 'none');
@@ -81,19 +74,5 @@ export function createViewerState(db: Db, maxViewers = 20_000): ViewerState {
         subscribed: new Set(creatorIds.filter((id) => target.subscriptions.get(id) === true)),
       };
     },
-
-    forget(viewers) {
-      if (viewers === '*') known.clear();
-      else for (const viewer of viewers) known.delete(viewer);
-    },
   };
-}
-
-/** The viewer ids of a 'viewer_changed' notification payload. */
-export function viewersOfNotification(payload: string): number[] | '*' {
-  if (payload === '*' || payload === '') return '*';
-  return payload
-    .split(',')
-    .map(Number)
-    .filter((id) => Number.isSafeInteger(id) && id > 0);
 }

@@ -1,0 +1,224 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { shorts } from './db/schema';
+import type { ChangeEvent } from './lib/cache-home';
+import { testConfig } from './lib/config';
+import { bearer, createHarness, type Harness } from './test/harness';
+
+/*
+ * Two instances on one database, each with its own caches, hearing each other through LISTEN/NOTIFY. Cached
+ * answers live a minute here, so only a change can drop one during a test. Every step waits on events: after
+ * a write, a sentinel notification is sent and each instance's cache home reports hearing it; notifications
+ * arrive in commit order, so by then each has applied everything the write announced.
+ */
+const SENTINEL = 2_000_000_000;
+
+let h: Harness;
+let a: FastifyInstance;
+let b: FastifyInstance;
+let s1: number;
+let s2: number;
+let viewer: { token: string; customerId: number };
+
+beforeAll(async () => {
+  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000 } });
+  a = h.app;
+  b = await buildApp({
+    config: testConfig({ PUBLIC_CACHE_MS: 60_000 }),
+    database: h.database,
+    clock: h.clock,
+    jwtSecret: 'test-secret-test-secret-test-secret-1234',
+  });
+  await b.ready();
+  const creator = await h.signUp();
+  viewer = await h.signUp();
+  const rows = await h.database.db
+    .insert(shorts)
+    .values(
+      [1, 2].map((i) => ({
+        customerId: creator.customerId,
+        title: `캐시 ${i}`,
+        content: '',
+        videoKey: `v/cache${i}.mp4`,
+        durationMs: 10_000,
+        status: 'READY' as const,
+        createdAt: h.clock.now(),
+      })),
+    )
+    .returning({ id: shorts.id });
+  [s1, s2] = rows.map((r) => r.id) as [number, number];
+  // The first feed read of each instance moves the ranking's clock (a ranking change); get it done first.
+  for (const app of [a, b]) await app.inject({ method: 'GET', url: '/api/public/shorts/feeds?page=1&size=10' });
+  await settled();
+});
+afterAll(async () => {
+  await b.close();
+  await h.close();
+});
+
+function heard(app: FastifyInstance, match: (event: ChangeEvent | null) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = app.caches.home.onDrop((event) => {
+      if (!match(event)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Resolves once both instances heard everything committed before this call. */
+async function settled(): Promise<void> {
+  // A viewer that does not exist: hearing it drops nothing anyone reads.
+  const isSentinel = (e: ChangeEvent | null) => e?.kind === 'viewers' && e.ids !== 'all' && e.ids[0] === SENTINEL;
+  const both = Promise.all([heard(a, isSentinel), heard(b, isSentinel)]);
+  await h.database.pool.query(`select pg_notify('viewer_changed', '${SENTINEL}')`);
+  await both;
+}
+
+const hitsOf = (app: FastifyInstance, name: string) =>
+  app.caches.home.stats().find((s) => s.name === name)?.hits ?? Number.NaN;
+
+/** Whether an anonymous GET of `url` was answered from `cache` (then it is cached either way). */
+async function servedFromCache(app: FastifyInstance, cache: string, url: string): Promise<boolean> {
+  const before = hitsOf(app, cache);
+  const res = await app.inject({ method: 'GET', url });
+  expect(res.statusCode).toBe(200);
+  return hitsOf(app, cache) > before;
+}
+
+/** Which of the public answers each instance still had cached. */
+async function stillCached(app: FastifyInstance) {
+  return {
+    feed: await servedFromCache(app, 'public-feed', '/api/public/shorts/feeds?page=1&size=10'),
+    short1: await servedFromCache(app, 'public-short', `/api/public/shorts/${s1}`),
+    short2: await servedFromCache(app, 'public-short', `/api/public/shorts/${s2}`),
+    comments1: await servedFromCache(app, 'public-comments', `/api/public/shorts/feeds/${s1}/comments`),
+    comments2: await servedFromCache(app, 'public-comments', `/api/public/shorts/feeds/${s2}/comments`),
+  };
+}
+
+const ALL = { feed: true, short1: true, short2: true, comments1: true, comments2: true };
+
+/** Runs `change` on a primed pair, then reports what each instance still had cached. */
+async function afterChange(change: () => Promise<unknown>) {
+  await stillCached(a);
+  await stillCached(b);
+  await change();
+  await settled();
+  return { a: await stillCached(a), b: await stillCached(b) };
+}
+
+describe('one cache home: what a change drops, on both instances', () => {
+  it('keeps every public answer cached while a signed-in viewer watches (views and watch-point claims)', async () => {
+    const result = await afterChange(async () => {
+      const view = await a.inject({ method: 'POST', url: `/api/shorts/${s1}/views`, headers: bearer(viewer.token) });
+      expect(view.statusCode).toBe(200);
+      h.clock.advance(6_000);
+      const earn = await b.inject({
+        method: 'POST',
+        url: '/api/shorts/point/earn',
+        headers: bearer(viewer.token),
+        payload: { shortsId: s1, watchedSeconds: 5 },
+      });
+      expect(earn.statusCode).toBe(200);
+      expect(earn.json().earnedPoints).toBeGreaterThan(0);
+    });
+    expect(result).toEqual({ a: ALL, b: ALL });
+  });
+
+  it('a reaction drops the feed and that short, not its comments nor another short', async () => {
+    const result = await afterChange(async () => {
+      const res = await a.inject({
+        method: 'POST',
+        url: `/api/shorts/feeds/${s1}/reactions`,
+        headers: bearer(viewer.token),
+        payload: { shortsId: s1, type: 'like' },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+    const expected = { ...ALL, feed: false, short1: false };
+    expect(result).toEqual({ a: expected, b: expected });
+  });
+
+  it("a comment drops that short's comments, its item and the feed", async () => {
+    const result = await afterChange(async () => {
+      const res = await b.inject({
+        method: 'POST',
+        url: `/api/shorts/feeds/${s2}/comments`,
+        headers: bearer(viewer.token),
+        payload: { content: '캐시 댓글', gno: 0 },
+      });
+      expect(res.statusCode).toBe(200);
+    });
+    const expected = { ...ALL, feed: false, short2: false, comments2: false };
+    expect(result).toEqual({ a: expected, b: expected });
+    const list = await a.inject({ method: 'GET', url: `/api/public/shorts/feeds/${s2}/comments` });
+    expect(list.json().data.map((c: { content: string }) => c.content)).toContain('캐시 댓글');
+  });
+
+  it('a subscription drops no public answer', async () => {
+    const creatorId = (await a.inject({ method: 'GET', url: `/api/public/shorts/${s1}` })).json().customerId;
+    const result = await afterChange(async () => {
+      const res = await a.inject({
+        method: 'POST',
+        url: `/api/shorts/subscribe/${creatorId}`,
+        headers: bearer(viewer.token),
+      });
+      expect([200, 201]).toContain(res.statusCode);
+    });
+    expect(result).toEqual({ a: ALL, b: ALL });
+  });
+
+  it('the ranking refresh drops only the feed', async () => {
+    const result = await afterChange(() => h.database.pool.query(`select pg_notify('feed_changed', 'ranking')`));
+    const expected = { ...ALL, feed: false };
+    expect(result).toEqual({ a: expected, b: expected });
+  });
+
+  it('a short changing itself (written past both instances) drops everything about it, nothing of the other', async () => {
+    const result = await afterChange(() =>
+      h.database.pool.query(`update shorts set title = '새 제목' where id = $1`, [s1]),
+    );
+    const expected = { ...ALL, feed: false, short1: false, comments1: false };
+    expect(result).toEqual({ a: expected, b: expected });
+    const one = await b.inject({ method: 'GET', url: `/api/public/shorts/${s1}` });
+    expect(one.json().title).toBe('새 제목');
+  });
+
+  it('the change API drops exactly its kind on the instance that calls it', async () => {
+    await stillCached(a);
+    a.caches.changes.commentsChanged(s1);
+    expect(await stillCached(a)).toEqual({ ...ALL, feed: false, short1: false, comments1: false });
+    a.caches.changes.viewersChanged([viewer.customerId]);
+    expect(await stillCached(a)).toEqual(ALL);
+    a.caches.changes.everythingChanged();
+    expect(await stillCached(a)).toEqual({
+      feed: false,
+      short1: false,
+      short2: false,
+      comments1: false,
+      comments2: false,
+    });
+  });
+
+  it("drops a viewer's remembered facts on their own reaction, through either instance", async () => {
+    const page = async (app: FastifyInstance) =>
+      (
+        await app.inject({ method: 'GET', url: '/api/shorts/feeds?page=1&size=10', headers: bearer(viewer.token) })
+      ).json().data as Array<{ shortsId: number; myReaction: string }>;
+    const mine = async (app: FastifyInstance) => (await page(app)).find((i) => i.shortsId === s2)?.myReaction;
+    expect(await mine(a)).toBe('none');
+    expect(await mine(b)).toBe('none');
+    const res = await a.inject({
+      method: 'POST',
+      url: `/api/shorts/feeds/${s2}/reactions`,
+      headers: bearer(viewer.token),
+      payload: { shortsId: s2, type: 'dislike' },
+    });
+    expect(res.statusCode).toBe(200);
+    await settled();
+    expect(await mine(a)).toBe('dislike');
+    expect(await mine(b)).toBe('dislike');
+  });
+});

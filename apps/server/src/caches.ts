@@ -1,0 +1,84 @@
+import { applyAnnounced, type CacheChanges, changesOf, viewersOfNotification } from './cache-changes';
+import type { Notifications } from './db/notifications';
+import type { PublicAnswer } from './http/public-cache';
+import { CacheHome } from './lib/cache-home';
+import type { CommentRow } from './modules/shorts/comments-service';
+import type { RankCursor, RankedPage } from './modules/shorts/ranking';
+import type { KnownFacts } from './modules/shorts/viewer-state';
+
+/** The canonical paths of the per-short public answers (only these are cached, so a change names their keys). */
+export const publicShortPath = (id: number) => `/api/public/shorts/${id}`;
+export const publicCommentsPath = (id: number) => `/api/public/shorts/feeds/${id}/comments`;
+
+/** Every in-process cache of the app, declared in one place: capacity, lifetime and what drops it. */
+function declareCaches(home: CacheHome, publicTtlMs: number) {
+  return {
+    /** Anonymous feed answers by URL (page, size, keyword): whatever moves the ranking moves them. */
+    publicFeed: home.define<string, PublicAnswer>({
+      name: 'public-feed',
+      max: 5_000,
+      ttlMs: publicTtlMs,
+      droppedBy: { ranking: 'all' },
+    }),
+    /** Anonymous single-short answers: that short's item changed. */
+    publicShort: home.define<string, PublicAnswer>({
+      name: 'public-short',
+      max: 5_000,
+      ttlMs: publicTtlMs,
+      droppedBy: { counts: (ids) => ids.map(publicShortPath) },
+    }),
+    /** Anonymous comment lists: that short's comments changed. */
+    publicComments: home.define<string, PublicAnswer>({
+      name: 'public-comments',
+      max: 5_000,
+      ttlMs: publicTtlMs,
+      droppedBy: { comments: (ids) => ids.map(publicCommentsPath) },
+    }),
+    /** The ranking's pages (rows shared by every reader, personalised afterwards), by `size:page`. */
+    feedPages: home.define<string, RankedPage>({
+      name: 'feed-pages',
+      max: 10_000,
+      ttlMs: publicTtlMs,
+      droppedBy: { ranking: 'all' },
+    }),
+    /** Where each ranked page ended (keyset paging behind page numbers), by `size:page`. */
+    feedCursors: home.define<string, RankCursor>({
+      name: 'feed-cursors',
+      max: 10_000,
+      droppedBy: { ranking: 'all' },
+    }),
+    /** A playable short's comment rows (only `deletable` is per viewer), by short id. */
+    commentRows: home.define<number, CommentRow[]>({
+      name: 'comment-rows',
+      max: 5_000,
+      droppedBy: { comments: (ids) => ids },
+    }),
+    /** Per signed-in viewer: reactions and subscriptions looked up so far, by customer id. */
+    viewerFacts: home.define<number, KnownFacts>({
+      name: 'viewer-facts',
+      max: 20_000,
+      droppedBy: { viewers: (ids) => ids },
+    }),
+  };
+}
+
+export type AppCaches = ReturnType<typeof declareCaches>;
+
+export interface AppCacheHome {
+  home: CacheHome;
+  caches: AppCaches;
+  changes: CacheChanges;
+}
+
+/**
+ * The app's caches and the changes that drop them, hearing every instance's writes through the database
+ * (`feed_changed`, `viewer_changed`; migrations 0003, 0010, 0040). A reconnect after a gap drops everything.
+ */
+export async function createAppCaches(publicTtlMs: number, notifications: Notifications): Promise<AppCacheHome> {
+  const home = new CacheHome();
+  const caches = declareCaches(home, publicTtlMs);
+  const changes = changesOf(home);
+  await notifications.subscribe('feed_changed', (payload) => applyAnnounced(changes, payload));
+  await notifications.subscribe('viewer_changed', (payload) => changes.viewersChanged(viewersOfNotification(payload)));
+  return { home, caches, changes };
+}

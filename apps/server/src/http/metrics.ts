@@ -1,0 +1,131 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { MSG } from '@ohgood/contract/messages';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CacheHome } from '../lib/cache-home';
+import { notFound, unauthorized } from '../lib/errors';
+
+/** What the operational metrics read at scrape time. */
+export interface MetricsSources {
+  pool: pg.Pool;
+  caches: CacheHome;
+  /** Live payment status streams (SSE) open on this instance. */
+  openStreams: () => number;
+  /** Uploads waiting for or in transcoding on this instance. */
+  transcodeQueue: () => number;
+}
+
+export interface AppMetrics {
+  /** A scheduled job's run: its name, how long it took, and how it ended. */
+  jobRun(job: string, seconds: number, outcome: 'ran' | 'skipped' | 'failed'): void;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Prometheus metrics of this instance (`prom-client`, its own registry): request durations per route,
+ * database pool use, cache hits and misses, job runs, open SSE streams and the transcode queue. Served at
+ * `GET /metrics` only with `Authorization: Bearer <token>`; without a token configured it answers 404, so nothing is public by default.
+ */
+export function registerMetrics(app: FastifyInstance, token: string | undefined, sources: MetricsSources): AppMetrics {
+  const registry = new Registry();
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: ids and queries would make a series per request.
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.observe(
+      { method: request.method, route, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting clients)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, sources.pool.totalCount);
+      this.set({ state: 'idle' }, sources.pool.idleCount);
+      this.set({ state: 'waiting' }, sources.pool.waitingCount);
+    },
+  });
+  const cacheCounter = (name: string, help: string, field: 'hits' | 'misses') =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['cache'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const stats of sources.caches.stats()) this.inc({ cache: stats.name }, stats[field]);
+      },
+    });
+  cacheCounter('cache_hits_total', 'In-process cache hits by cache', 'hits');
+  cacheCounter('cache_misses_total', 'In-process cache misses by cache', 'misses');
+  new Gauge({
+    name: 'cache_entries',
+    help: 'In-process cache entries by cache',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const stats of sources.caches.stats()) this.set({ cache: stats.name }, stats.size);
+    },
+  });
+  new Gauge({
+    name: 'sse_streams_open',
+    help: 'Live payment status streams open on this instance',
+    registers: [registry],
+    collect() {
+      this.set(sources.openStreams());
+    },
+  });
+  new Gauge({
+    name: 'transcode_queue_length',
+    help: 'Uploads waiting for or in transcoding on this instance',
+    registers: [registry],
+    collect() {
+      this.set(sources.transcodeQueue());
+    },
+  });
+  const jobRuns = new Counter({
+    name: 'job_runs_total',
+    help: 'Scheduled job runs by job and outcome (skipped: another instance had run it)',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobSeconds = new Histogram({
+    name: 'job_duration_seconds',
+    help: 'Scheduled job run duration by job',
+    labelNames: ['job'] as const,
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+
+  const expected = token ? sha256(`Bearer ${token}`) : undefined;
+  // Registered either way, so with metrics off the path is a plain 404 (not the web app's fallback page).
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    if (!expected) throw notFound('NOT_FOUND', '찾을 수 없습니다.');
+    // Compared as digests: equal length, constant time, whatever the caller sent.
+    if (!timingSafeEqual(sha256(request.headers.authorization ?? ''), expected)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw unauthorized(MSG.unauthorized);
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+
+  return {
+    jobRun(job, seconds, outcome) {
+      jobRuns.inc({ job, outcome });
+      if (outcome !== 'skipped') jobSeconds.observe({ job }, seconds);
+    },
+  };
+}

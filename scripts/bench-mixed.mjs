@@ -1,0 +1,333 @@
+// The mixed-load model of `npm run bench` (docs/performance.md "Mixed load"): virtual users of several
+// kinds, each with think time between its calls, added in a ramp. Per step and per call type it records
+// req/s, p50, p99 and errors, and the anonymous feed's cache hit rate (from /metrics); the knee is the
+// largest number of concurrent users at which every call type's p99 is ≤ 50 ms with no errors.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Shares of the virtual users by kind (BENCH_MIX="anonymous=55,viewer=30,…" overrides; need not sum to 100). */
+export const DEFAULT_MIX = { anonymous: 55, viewer: 30, searcher: 7, chatter: 4, payer: 3, uploader: 1 };
+export const P99_LIMIT_MS = 50;
+
+export function mixFromEnv(text = process.env.BENCH_MIX) {
+  if (!text) return { ...DEFAULT_MIX };
+  const mix = Object.fromEntries(Object.keys(DEFAULT_MIX).map((kind) => [kind, 0]));
+  for (const part of text.split(',')) {
+    const [kind, share] = part.split('=');
+    if (!(kind in mix) || !(Number(share) >= 0)) throw new Error(`BENCH_MIX: bad part "${part}"`);
+    mix[kind] = Number(share);
+  }
+  return mix;
+}
+
+/** Kinds in proportion: user i gets the kind whose cumulative share first exceeds i's place in a cycle of 100. */
+function kindsFor(count, mix) {
+  const total = Object.values(mix).reduce((a, b) => a + b, 0);
+  const kinds = [];
+  const owed = Object.fromEntries(Object.keys(mix).map((k) => [k, 0]));
+  for (let i = 0; i < count; i++) {
+    // Largest remainder: the kind furthest behind its share goes next, so every prefix keeps the proportions.
+    for (const k of Object.keys(mix)) owed[k] += mix[k] / total;
+    const next = Object.keys(owed).reduce((a, b) => (owed[b] > owed[a] ? b : a));
+    owed[next] -= 1;
+    kinds.push(next);
+  }
+  return kinds;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0;
+const SEARCH_WORDS = ['벤치', '오늘', '#벤치7', '설명', 'ㅂㅊ', '영상 12', '벤치러'];
+const CHAT_LINES = ['포인트 어떻게 모아요?', '이번 달 결제 금액 알려줘', '등급 기준이 뭐야', '안녕'];
+
+/**
+ * Runs the ramp against `base`. `setup` gives signed-in tokens: `viewers` (fixture customers) and `payers`
+ * (fresh customers), the merchant key, and a function reading the public-feed cache counters.
+ */
+export async function mixedLoad({ base, viewers, payers, merchantKey, cacheCounts, thinkMs, steps, stepSeconds, mix }) {
+  const samples = []; // { step, type, ms, ok }
+  let step = 0;
+  let stopping = false;
+  const randomIp = () => `10.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}`;
+
+  async function call(type, path, { method = 'GET', token, body, headers = {}, form } = {}) {
+    const started = performance.now();
+    let ok = false;
+    let json = null;
+    try {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          'x-forwarded-for': randomIp(),
+          ...headers,
+        },
+        body: form ?? (body ? JSON.stringify(body) : undefined),
+      });
+      const text = await res.text();
+      ok = res.status >= 200 && res.status < 300;
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      ok = false;
+    }
+    samples.push({ step, type, ms: performance.now() - started, ok });
+    return json;
+  }
+  const think = () => sleep(thinkMs * (0.5 + Math.random()));
+
+  // One short at a time, a feed page every 10 shorts; comments opened on one short in ten. A visit starts at
+  // the top of the feed and, after each page, ends with probability 0.3 (3.3 pages on average): the next
+  // visit starts at page 1 again.
+  async function swipe(token, onShort) {
+    let page = 1;
+    while (!stopping) {
+      const feed = token
+        ? await call('feed (signed in)', `/api/shorts/feeds?page=${page}&size=10`, { token })
+        : await call('feed (anonymous)', `/api/public/shorts/feeds?page=${page}&size=10`);
+      const items = feed?.data ?? [];
+      if (items.length === 0) {
+        // Past the last page (a small data set): back to the top after a pause, never a tight loop.
+        page = 1;
+        await think();
+        continue;
+      }
+      for (const item of items) {
+        if (stopping) return;
+        if (Math.random() < 0.1) {
+          await call(
+            token ? 'comments (signed in)' : 'comments (anonymous)',
+            `/api/public/shorts/feeds/${item.shortsId}/comments`,
+            { token },
+          );
+        }
+        await onShort?.(item);
+        await think();
+      }
+      page = page >= 50 || Math.random() < 0.3 ? 1 : page + 1;
+    }
+  }
+
+  const users = {
+    anonymous: () => swipe(null),
+    viewer: (i) => {
+      const token = viewers[i % viewers.length];
+      const views = [];
+      let paidUntil = 0;
+      return swipe(token, async (item) => {
+        const opened = await call('view', `/api/shorts/${item.shortsId}/views`, { method: 'POST', token });
+        if (opened?.data?.viewId) views.push({ id: item.shortsId, at: performance.now() });
+        // A claim for a view watched ≥ 5.3 s (half the fixture's 10 s shorts) that does not overlap a paid one.
+        const now = performance.now();
+        const due = views.find((v) => v.at >= paidUntil && now - v.at >= 5_300);
+        if (due && Math.random() < 0.5) {
+          await call('watch claim', '/api/shorts/point/earn', {
+            method: 'POST',
+            token,
+            body: { shortsId: due.id, watchedSeconds: 5 },
+          });
+          paidUntil = due.at + 5_000;
+          views.splice(0, views.indexOf(due) + 1);
+        }
+        if (Math.random() < 0.05) {
+          await call('reaction', `/api/shorts/feeds/${item.shortsId}/reactions`, {
+            method: 'POST',
+            token,
+            body: { shortsId: item.shortsId, type: Math.random() < 0.85 ? 'like' : 'dislike' },
+          });
+        }
+        if (Math.random() < 0.02) {
+          await call('comment', `/api/shorts/feeds/${item.shortsId}/comments`, {
+            method: 'POST',
+            token,
+            body: { content: '벤치 혼합 댓글', gno: 0 },
+          });
+        }
+        if (Math.random() < 0.01 && item.subscriptionStatus === 'NOT_SUBSCRIBED') {
+          await call('subscribe', `/api/shorts/subscribe/${item.customerId}`, { method: 'POST', token });
+        }
+      });
+    },
+    searcher: async () => {
+      while (!stopping) {
+        await call('search', `/api/public/shorts/search?q=${encodeURIComponent(pick(SEARCH_WORDS))}&limit=8`);
+        await think();
+        await think();
+      }
+    },
+    chatter: async (i) => {
+      const token = viewers[(i * 7) % viewers.length];
+      let sessionId = null;
+      while (!stopping) {
+        const reply = await call('chat turn', '/chat', {
+          method: 'POST',
+          token,
+          body: { sessionId, inputMessage: pick(CHAT_LINES), flow: 'init' },
+        });
+        sessionId = reply?.data?.sessionId ?? sessionId;
+        await think();
+        await think();
+      }
+    },
+    // A purchase (merchant request → validate → final), then the pages a customer checks after paying.
+    payer: async (i) => {
+      const token = payers[i % payers.length];
+      while (!stopping) {
+        const created = await call('merchant request', '/api/merchant/payment-requests', {
+          method: 'POST',
+          headers: { 'x-merchant-key': merchantKey },
+          body: { orderId: `mix-${Date.now()}-${i}-${Math.random()}`, requestName: '혼합 상품', totalPrice: 100 },
+        });
+        await think();
+        if (created?.pinCode) {
+          await call('validate', '/api/payment/validate', {
+            method: 'POST',
+            token,
+            body: { codeType: 'pincode', value: created.pinCode },
+          });
+          await think();
+          await call('final', `/api/payment/final?point=0&requestId=${created.requestId}`, { method: 'POST', token });
+        }
+        for (const [type, path] of [
+          ['payment info', '/api/payment/info'],
+          ['mypage', '/api/mypage'],
+          ['payment history', '/api/payment/history'],
+        ]) {
+          await think();
+          await call(type, path, { token });
+        }
+        for (let k = 0; k < 5 && !stopping; k++) await think();
+      }
+    },
+    uploader: async (i) => {
+      const video = uploadFile;
+      if (!video) return;
+      const token = viewers[(i * 13) % viewers.length];
+      while (!stopping) {
+        const form = new FormData();
+        form.set('title', '혼합 업로드');
+        form.set('content', '벤치 업로드');
+        form.set('video', new Blob([video]), 'clip.mp4');
+        await call('upload', '/api/upload', { method: 'POST', token, form });
+        for (let k = 0; k < 30 && !stopping; k++) await think();
+      }
+    },
+  };
+
+  const uploadFile = readUploadFile();
+  const maxUsers = steps.at(-1);
+  const kinds = kindsFor(maxUsers, mix);
+  const running = [];
+  const perStep = [];
+  for (let s = 0; s < steps.length; s++) {
+    step = s;
+    while (running.length < steps[s]) {
+      const i = running.length;
+      running.push(users[kinds[i]](i).catch(() => undefined));
+    }
+    const before = await cacheCounts();
+    const began = performance.now();
+    await sleep(stepSeconds * 1000);
+    const seconds = (performance.now() - began) / 1000;
+    const after = await cacheCounts();
+    const hits = after.hits - before.hits;
+    const misses = after.misses - before.misses;
+    perStep.push({
+      users: steps[s],
+      seconds,
+      hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
+      kinds: countKinds(kinds.slice(0, steps[s])),
+    });
+    console.log(`  mixed: ${steps[s]} users done (${samples.filter((x) => x.step === s).length} calls)`);
+  }
+  stopping = true;
+  await Promise.race([Promise.all(running), sleep(15_000)]);
+
+  return perStep.map((st, s) => {
+    const byType = new Map();
+    // Samples count toward the step in which they started, over that step's duration.
+    for (const x of samples) {
+      if (x.step !== s) continue;
+      const list = byType.get(x.type) ?? [];
+      list.push(x);
+      byType.set(x.type, list);
+    }
+    const types = [...byType.entries()]
+      .map(([type, list]) => {
+        const ms = list.map((x) => x.ms).sort((a, b) => a - b);
+        return {
+          type,
+          rps: list.length / st.seconds,
+          p50: percentile(ms, 0.5),
+          p99: percentile(ms, 0.99),
+          errors: list.filter((x) => !x.ok).length,
+          count: list.length,
+        };
+      })
+      .sort((a, b) => b.count - a.count);
+    const total = types.reduce((sum, t) => sum + t.rps, 0);
+    const within = types.every((t) => t.p99 <= P99_LIMIT_MS && t.errors === 0);
+    return { ...st, types, total, within };
+  });
+}
+
+function countKinds(kinds) {
+  const counts = {};
+  for (const k of kinds) counts[k] = (counts[k] ?? 0) + 1;
+  return counts;
+}
+
+/** A small MP4 for the few uploads: BENCH_UPLOAD_FILE, else the first demo short of the data directory. */
+function readUploadFile() {
+  const given = process.env.BENCH_UPLOAD_FILE;
+  if (given && existsSync(given)) return readFileSync(given);
+  const dir = process.env.BENCH_MEDIA_DIR;
+  if (!dir || !existsSync(dir)) return null;
+  const stack = [dir];
+  while (stack.length) {
+    const current = stack.pop();
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) stack.push(path);
+      else if (entry.name.endsWith('.mp4')) return readFileSync(path);
+    }
+  }
+  return null;
+}
+
+/** The knee: the last step (users) at which every call type was within the limit with no errors. */
+export function kneeOf(results) {
+  let knee = null;
+  for (const r of results) if (r.within) knee = r;
+  return knee;
+}
+
+const r1 = (n) => Math.round(n * 10) / 10;
+
+export function printMixed(results) {
+  console.log('\n### Mixed load: ramp\n');
+  console.log(
+    '| users | kinds | total req/s | worst p99 (call) | errors | public-feed hit rate | all p99 ≤ 50 ms, no errors |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const worst = r.types.reduce((a, b) => (b.p99 > a.p99 ? b : a), { p99: 0, type: '—' });
+    const errors = r.types.reduce((sum, t) => sum + t.errors, 0);
+    const kinds = Object.entries(r.kinds)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    const hit = r.hitRate === null ? '—' : `${Math.round(r.hitRate * 1000) / 10} %`;
+    console.log(
+      `| ${r.users} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${r.within ? 'yes' : 'no'} |`,
+    );
+  }
+  const knee = kneeOf(results) ?? results[0];
+  if (!knee) return;
+  console.log(`\n### Mixed load: per call type at ${knee.users} users\n`);
+  console.log('| call | req/s | p50 | p99 | errors |');
+  console.log('|---|---|---|---|---|');
+  for (const t of knee.types)
+    console.log(`| ${t.type} | ${r1(t.rps)} | ${r1(t.p50)} ms | ${r1(t.p99)} ms | ${t.errors} |`);
+}
