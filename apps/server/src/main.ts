@@ -7,6 +7,8 @@ import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
+import { runAutopay } from './modules/autopay/autopay-job';
+import { createSandboxBank } from './modules/bank/sandbox-bank';
 import { createStorage } from './modules/media/storage';
 import { prepareDemoData } from './seed/startup';
 
@@ -41,7 +43,13 @@ async function main(): Promise<void> {
   phases.app = Math.round(performance.now());
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
-  const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log) : () => undefined;
+  const bank = createSandboxBank(database.db);
+  const stopJobs = config.RUN_JOBS
+    ? await startScheduler(database.db, clock, app.log, {
+        autopay: () => runAutopay(database.db, bank, clock),
+        pushes: () => app.notices.push.drain(),
+      })
+    : () => undefined;
   const shutdown = gracefulShutdown({
     app,
     stopJobs,

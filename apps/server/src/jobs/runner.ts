@@ -1,10 +1,14 @@
+import { AUTOPAY_RULES } from '@ohgood/contract/autopay';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { addMonths, dateInMonth, isCalendarDate, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
+import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { and, eq, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
+import { planAutopay } from '../modules/autopay/autopay-job';
+import { remindDueStatements } from '../modules/autopay/reminders-job';
 import { autoExtend, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
@@ -21,7 +25,14 @@ type JobSpec = {
   run: (tx: Tx, today: string, at: Date) => Promise<object>;
 } & ({ cadence: 'monthly'; day: number } | { cadence: 'daily' });
 
-/** The scheduled jobs: docs/rules/bills-and-grades.md#B9 and #B10, and the prune, money-and-time.md#T8. */
+/** The cron expression of a daily job at `minute` minutes after KST midnight. */
+const dailyAt = (minute: number) => `${minute % 60} ${Math.floor(minute / 60)} * * *`;
+
+/**
+ * The scheduled jobs: docs/rules/bills-and-grades.md#B9 and #B10, the prune (money-and-time.md#T8), the
+ * reminders (notifications.md#N5) and autopay's daily plan (bills-and-grades.md#B16; its debits run after the
+ * plan commits, see `modules/autopay/autopay-job.ts`).
+ */
 export const JOBS = {
   'auto-extension': {
     cadence: 'monthly',
@@ -40,8 +51,20 @@ export const JOBS = {
   prune: {
     cadence: 'daily',
     minute: PRUNE_MINUTE,
-    cron: `${PRUNE_MINUTE % 60} ${Math.floor(PRUNE_MINUTE / 60)} * * *`,
+    cron: dailyAt(PRUNE_MINUTE),
     run: pruneExpired,
+  },
+  reminders: {
+    cadence: 'daily',
+    minute: NOTIFICATION_RULES.reminderMinute,
+    cron: dailyAt(NOTIFICATION_RULES.reminderMinute),
+    run: remindDueStatements,
+  },
+  autopay: {
+    cadence: 'daily',
+    minute: AUTOPAY_RULES.debitMinute,
+    cron: dailyAt(AUTOPAY_RULES.debitMinute),
+    run: planAutopay,
   },
 } as const satisfies Record<string, JobSpec>;
 export type JobName = keyof typeof JOBS;

@@ -50,6 +50,12 @@ const envSchema = z.object({
   CHAT_LLM_BASE_URL: z.string().url().optional(),
   CHAT_LLM_API_KEY: z.string().optional(),
   CHAT_LLM_MODEL: z.string().optional(),
+  /** Web Push (VAPID) keys; generated once into DATA_DIR/vapid.json when unset. Set both when scaling out. */
+  VAPID_PUBLIC_KEY: z.string().min(40).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(20).optional(),
+  VAPID_SUBJECT: z.string().default('mailto:support@ohgood.kr'),
+  /** Turn domain events into notices on this instance (tests switch it off to play a crashed instance). */
+  DISPATCH_EVENTS: bool.default(true),
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
 
