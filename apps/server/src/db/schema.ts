@@ -274,6 +274,28 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.customerId, t.scope, t.key] })],
 );
 
+/**
+ * The domain-event outbox (migration 0015, ADR 0111): one row per fact, written in the fact's transaction by
+ * `events/record-event.ts`; `payload` is the contract's `domainEvent`. A dispatcher claims undispatched rows.
+ */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    customerId: integer('customer_id'),
+    payload: jsonb('payload').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('domain_events_undispatched_idx').on(t.id).where(sql`${t.dispatchedAt} is null`),
+    index('domain_events_customer_idx').on(t.customerId, t.id),
+  ],
+);
+
 export const checkins = pgTable(
   'checkins',
   {

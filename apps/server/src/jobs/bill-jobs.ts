@@ -5,23 +5,28 @@ import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { lockCustomers } from '../db/locks';
 import { customers, purchases, statements } from '../db/schema';
 import type { Tx } from '../db/tx';
-import { penalizedGradePoint } from '../modules/bills/grade-points';
-import { dueDate, recomputeSuspension } from '../modules/bills/statements';
+import { recordEvents } from '../events/record-event';
+import { penalizedGradePoint, saveGrade } from '../modules/bills/grade-points';
+import { dueDate, owedSql, recomputeSuspension } from '../modules/bills/statements';
 
 const hasUnpaidLine = sql`exists (select 1 from ${purchases} where ${purchases.customerId} = ${statements.customerId}
   and ${purchases.statementMonth} = ${statements.month} and ${purchases.status} = 'UNPAID')`;
 
 /** Takes a penalty off a customer already locked by the caller (the lock order of db/tx.ts). */
-async function penalize(tx: Tx, customerId: number, penalty: number): Promise<void> {
+async function penalize(
+  tx: Tx,
+  customerId: number,
+  penalty: number,
+  reason: 'AUTO_EXTENSION' | 'OVERDUE',
+  at: Date,
+): Promise<void> {
   const [customer] = await tx
     .select({ gradePoint: customers.gradePoint })
     .from(customers)
     .where(eq(customers.id, customerId));
   if (!customer) return;
-  await tx
-    .update(customers)
-    .set({ gradePoint: penalizedGradePoint(customer.gradePoint, penalty) })
-    .where(eq(customers.id, customerId));
+  const gradePoint = penalizedGradePoint(customer.gradePoint, penalty);
+  await saveGrade(tx, customerId, customer.gradePoint, { gradePoint }, reason, at);
 }
 
 /**
@@ -48,7 +53,20 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
     .set({ extension: 'AUTO', extendedAt: at })
     .where(due)
     .returning({ customerId: statements.customerId });
-  for (const row of rows) await penalize(tx, row.customerId, GRADE_POINTS.autoExtensionPenalty);
+  const penalty = GRADE_POINTS.autoExtensionPenalty;
+  await recordEvents(
+    tx,
+    rows.map(({ customerId }) => ({
+      type: 'statement.extended' as const,
+      customerId,
+      month,
+      by: 'JOB' as const,
+      dueDate: dueDate(month, true),
+      penalty,
+    })),
+    at,
+  );
+  for (const row of rows) await penalize(tx, row.customerId, penalty, 'AUTO_EXTENSION', at);
   return { extended: rows.length };
 }
 
@@ -93,9 +111,58 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
         isNull(statements.overdueAt),
       ),
     )
-    .returning({ customerId: statements.customerId });
-  for (const row of marked) await penalize(tx, row.customerId, GRADE_POINTS.overduePenalty);
+    .returning({
+      customerId: statements.customerId,
+      month: statements.month,
+      amount: owedSql(statements.customerId, statements.month),
+    });
+  const penalty = GRADE_POINTS.overduePenalty;
+  await recordEvents(
+    tx,
+    marked.map(({ customerId, month, amount }) => ({
+      type: 'statement.overdue' as const,
+      customerId,
+      month,
+      amount: Number(amount),
+      penalty,
+    })),
+    at,
+  );
+  for (const row of marked) await penalize(tx, row.customerId, penalty, 'OVERDUE', at);
   const affected = [...new Set(marked.map((row) => row.customerId))];
-  for (const customerId of affected) await recomputeSuspension(tx, customerId);
+  for (const customerId of affected) await recomputeSuspension(tx, customerId, at);
   return { overdue: marked.length, suspended: affected.length };
+}
+
+/**
+ * 1st (docs/rules/bills-and-grades.md#B1): the previous month has closed, and each of its statements with unpaid
+ * lines is issued: `statement.issued` with what it owes and when it is due. It only records events; the
+ * statement's state stays derived from its lines.
+ */
+export async function issueStatements(tx: Tx, today: string, at: Date): Promise<{ issued: number }> {
+  const month = addMonths(today.slice(0, 7), -1);
+  const closed = await tx
+    .select({
+      customerId: purchases.customerId,
+      amount: sql<string>`sum(${purchases.price})`,
+      lines: sql<number>`count(*)::int`,
+    })
+    .from(purchases)
+    .where(and(eq(purchases.statementMonth, month), eq(purchases.status, 'UNPAID')))
+    .groupBy(purchases.customerId)
+    .orderBy(asc(purchases.customerId));
+  const due = dueDate(month, false);
+  await recordEvents(
+    tx,
+    closed.map(({ customerId, amount, lines }) => ({
+      type: 'statement.issued' as const,
+      customerId,
+      month,
+      amount: Number(amount),
+      lines,
+      dueDate: due,
+    })),
+    at,
+  );
+  return { issued: closed.length };
 }

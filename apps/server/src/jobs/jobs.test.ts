@@ -200,12 +200,16 @@ describe('once per cluster', () => {
     const first = await catchUp(h.database.db, h.clock);
     expect(first.map((o) => [o.job, o.period, o.ran])).toEqual([
       ['overdue', '2026-09', true],
+      ['statement-issue', '2026-09', true],
       ['auto-extension', '2026-09', true],
       ['overdue', '2026-10', true],
+      ['statement-issue', '2026-10', true],
       ['auto-extension', '2026-10', true],
       ['overdue', '2026-11', true],
+      ['statement-issue', '2026-11', true],
       ['auto-extension', '2026-11', true],
       ['overdue', '2026-12', true],
+      ['statement-issue', '2026-12', true],
       ['auto-extension', '2026-12', true],
       // The daily prune: only its latest missed day (prune-job.test.ts).
       ['prune', '2026-12-20', true],
@@ -221,15 +225,19 @@ describe('once per cluster', () => {
     const second = await catchUp(h.database.db, h.clock);
     expect(second).toEqual([]);
     expect((await customer(customerId)).gradePoint).toBe(10);
-    expect(await h.database.db.select().from(jobRuns)).toHaveLength(9);
+    expect(await h.database.db.select().from(jobRuns)).toHaveLength(13);
   });
 
   it('lists the scheduled KST runs up to now, the 1st before the 16th', () => {
     expect(scheduledRuns('2026-12', kst('2027-01-01', 0, 4))).toEqual([
       { job: 'overdue', date: '2026-12-01' },
+      { job: 'statement-issue', date: '2026-12-01' },
       { job: 'auto-extension', date: '2026-12-16' },
     ]);
-    expect(scheduledRuns('2026-12', kst('2027-01-01', 0, 5)).at(-1)).toEqual({ job: 'overdue', date: '2027-01-01' });
+    expect(scheduledRuns('2026-12', kst('2027-01-01', 0, 5)).at(-1)).toEqual({
+      job: 'statement-issue',
+      date: '2027-01-01',
+    });
     // 15:05 UTC on 15 December is 00:05 KST on the 16th.
     expect(scheduledRuns('2026-12', new Date('2026-12-15T15:05:00Z')).at(-1)?.date).toBe('2026-12-16');
     expect(scheduledRuns('2026-12', new Date('2026-12-15T15:04:00Z')).at(-1)?.date).toBe('2026-12-01');

@@ -9,7 +9,7 @@ import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import { planAutopay } from '../modules/autopay/autopay-job';
 import { remindDueStatements } from '../modules/autopay/reminders-job';
-import { autoExtend, markOverdue } from './bill-jobs';
+import { autoExtend, issueStatements, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
 /** The daily prune's KST minute of the day: 03:30, away from the bill jobs and busy hours. */
@@ -25,11 +25,14 @@ type JobSpec = {
   run: (tx: Tx, today: string, at: Date) => Promise<object>;
 } & ({ cadence: 'monthly'; day: number } | { cadence: 'daily' });
 
+/** The KST day a closed month's statements are issued: the first day after the month. */
+const STATEMENT_ISSUE_DAY = 1;
+
 /** The cron expression of a daily job at `minute` minutes after KST midnight. */
 const dailyAt = (minute: number) => `${minute % 60} ${Math.floor(minute / 60)} * * *`;
 
 /**
- * The scheduled jobs: docs/rules/bills-and-grades.md#B9 and #B10, the prune (money-and-time.md#T8), the
+ * The scheduled jobs: docs/rules/bills-and-grades.md#B1 (issue), #B9 and #B10, the prune (money-and-time.md#T8), the
  * reminders (notifications.md#N5) and autopay's daily plan (bills-and-grades.md#B16; its debits run after the
  * plan commits, see `modules/autopay/autopay-job.ts`).
  */
@@ -47,6 +50,13 @@ export const JOBS = {
     minute: 5,
     cron: `5 0 ${BILL_RULES.overdueDay} * *`,
     run: markOverdue,
+  },
+  'statement-issue': {
+    cadence: 'monthly',
+    day: STATEMENT_ISSUE_DAY,
+    minute: 5,
+    cron: `5 0 ${STATEMENT_ISSUE_DAY} * *`,
+    run: issueStatements,
   },
   prune: {
     cadence: 'daily',

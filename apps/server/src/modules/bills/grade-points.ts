@@ -1,5 +1,10 @@
-import { clampGradePoint, GRADE_POINTS } from '@ohgood/contract/grades';
+import type { GRADE_CHANGE_REASONS } from '@ohgood/contract/domain-events';
+import { clampGradePoint, GRADE_POINTS, gradeOf } from '@ohgood/contract/grades';
 import { kstDate } from '@ohgood/contract/kst';
+import { eq } from 'drizzle-orm';
+import { customers } from '../../db/schema';
+import type { Tx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import { dueDate } from './statements';
 
 /*
@@ -48,4 +53,26 @@ export function revokeGradePoints(account: GradeAccount, refundedKrw: number): G
 /** The grade points left after a penalty (an automatic extension or an overdue statement); never below the floor. */
 export function penalizedGradePoint(gradePoint: number, penalty: number): number {
   return clampGradePoint(gradePoint - penalty);
+}
+
+/**
+ * Writes a customer's new grade account (the caller holds the customer's lock) and, when the grade points
+ * moved, records `grade.changed` in the same transaction.
+ */
+export async function saveGrade(
+  tx: Tx,
+  customerId: number,
+  before: number,
+  after: Partial<GradeAccount> & Pick<GradeAccount, 'gradePoint'>,
+  reason: (typeof GRADE_CHANGE_REASONS)[number],
+  at: Date,
+): Promise<void> {
+  await tx.update(customers).set(after).where(eq(customers.id, customerId));
+  if (after.gradePoint === before) return;
+  const state = (gradePoint: number) => ({ gradePoint, grade: gradeOf(gradePoint).name });
+  await recordEvent(
+    tx,
+    { type: 'grade.changed', customerId, reason, from: state(before), to: state(after.gradePoint) },
+    at,
+  );
 }

@@ -16,10 +16,11 @@ import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
 import { type Executor, type Tx, withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
 import { POINT_REASONS } from '../points/ledger';
-import { earnGradePoints, repaidOnTime } from './grade-points';
+import { earnGradePoints, repaidOnTime, saveGrade } from './grade-points';
 import { availableLimit, dueDate, ensureStatement, recomputeSuspension } from './statements';
 
 /** Ledger reasons that count as "points earned" for the this-month card (earn cancellations subtract). */
@@ -72,9 +73,16 @@ const bareStatement = (month: string) => ({ month, extension: null, overdueAt: n
 
 /**
  * Repays the customer's lines `ids` (sorted, distinct, non-empty) inside the caller's transaction
- * (docs/rules/bills-and-grades.md#B6–#B8): the early payment and autopay's debit record a repayment the same way.
+ * (docs/rules/bills-and-grades.md#B6–#B8): the customer's early payment and autopay's debit (`how`) record a
+ * repayment the same way.
  */
-export async function repayLines(tx: Tx, customerId: number, ids: number[], now: Date): Promise<RepayResult> {
+export async function repayLines(
+  tx: Tx,
+  customerId: number,
+  ids: number[],
+  now: Date,
+  how: 'EARLY' | 'AUTOMATIC',
+): Promise<RepayResult> {
   const customer = await lockCustomer(tx, customerId);
   const selected = await tx
     .select()
@@ -135,7 +143,20 @@ export async function repayLines(tx: Tx, customerId: number, ids: number[], now:
   // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
   const grade = earnGradePoints(customer, onTime);
   const { gradePoint } = grade;
-  await tx.update(customers).set(grade).where(eq(customers.id, customerId));
+  await saveGrade(tx, customerId, customer.gradePoint, grade, 'REPAYMENT', now);
+  await recordEvent(
+    tx,
+    {
+      type: 'repayment.made',
+      customerId,
+      repaymentId: repayment.id,
+      how,
+      amount,
+      paymentIds: ids,
+      months,
+    },
+    now,
+  );
 
   for (const month of months) {
     await tx
@@ -150,7 +171,7 @@ export async function repayLines(tx: Tx, customerId: number, ids: number[], now:
         ),
       );
   }
-  const suspended = await recomputeSuspension(tx, customerId);
+  const suspended = await recomputeSuspension(tx, customerId, now);
   return { repaymentId: repayment.id, amount, paymentIds: ids, gradePoint, suspended };
 }
 
@@ -266,7 +287,9 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
           .update(statements)
           .set({ extension: 'MANUAL', extendedAt: now })
           .where(and(eq(statements.id, row.id), sql`${statements.extension} is null`));
-        return { month, dueDate: dueDate(month, true) };
+        const extended = { month, dueDate: dueDate(month, true) };
+        await recordEvent(tx, { type: 'statement.extended', customerId, by: 'CUSTOMER', penalty: 0, ...extended }, now);
+        return extended;
       });
     },
 
@@ -274,7 +297,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const ids = [...new Set(paymentIds)].sort((a, b) => a - b);
       if (ids.length === 0) throw badRequest('NO_SELECTION', BILL_MSG.noSelection);
       const now = clock.now();
-      return withTx(db, (tx) => repayLines(tx, customerId, ids, now));
+      return withTx(db, (tx) => repayLines(tx, customerId, ids, now, 'EARLY'));
     },
 
     async thisMonth(customerId) {

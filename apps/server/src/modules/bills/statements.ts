@@ -1,9 +1,10 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 
 /**
  * The statement row of (customer, month), created on first use. A new line on a statement that had been
@@ -35,7 +36,7 @@ export function dueDate(month: string, extended: boolean): string {
  * can fold it into a read it makes anyway. Payments' batched reads and write (migrations 0012, 0013) count it
  * the same way, in SQL.
  */
-export function owedSql(customerId: number, month: string): SQL<string> {
+export function owedSql(customerId: number | SQLWrapper, month: string | SQLWrapper): SQL<string> {
   return sql<string>`(select coalesce(sum(${purchases.price}), 0) from ${purchases}
     where ${purchases.customerId} = ${customerId} and ${purchases.statementMonth} = ${month}
       and ${purchases.status} = 'UNPAID')`;
@@ -67,9 +68,9 @@ export async function availableLimit(
 /**
  * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
  * line. Call it in the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue
- * job).
+ * job). A change of the flag records `account.suspended` or `account.suspension_lifted`.
  */
-export async function recomputeSuspension(tx: Tx, customerId: number): Promise<boolean> {
+export async function recomputeSuspension(tx: Tx, customerId: number, at: Date): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
     .from(purchases)
@@ -80,6 +81,13 @@ export async function recomputeSuspension(tx: Tx, customerId: number): Promise<b
     .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), isNotNull(statements.overdueAt)))
     .limit(1);
   const suspended = rows.length > 0;
-  await tx.update(customers).set({ suspended }).where(eq(customers.id, customerId));
+  const changed = await tx
+    .update(customers)
+    .set({ suspended })
+    .where(and(eq(customers.id, customerId), ne(customers.suspended, suspended)))
+    .returning({ id: customers.id });
+  if (changed.length > 0) {
+    await recordEvent(tx, { type: suspended ? 'account.suspended' : 'account.suspension_lifted', customerId }, at);
+  }
   return suspended;
 }

@@ -2,7 +2,7 @@ import { type DomainEvent, domainEvent } from '@ohgood/contract/domain-events';
 import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { domainEvents, notifications, shortSubscriptions } from '../../db/schema';
+import { customers, domainEvents, notifications, shortSubscriptions } from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { oneAtATime } from '../../lib/one-at-a-time';
@@ -45,13 +45,19 @@ async function dispatchBatch(tx: Tx, now: Date): Promise<number> {
       order by id limit ${BATCH} for update skip locked`,
   );
   if (rows.length === 0) return 0;
-  const drafts: NoticeDraft[] = [];
-  for (const row of rows) {
+  const events = rows.flatMap((row) => {
     const parsed = domainEvent.safeParse(row.payload);
     // An event this version does not know (written by a newer one) gives no notice here.
-    if (!parsed.success) continue;
-    drafts.push(...noticesOf(parsed.data, Number(row.id)));
-    drafts.push(...(await subscriberNotices(tx, parsed.data, new Date(row.occurred_at))));
+    return parsed.success ? [{ row, event: parsed.data }] : [];
+  });
+  const autopay = await autopayOf(
+    tx,
+    events.map(({ event }) => event.customerId),
+  );
+  const drafts: NoticeDraft[] = [];
+  for (const { row, event } of events) {
+    drafts.push(...noticesOf(event, Number(row.id), { autopay: autopay.get(event.customerId) ?? false }));
+    drafts.push(...(await subscriberNotices(tx, event, new Date(row.occurred_at))));
   }
   await writeNotices(tx, drafts, now);
   await tx
@@ -64,6 +70,16 @@ async function dispatchBatch(tx: Tx, now: Date): Promise<number> {
       ),
     );
   return rows.length;
+}
+
+async function autopayOf(tx: Tx, customerIds: number[]): Promise<Map<number, boolean>> {
+  const ids = [...new Set(customerIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: customers.id, autopay: customers.autopay })
+    .from(customers)
+    .where(inArray(customers.id, ids));
+  return new Map(rows.map((row) => [row.id, row.autopay]));
 }
 
 /**

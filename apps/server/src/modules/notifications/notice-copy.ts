@@ -30,14 +30,19 @@ type Draft = Omit<NoticeDraft, 'dedupeKey'> & { dedupeKey?: string };
  * concerns. An event no customer needs to hear about (a point use, an early repayment the customer made
  * themself) gives none. `eventId` keys each notice to its event, so dispatching an event again adds nothing.
  */
-export function noticesOf(event: DomainEvent, eventId: number): NoticeDraft[] {
-  return draftsOf(event).map((draft, index) => ({
+export function noticesOf(event: DomainEvent, eventId: number, facts: CustomerFacts): NoticeDraft[] {
+  return draftsOf(event, facts).map((draft, index) => ({
     ...draft,
     dedupeKey: draft.dedupeKey ?? `event:${eventId}:${index}`,
   }));
 }
 
-function draftsOf(event: DomainEvent): Draft[] {
+/** What a notice's copy needs to know about its customer beyond the event (read at dispatch). */
+export interface CustomerFacts {
+  autopay: boolean;
+}
+
+function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
   const customerId = event.customerId;
   const billing = (kind: NoticeKind, title: string, body: string, link = '/payment'): Draft => ({
     customerId,
@@ -50,12 +55,16 @@ function draftsOf(event: DomainEvent): Draft[] {
   switch (event.type) {
     case 'payment.completed':
       return [
-        billing(
-          'payment_completed',
-          '결제 완료',
-          `${event.requestName} ${won(event.totalPrice)} 결제가 완료됐어요.${event.pointUsed > 0 ? ` (포인트 ${event.pointUsed}P 사용)` : ''}`,
-          receipt(event.paymentId, event.month),
-        ),
+        {
+          // Keyed by the payment: one notice however many times the event was recorded.
+          dedupeKey: `payment:${event.paymentId}`,
+          ...billing(
+            'payment_completed',
+            '결제 완료',
+            `${event.requestName} ${won(event.totalPrice)} 결제가 완료됐어요.${event.pointUsed > 0 ? ` (포인트 ${event.pointUsed}P 사용)` : ''}`,
+            receipt(event.paymentId, event.month),
+          ),
+        },
       ];
     case 'payment.refunded':
       return [
@@ -73,7 +82,9 @@ function draftsOf(event: DomainEvent): Draft[] {
         billing(
           'statement_issued',
           `${monthLabel(event.month)} 청구서`,
-          `${monthLabel(event.month)} 이용 금액 ${won(event.amount)}, ${dayLabel(event.dueDate)} 자동 납부 예정이에요.`,
+          `${monthLabel(event.month)} 이용 금액 ${won(event.amount)}, ${dayLabel(event.dueDate)} ${
+            facts.autopay ? '자동 납부 예정이에요.' : '납부일이에요. 납부하기에서 납부해 주세요.'
+          }`,
         ),
       ];
     case 'bill.reminder':

@@ -62,19 +62,15 @@ export function notificationRoutes(
       },
       async (request, reply) => {
         const customerId = requireCustomer(request);
-        let stop = () => undefined as void;
+        // Notices that arrive before the stream is open wait here, in order.
         const pending: Array<[unknown, number]> = [];
         let stream: ReturnType<typeof openStream> | undefined;
-        const watched = await live.watch(
-          customerId,
-          lastEventId(request.headers['last-event-id']),
-          (notice, unread) => {
-            if (stream) stream.send('notice', { notice, unread }, notice.id);
-            else pending.push([{ notice, unread }, notice.id]);
-          },
-        );
-        stop = watched.stop;
-        stream = openStream(request, reply, { onClose: () => stop() });
+        const resumeFrom = lastEventId(request.headers['last-event-id']);
+        const watched = await live.watch(customerId, resumeFrom, (notice, unread) => {
+          if (stream) stream.send('notice', { notice, unread }, notice.id);
+          else pending.push([{ notice, unread }, notice.id]);
+        });
+        stream = openStream(request, reply, { onClose: watched.stop });
         stream.send('ready', { unread: watched.unread });
         for (const [data, id] of pending) stream.send('notice', data, id);
       },

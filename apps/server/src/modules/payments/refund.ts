@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { customers, purchases, refundPayouts, statements } from '../../db/schema';
 import type { Tx } from '../../db/tx';
-import { repaidOnTime, revokeGradePoints } from '../bills/grade-points';
+import { recordEvent } from '../../events/record-event';
+import { repaidOnTime, revokeGradePoints, saveGrade } from '../bills/grade-points';
 import { recomputeSuspension } from '../bills/statements';
 import { lockedPointBalance, POINT_REASONS, postPoints } from '../points/ledger';
 
@@ -17,11 +18,13 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   const wasRepaid = purchase.status === 'PAID';
   await tx.update(purchases).set({ status: 'REFUNDED', refundedAt: now }).where(eq(purchases.id, purchase.id));
   // Refunding the last unpaid line of an overdue statement lifts the suspension, as a repayment would.
-  if (!wasRepaid) await recomputeSuspension(tx, purchase.customerId);
+  if (!wasRepaid) await recomputeSuspension(tx, purchase.customerId, now);
 
   // The customer row is already locked by the caller (lock order, db/tx.ts).
   const [customer] = await tx.select().from(customers).where(eq(customers.id, purchase.customerId));
-  if (wasRepaid && purchase.paidAt && customer) await revokeRepaymentGrade(tx, customer, purchase, purchase.paidAt);
+  if (wasRepaid && purchase.paidAt && customer) {
+    await revokeRepaymentGrade(tx, customer, purchase, purchase.paidAt, now);
+  }
   if (wasRepaid && purchase.price > 0 && customer) {
     await tx.insert(refundPayouts).values({
       purchaseId: purchase.id,
@@ -34,6 +37,7 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   }
 
   const ref = { customerId: purchase.customerId, refType: 'refund' as const, refId: String(purchase.id), at: now };
+  let pointsTakenBack = 0;
   if (purchase.pointUsed > 0) {
     await postPoints(tx, {
       ...ref,
@@ -45,6 +49,7 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
   if (purchase.pointEarned > 0) {
     const takeBack = Math.min(purchase.pointEarned, await lockedPointBalance(tx, purchase.customerId));
     if (takeBack > 0) {
+      pointsTakenBack = takeBack;
       await postPoints(tx, {
         ...ref,
         amount: -takeBack,
@@ -53,6 +58,21 @@ export async function refundPurchaseOfRequest(tx: Tx, requestId: string, now: Da
       });
     }
   }
+  await recordEvent(
+    tx,
+    {
+      type: 'payment.refunded',
+      customerId: purchase.customerId,
+      paymentId: purchase.id,
+      requestId,
+      merchantId: purchase.merchantId,
+      price: purchase.price,
+      payout: wasRepaid ? purchase.price : 0,
+      pointsReturned: purchase.pointUsed,
+      pointsTakenBack,
+    },
+    now,
+  );
 }
 
 /** Takes back the grade points the line's on-time repayment earned (docs/rules/payments.md#P15). */
@@ -61,11 +81,13 @@ async function revokeRepaymentGrade(
   customer: typeof customers.$inferSelect,
   purchase: typeof purchases.$inferSelect,
   paidAt: Date,
+  now: Date,
 ): Promise<void> {
   const [statement] = await tx
     .select()
     .from(statements)
     .where(and(eq(statements.customerId, customer.id), eq(statements.month, purchase.statementMonth)));
   if (!statement || !repaidOnTime(statement, paidAt)) return;
-  await tx.update(customers).set(revokeGradePoints(customer, purchase.price)).where(eq(customers.id, customer.id));
+  const revoked = revokeGradePoints(customer, purchase.price);
+  await saveGrade(tx, customer.id, customer.gradePoint, revoked, 'REFUND', now);
 }

@@ -3,6 +3,7 @@ import type { PointReason } from '@ohgood/contract/point-reasons';
 import { and, eq, sql } from 'drizzle-orm';
 import { customers, pointLedger } from '../../db/schema';
 import { rowsOf, type Tx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 
 /** The reason code each writer stores (the contract's enum; labels are the edge's, `POINT_REASON_LABELS`). */
 export const POINT_REASONS = {
@@ -59,7 +60,14 @@ export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | nu
     tx,
     sql`with entry as (${entryRow.getSQL()}) ${balance.getSQL()}`,
   );
-  return row?.point_balance ?? null;
+  if (!row) return null;
+  const { customerId, amount, reason, refType, refId } = entry;
+  await recordEvent(
+    tx,
+    { type: 'points.posted', customerId, amount, reason, refType, refId, balance: row.point_balance },
+    entry.at,
+  );
+  return row.point_balance;
 }
 
 /** Locks the customer row and returns the spendable balance (call before a debit decision). */

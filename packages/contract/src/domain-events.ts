@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { DEBIT_RESULTS } from './autopay';
+import { GRADE_NAMES } from './grades';
+import { POINT_REASON_CODES } from './point-reasons';
+
+/*
+ * The facts of money, points and grade that other parts of the product react to (notifications, receipts,
+ * audit, analytics), declared once. The server records each one in the transaction of its fact (the
+ * `domain_events` outbox table, `apps/server/src/events/record-event.ts`): an event exists exactly when its
+ * fact committed. A consumer reads the rows and parses `payload` with `domainEvent`; adding a consumer never
+ * touches the fact's code. Amounts are KRW or points as integers; months are KST 'YYYY-MM', dates 'YYYY-MM-DD'.
+ */
+
+const id = z.number().int().positive();
+const krw = z.number().int().nonnegative();
+const month = z.string().regex(/^\d{4}-\d{2}$/);
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const customer = { customerId: id };
+
+/** A grade and its points, before or after a change. */
+const gradeState = z.object({ gradePoint: z.number().int().min(0), grade: z.enum(GRADE_NAMES) });
+
+/** A debit's failing answers (autopay.ts). */
+const DEBIT_FAILURES = DEBIT_RESULTS.filter((r) => r !== 'paid') as [
+  'insufficient_funds',
+  'account_closed',
+  'unavailable',
+];
+
+/** Why grade points moved (docs/rules/bills-and-grades.md#G2, #G3; docs/rules/payments.md#P15). */
+export const GRADE_CHANGE_REASONS = ['REPAYMENT', 'REFUND', 'AUTO_EXTENSION', 'OVERDUE'] as const;
+
+export const domainEvent = z.discriminatedUnion('type', [
+  /** A final paid a request: the purchase line, what went on the bill, the points used and earned. */
+  z.object({
+    type: z.literal('payment.completed'),
+    ...customer,
+    paymentId: id,
+    requestId: z.string().uuid(),
+    merchantId: id,
+    requestName: z.string(),
+    totalPrice: krw,
+    pointUsed: krw,
+    /** What goes on the bill: totalPrice − pointUsed. */
+    price: krw,
+    pointEarned: krw,
+    month,
+  }),
+  /** A merchant refunded a paid request (docs/rules/payments.md#P14–P16). */
+  z.object({
+    type: z.literal('payment.refunded'),
+    ...customer,
+    paymentId: id,
+    requestId: z.string().uuid(),
+    merchantId: id,
+    price: krw,
+    /** The line had been repaid: `payout` KRW go back to the linked account. 0 for an unpaid line. */
+    payout: krw,
+    pointsReturned: krw,
+    pointsTakenBack: krw,
+  }),
+  /** Lines repaid in one immutable record: by the customer (EARLY) or by an automatic debit (AUTOMATIC). */
+  z.object({
+    type: z.literal('repayment.made'),
+    ...customer,
+    repaymentId: id,
+    how: z.enum(['EARLY', 'AUTOMATIC']),
+    amount: krw,
+    paymentIds: z.array(id),
+    months: z.array(month),
+  }),
+  /** A month closed with unpaid lines: its statement is due (docs/rules/bills-and-grades.md#B1). */
+  z.object({
+    type: z.literal('statement.issued'),
+    ...customer,
+    month,
+    amount: krw,
+    lines: z.number().int().positive(),
+    dueDate: date,
+  }),
+  /** A statement's due date moved to the end of the next month (#B5 by the customer, #B9 by the job). */
+  z.object({
+    type: z.literal('statement.extended'),
+    ...customer,
+    month,
+    by: z.enum(['CUSTOMER', 'JOB']),
+    dueDate: date,
+    /** Grade points it cost (0 when the customer asked). */
+    penalty: z.number().int().nonnegative(),
+  }),
+  /** A statement passed its due date unpaid (docs/rules/bills-and-grades.md#B10). */
+  z.object({
+    type: z.literal('statement.overdue'),
+    ...customer,
+    month,
+    amount: krw,
+    penalty: z.number().int().nonnegative(),
+  }),
+  /** Suspension began (an overdue statement) or lifted (none left), docs/rules/bills-and-grades.md#B10–B11. */
+  z.object({ type: z.literal('account.suspended'), ...customer }),
+  z.object({ type: z.literal('account.suspension_lifted'), ...customer }),
+  /** Grade points moved; `from.grade !== to.grade` is a grade up or down. */
+  z.object({
+    type: z.literal('grade.changed'),
+    ...customer,
+    reason: z.enum(GRADE_CHANGE_REASONS),
+    from: gradeState,
+    to: gradeState,
+  }),
+  /** One point ledger row (docs/rules/points.md): signed amount, its reason and the balance after it. */
+  z.object({
+    type: z.literal('points.posted'),
+    ...customer,
+    amount: z.number().int(),
+    reason: z.enum(POINT_REASON_CODES),
+    refType: z.string(),
+    refId: z.string(),
+    balance: z.number().int().nonnegative(),
+  }),
+  /** Autopay debited the linked account and repaid the statement (docs/rules/bills-and-grades.md#B16). */
+  z.object({ type: z.literal('autopay.succeeded'), ...customer, month, amount: krw, date }),
+  /** Autopay's debit failed; it is tried again the next day until the statement is overdue (#B16). */
+  z.object({
+    type: z.literal('autopay.failed'),
+    ...customer,
+    month,
+    amount: krw,
+    date,
+    reason: z.enum(DEBIT_FAILURES),
+  }),
+  /** The clock's reminder before a due date: D-3 or D-day (docs/rules/notifications.md#N5). */
+  z.object({
+    type: z.literal('bill.reminder'),
+    ...customer,
+    month,
+    amount: krw,
+    dueDate: date,
+    daysLeft: z.number().int().min(0),
+    autopay: z.boolean(),
+  }),
+  /** An upload finished processing (docs/rules/shorts.md#S7): the short is READY or FAILED. */
+  z.object({
+    type: z.literal('shorts.upload_finished'),
+    ...customer,
+    shortId: id,
+    title: z.string(),
+    status: z.enum(['READY', 'FAILED']),
+  }),
+  /** A short became READY: its creator (`customerId`) published it; subscribers hear of it. */
+  z.object({ type: z.literal('shorts.published'), ...customer, shortId: id, title: z.string(), nickname: z.string() }),
+  /** A comment (`customerId` its author) on someone's short, possibly a reply to someone's comment. */
+  z.object({
+    type: z.literal('shorts.comment_added'),
+    ...customer,
+    shortId: id,
+    commentId: id,
+    shortOwnerId: id,
+    parentAuthorId: id.nullable(),
+    nickname: z.string(),
+    /** The comment's first characters. */
+    preview: z.string(),
+  }),
+  /** Watch points reached the daily cap (docs/rules/points.md#R6). */
+  z.object({ type: z.literal('shorts.watch_cap_reached'), ...customer, date, limit: z.number().int().positive() }),
+]);
+export type DomainEvent = z.infer<typeof domainEvent>;
+export type DomainEventType = DomainEvent['type'];
+/** One event type's shape, e.g. `DomainEventOf<'payment.completed'>`. */
+export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
