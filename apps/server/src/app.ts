@@ -224,7 +224,9 @@ async function registerNotices(app: FastifyInstance, deps: AppDeps, notification
   const dispatcher = createDispatcher(database.db, clock, drainPushes);
   app.decorate('notices', { dispatcher, push });
   const live = createLiveNotices(database.db, notifications);
-  await app.register(notificationRoutes(createNotificationService(database.db, clock), live, vapid.publicKey));
+  await app.register(
+    notificationRoutes(createNotificationService(database.db, clock, config.PUSH_HOSTS), live, vapid.publicKey),
+  );
   if (!config.DISPATCH_EVENTS) return;
   const dispatch = () =>
     void dispatcher

@@ -88,6 +88,7 @@ export const ERROR_CODES = [
   'CHAT_SESSION_FORBIDDEN',
   // notifications
   'NOTICE_NOT_FOUND',
+  'PUSH_ENDPOINT_NOT_ALLOWED',
 ] as const;
 export const errorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCode>;

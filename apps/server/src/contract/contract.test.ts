@@ -174,11 +174,14 @@ const samples: Samples = {
     pushKey: async (f) => ({ headers: (await f.customer()).auth }),
     subscribe: async (f) => ({
       headers: (await f.fresh()).auth,
-      body: { endpoint: 'https://push.example.test/device-1', keys: { p256dh: 'BPublicKey', auth: 'authsecret' } },
+      body: {
+        endpoint: 'https://fcm.googleapis.com/fcm/send/device-1',
+        keys: { p256dh: 'BPublicKey', auth: 'authsecret' },
+      },
     }),
     unsubscribe: async (f) => ({
       headers: (await f.customer()).auth,
-      body: { endpoint: 'https://push.example.test/device-1' },
+      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
     }),
   },
   checkin: {

@@ -10,7 +10,7 @@ import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notifications, pushSubscriptions } from '../../db/schema';
 import type { Executor } from '../../db/tx';
-import { notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { fromApi, readPreferences, savePreferences, toApi } from './preferences';
 
 type Row = typeof notifications.$inferSelect;
@@ -47,7 +47,11 @@ export interface NotificationService {
 }
 
 /** The customer's own notices, preferences and devices (docs/rules/notifications.md#N7). */
-export function createNotificationService(db: Db, clock: { now(): Date }): NotificationService {
+export function createNotificationService(
+  db: Db,
+  clock: { now(): Date },
+  pushHosts: readonly string[],
+): NotificationService {
   return {
     async list(customerId, before) {
       const size = NOTIFICATION_RULES.pageSize;
@@ -93,6 +97,9 @@ export function createNotificationService(db: Db, clock: { now(): Date }): Notif
       return toApi(await readPreferences(db, customerId));
     },
     async subscribe(customerId, { endpoint, keys }) {
+      if (!isAllowedPushEndpoint(endpoint, pushHosts)) {
+        throw badRequest('PUSH_ENDPOINT_NOT_ALLOWED', '이 브라우저의 푸시 주소는 사용할 수 없습니다.');
+      }
       // A device is one endpoint: signing in with another account on it moves the subscription there.
       await db
         .insert(pushSubscriptions)
@@ -118,4 +125,10 @@ export async function pruneOldNotices(db: Executor, at: Date): Promise<number> {
     .where(lt(notifications.createdAt, cutoff))
     .returning({ id: notifications.id });
   return deleted.length;
+}
+
+/** A push endpoint on one of the allowed push services (a host or its subdomain); never a made-up address. */
+export function isAllowedPushEndpoint(endpoint: string, hosts: readonly string[]): boolean {
+  const host = URL.canParse(endpoint) ? new URL(endpoint).hostname.toLowerCase() : '';
+  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
 }
