@@ -10,6 +10,7 @@ import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
 import { checkExtension, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
+import AutopayToggle from '../components/autopay-toggle';
 import { AvailableCard } from '../components/available-card';
 import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
@@ -118,6 +119,7 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         <SuspensionNotice overdueMonths={overdue.map((s) => s.month)} overdueAmount={status.overdueAmount} />
       ) : null}
       <AvailableCard balance={info.balance} limitPrice={info.limitPrice} gradeName={info.gradeName} />
+      <AutopayToggle />
 
       {status.statements.length > 0 ? (
         <section aria-label="납부 예정" className={styles.dueList}>
