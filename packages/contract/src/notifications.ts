@@ -71,6 +71,8 @@ export const noticePage = z.object({
   /** Pass as `before` for the next (older) page; null at the end. */
   nextCursor: z.number().int().nullable(),
   unread: z.number().int(),
+  /** KST today, so the web groups by the server's calendar ('오늘', '어제'). */
+  today: z.string(),
 });
 export type NoticePage = z.infer<typeof noticePage>;
 

@@ -1,4 +1,4 @@
-import { kstIso } from '@ohgood/contract/kst';
+import { kstDate, kstIso } from '@ohgood/contract/kst';
 import {
   NOTIFICATION_RULES,
   type Notice,
@@ -71,6 +71,7 @@ export function createNotificationService(
         items,
         nextCursor: rows.length > size ? (items.at(-1)?.id ?? null) : null,
         unread: await unreadCount(db, customerId),
+        today: kstDate(clock.now()),
       };
     },
     unread: (customerId) => unreadCount(db, customerId),

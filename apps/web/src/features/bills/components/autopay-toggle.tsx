@@ -3,6 +3,7 @@ import { bankName } from '@ohgood/contract/bank';
 import { confirmSheet } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
+import { Switch } from '../../../shared/ui/switch';
 import { useAutopay, useSetAutopay } from '../api/autopay-api';
 import styles from './autopay-toggle.module.css';
 
@@ -40,7 +41,7 @@ export default function AutopayToggle() {
   };
   return (
     <section className={styles.card} aria-labelledby="autopay-title">
-      <label className={styles.row}>
+      <div className={styles.row}>
         <span>
           <strong id="autopay-title">자동 납부</strong>
           <small className={styles.hint}>
@@ -49,16 +50,14 @@ export default function AutopayToggle() {
               : '꺼져 있어요. 납부일까지 직접 납부해 주세요.'}
           </small>
         </span>
-        <input
-          type="checkbox"
-          role="switch"
+        <Switch
           checked={autopay}
-          aria-checked={autopay}
+          labelledBy="autopay-title"
           disabled={change.isPending}
-          onChange={(e) => void toggle(e.target.checked)}
-          data-testid="autopay-switch"
+          onChange={(next) => void toggle(next)}
+          testId="autopay-switch"
         />
-      </label>
+      </div>
     </section>
   );
 }

@@ -4,13 +4,14 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { Switch } from '../../../shared/ui/switch';
 import { enablePush, pushSupported } from '../../../shared/web-push';
 import { usePreferences, useSavePreferences } from '../api/notifications-api';
 import styles from './notifications.module.css';
 
 type Key = keyof NotificationPreferences;
 
-function Switch({
+function SwitchRow({
   label,
   checked,
   onChange,
@@ -22,17 +23,10 @@ function Switch({
   disabled?: boolean;
 }) {
   return (
-    <label className={styles.switchRow}>
-      <span>{label}</span>
-      <input
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-checked={checked}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-    </label>
+    <div className={styles.switchRow}>
+      <span aria-hidden>{label}</span>
+      <Switch label={label} checked={checked} onChange={onChange} disabled={disabled} />
+    </div>
   );
 }
 
@@ -76,12 +70,12 @@ export default function NotificationSettingsPage() {
           <fieldset className={styles.fieldset}>
             <legend>{NOTICE_CATEGORY_LABELS.billing}</legend>
             <p className={styles.hint}>결제·청구 알림은 알림함에 항상 보관돼요.</p>
-            <Switch label="푸시 알림" checked={form.billingPush} onChange={set('billingPush')} />
+            <SwitchRow label="푸시 알림" checked={form.billingPush} onChange={set('billingPush')} />
           </fieldset>
           <fieldset className={styles.fieldset}>
             <legend>{NOTICE_CATEGORY_LABELS.community}</legend>
-            <Switch label="알림함" checked={form.communityInApp} onChange={set('communityInApp')} />
-            <Switch
+            <SwitchRow label="알림함" checked={form.communityInApp} onChange={set('communityInApp')} />
+            <SwitchRow
               label="푸시 알림"
               checked={form.communityPush && form.communityInApp}
               disabled={!form.communityInApp}
@@ -90,8 +84,8 @@ export default function NotificationSettingsPage() {
           </fieldset>
           <fieldset className={styles.fieldset}>
             <legend>{NOTICE_CATEGORY_LABELS.benefit}</legend>
-            <Switch label="알림함" checked={form.benefitInApp} onChange={set('benefitInApp')} />
-            <Switch
+            <SwitchRow label="알림함" checked={form.benefitInApp} onChange={set('benefitInApp')} />
+            <SwitchRow
               label="푸시 알림"
               checked={form.benefitPush && form.benefitInApp}
               disabled={!form.benefitInApp}
@@ -103,7 +97,7 @@ export default function NotificationSettingsPage() {
             <p className={styles.hint}>
               이 시간에는 커뮤니티·혜택 푸시를 아침까지 미뤄요. 결제·청구 알림은 바로 보내요.
             </p>
-            <Switch label="방해 금지 사용" checked={form.quietHours} onChange={set('quietHours')} />
+            <SwitchRow label="방해 금지 사용" checked={form.quietHours} onChange={set('quietHours')} />
             <div className={styles.times}>
               <label>
                 시작

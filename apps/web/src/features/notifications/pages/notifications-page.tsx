@@ -1,4 +1,4 @@
-import { kstDate, kstTime } from '@ohgood/contract/kst';
+import { kstDate, kstStartOfDay, kstTime } from '@ohgood/contract/kst';
 import type { Notice } from '@ohgood/contract/notifications';
 import { Settings } from 'lucide-react';
 import { useEffect, useMemo, useRef } from 'react';
@@ -10,11 +10,10 @@ import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { useMarkAllRead, useMarkRead, useNoticePages } from '../api/notifications-api';
 import styles from './notifications.module.css';
 
-/** '오늘', '어제', else the date with its weekday (KST). */
-export function noticeDayLabel(day: string, now = new Date()): string {
-  const today = kstDate(now);
+/** '오늘', '어제', else the date with its weekday; `today` is the server's KST date. */
+export function noticeDayLabel(day: string, today: string): string {
   if (day === today) return '오늘';
-  if (day === kstDate(new Date(now.getTime() - 86_400_000))) return '어제';
+  if (day === kstDate(new Date(kstStartOfDay(today).getTime() - 1))) return '어제';
   return dayLabel(day);
 }
 
@@ -27,6 +26,7 @@ export default function NotificationsPage() {
   const items = useMemo(() => pages.data?.pages.flatMap((page) => page.items) ?? [], [pages.data]);
   const groups = useMemo(() => groupByDay(items, (item) => item.createdAt), [items]);
   const unread = pages.data?.pages[0]?.unread ?? 0;
+  const today = pages.data?.pages[0]?.today ?? kstDate(new Date());
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
 
@@ -75,8 +75,8 @@ export default function NotificationsPage() {
       ) : (
         <>
           {groups.map((group) => (
-            <section key={group.day} aria-label={noticeDayLabel(group.day)} className={styles.group}>
-              <h2 className={styles.day}>{noticeDayLabel(group.day)}</h2>
+            <section key={group.day} aria-label={noticeDayLabel(group.day, today)} className={styles.group}>
+              <h2 className={styles.day}>{noticeDayLabel(group.day, today)}</h2>
               <ul className={styles.list}>
                 {group.items.map((notice) => (
                   <li key={notice.id}>
