@@ -123,6 +123,8 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
+    // Web Push: the notices the server pushes are shown by this small handler (public/sw-push.js).
+    importScripts: ['/sw-push.js'],
     // The app shell and its chunks; media, API answers and the big scanner worker are never cached. Fonts are
     // not precached either: the 92 Pretendard subsets weigh 3 MB, and a page needs a handful of them. The
     // browser fetches those by unicode-range; the worker keeps each one it saw (below) for offline use.

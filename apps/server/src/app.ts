@@ -29,6 +29,8 @@ import { workRoot } from './lib/work-dir';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
+import { autopayRoutes } from './modules/autopay/routes';
+import { createAutopayService } from './modules/autopay/service';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
 import { chatLlmFromConfig } from './modules/chat/llm';
@@ -43,6 +45,11 @@ import { merchantIdForKey } from './modules/merchants/keys';
 import { createLiveStatus } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
+import { createDispatcher, type Dispatcher } from './modules/notifications/dispatcher';
+import { createLiveNotices } from './modules/notifications/live';
+import { createPushSender, type PushSender, resolveVapidKeys } from './modules/notifications/push';
+import { notificationRoutes } from './modules/notifications/routes';
+import { createNotificationService } from './modules/notifications/service';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
 import { profileRoutes } from './modules/profiles/routes';
@@ -84,6 +91,8 @@ declare module 'fastify' {
     caches: Pick<AppCacheHome, 'home' | 'changes'>;
     /** Operational metrics (`GET /metrics` with METRICS_TOKEN); jobs report their runs here. */
     metrics: AppMetrics;
+    /** Events → notices, and Web Push (tests drain them instead of sleeping). */
+    notices: { dispatcher: Dispatcher; push: PushSender };
   }
 }
 
@@ -204,6 +213,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const bills = createBillsService(database.db, clock);
   await app.register(billsRoutes(bills));
+  await app.register(autopayRoutes(createAutopayService(database.db)));
+  await registerNotices(app, deps, notifications);
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
   const chat = createChatService(database.db, clock, {
@@ -214,4 +225,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerWebApp(app, config.WEB_DIST, feedPosterOf(feed));
   return app;
+}
+
+/**
+ * The notification center (docs/rules/notifications.md): its API and live stream, the Web Push sender and the
+ * dispatcher, which wakes on every recorded domain event (migration 0022's trigger) and once when the app is
+ * ready, to deliver what an instance that died after its commit left undispatched.
+ */
+async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: Notifications): Promise<void> {
+  const { config, database, clock } = deps;
+  const vapid = resolveVapidKeys(config, config.DATA_DIR);
+  const push = createPushSender(database.db, clock, vapid, app.log);
+  const drainPushes = () => void push.drain().catch((error) => app.log.error({ err: error }, 'web push failed'));
+  const dispatcher = createDispatcher(database.db, clock, drainPushes);
+  app.decorate('notices', { dispatcher, push });
+  const live = createLiveNotices(database.db, notifications);
+  await app.register(
+    notificationRoutes(createNotificationService(database.db, clock, config.PUSH_HOSTS), live, vapid.publicKey),
+  );
+  if (!config.DISPATCH_EVENTS) return;
+  const dispatch = () =>
+    void dispatcher
+      .drain()
+      .catch((error) => app.log.error({ err: error }, 'event dispatch failed; retried on the next event'));
+  await notifications.subscribe('domain_events_recorded', dispatch);
+  app.addHook('onReady', async () => dispatch());
 }

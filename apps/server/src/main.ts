@@ -6,9 +6,9 @@ import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
 
 /**
- * The app's own modules (Fastify, the routes, the seed), loaded while PostgreSQL starts: the database is a
- * separate process, so its start and this process's module loading overlap instead of adding up (ADR 0119;
- * the build splits these into their own chunk).
+ * The app's own modules (Fastify, the routes, the seed, the jobs), loaded while PostgreSQL starts: the
+ * database is a separate process, so its start and this process's module loading overlap instead of adding
+ * up (ADR 0119; the build splits these into their own chunk).
  */
 const loadAppModules = () =>
   Promise.all([
@@ -17,6 +17,8 @@ const loadAppModules = () =>
     import('./jobs/scheduler'),
     import('./http/graceful-shutdown'),
     import('./modules/media/storage'),
+    import('./modules/autopay/autopay-job'),
+    import('./modules/bank/sandbox-bank'),
   ]);
 
 async function main(): Promise<void> {
@@ -29,8 +31,15 @@ async function main(): Promise<void> {
   modules.catch(() => undefined);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   phases.database = Math.round(performance.now());
-  const [{ buildApp }, { prepareDemoData }, { startScheduler }, { gracefulShutdown }, { createStorage }] =
-    await modules;
+  const [
+    { buildApp },
+    { prepareDemoData },
+    { startScheduler },
+    { gracefulShutdown },
+    { createStorage },
+    { runAutopay },
+    { createSandboxBank },
+  ] = await modules;
   phases.modulesLoaded = Math.round(performance.now());
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
   if (config.CLOCK_START)
@@ -56,7 +65,19 @@ async function main(): Promise<void> {
   phases.app = Math.round(performance.now());
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
-  const stopJobs = config.RUN_JOBS ? await startScheduler(database.db, clock, app.log, app.metrics) : () => undefined;
+  const bank = createSandboxBank(database.db);
+  const stopJobs = config.RUN_JOBS
+    ? await startScheduler(
+        database.db,
+        clock,
+        app.log,
+        {
+          autopay: () => runAutopay(database.db, bank, clock),
+          pushes: () => app.notices.push.drain(),
+        },
+        app.metrics,
+      )
+    : () => undefined;
   const shutdown = gracefulShutdown({
     app,
     stopJobs,

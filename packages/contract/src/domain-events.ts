@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEBIT_RESULTS } from './autopay';
 import { GRADE_NAMES } from './grades';
 import { POINT_REASON_CODES } from './point-reasons';
 
@@ -18,6 +19,13 @@ const customer = { customerId: id };
 
 /** A grade and its points, before or after a change. */
 const gradeState = z.object({ gradePoint: z.number().int().min(0), grade: z.enum(GRADE_NAMES) });
+
+/** A debit's failing answers (autopay.ts). */
+const DEBIT_FAILURES = DEBIT_RESULTS.filter((r) => r !== 'paid') as [
+  'insufficient_funds',
+  'account_closed',
+  'unavailable',
+];
 
 /** Why grade points moved (docs/rules/bills-and-grades.md#G2, #G3; docs/rules/payments.md#P15). */
 export const GRADE_CHANGE_REASONS = ['REPAYMENT', 'REFUND', 'AUTO_EXTENSION', 'OVERDUE'] as const;
@@ -109,6 +117,51 @@ export const domainEvent = z.discriminatedUnion('type', [
     refId: z.string(),
     balance: z.number().int().nonnegative(),
   }),
+  /** Autopay debited the linked account and repaid the statement (docs/rules/bills-and-grades.md#B16). */
+  z.object({ type: z.literal('autopay.succeeded'), ...customer, month, amount: krw, date }),
+  /** Autopay's debit failed; it is tried again the next day until the statement is overdue (#B16). */
+  z.object({
+    type: z.literal('autopay.failed'),
+    ...customer,
+    month,
+    amount: krw,
+    date,
+    reason: z.enum(DEBIT_FAILURES),
+  }),
+  /** The clock's reminder before a due date: D-3 or D-day (docs/rules/notifications.md#N5). */
+  z.object({
+    type: z.literal('bill.reminder'),
+    ...customer,
+    month,
+    amount: krw,
+    dueDate: date,
+    daysLeft: z.number().int().min(0),
+    autopay: z.boolean(),
+  }),
+  /** An upload finished processing (docs/rules/shorts.md#S7): the short is READY or FAILED. */
+  z.object({
+    type: z.literal('shorts.upload_finished'),
+    ...customer,
+    shortId: id,
+    title: z.string(),
+    status: z.enum(['READY', 'FAILED']),
+  }),
+  /** A short became READY: its creator (`customerId`) published it; subscribers hear of it. */
+  z.object({ type: z.literal('shorts.published'), ...customer, shortId: id, title: z.string(), nickname: z.string() }),
+  /** A comment (`customerId` its author) on someone's short, possibly a reply to someone's comment. */
+  z.object({
+    type: z.literal('shorts.comment_added'),
+    ...customer,
+    shortId: id,
+    commentId: id,
+    shortOwnerId: id,
+    parentAuthorId: id.nullable(),
+    nickname: z.string(),
+    /** The comment's first characters. */
+    preview: z.string(),
+  }),
+  /** Watch points reached the daily cap (docs/rules/points.md#R6). */
+  z.object({ type: z.literal('shorts.watch_cap_reached'), ...customer, date, limit: z.number().int().positive() }),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 export type DomainEventType = DomainEvent['type'];

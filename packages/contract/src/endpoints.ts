@@ -1,8 +1,10 @@
 import { authEndpoints } from './auth';
+import { autopayEndpoints } from './autopay';
 import { billEndpoints } from './bills';
 import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
+import { notificationEndpoints } from './notifications';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { shortsEndpoints } from './shorts';
@@ -18,6 +20,8 @@ export const endpointGroups = {
   merchants: merchantEndpoints,
   payments: paymentEndpoints,
   bills: billEndpoints,
+  autopay: autopayEndpoints,
+  notifications: notificationEndpoints,
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
   shortsDiscovery: discoveryEndpoints,

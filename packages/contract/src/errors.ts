@@ -89,6 +89,9 @@ export const ERROR_CODES = [
   'MULTIPART_REQUIRED',
   // chat
   'CHAT_SESSION_FORBIDDEN',
+  // notifications
+  'NOTICE_NOT_FOUND',
+  'PUSH_ENDPOINT_NOT_ALLOWED',
 ] as const;
 export const errorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCode>;

@@ -5,6 +5,7 @@ import type { Endpoint } from '@ohgood/contract/endpoint';
 import { allEndpoints, endpointGroups } from '@ohgood/contract/endpoints';
 import { errorBody } from '@ohgood/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifications } from '../db/schema';
 import { makeVideo, multipart, uploadShort } from '../modules/shorts/test-media';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { createMerchant, grantPoints } from '../test/merchant-fixture';
@@ -131,6 +132,57 @@ const samples: Samples = {
       await paidRequest(f, customer);
       return { headers: customer.auth };
     },
+  },
+  autopay: {
+    get: async (f) => ({ headers: (await f.customer()).auth }),
+    set: async (f) => ({ headers: (await f.fresh()).auth, body: { autopay: false } }),
+  },
+  notifications: {
+    list: async (f) => ({ headers: (await f.customer()).auth }),
+    unread: async (f) => ({ headers: (await f.customer()).auth }),
+    read: async (f) => {
+      const customer = await f.fresh();
+      const [row] = await f.h.database.db
+        .insert(notifications)
+        .values({
+          customerId: customer.customerId,
+          dedupeKey: `contract-${customer.customerId}`,
+          kind: 'roulette_win',
+          category: 'benefit',
+          title: '출석 룰렛 당첨',
+          body: '10P',
+          link: '/point/history',
+        })
+        .returning({ id: notifications.id });
+      return { headers: customer.auth, params: { id: row?.id ?? 0 } };
+    },
+    readAll: async (f) => ({ headers: (await f.customer()).auth }),
+    getPreferences: async (f) => ({ headers: (await f.customer()).auth }),
+    setPreferences: async (f) => ({
+      headers: (await f.fresh()).auth,
+      body: {
+        billingPush: true,
+        communityInApp: true,
+        communityPush: false,
+        benefitInApp: true,
+        benefitPush: true,
+        quietHours: true,
+        quietStart: '22:00',
+        quietEnd: '07:30',
+      },
+    }),
+    pushKey: async (f) => ({ headers: (await f.customer()).auth }),
+    subscribe: async (f) => ({
+      headers: (await f.fresh()).auth,
+      body: {
+        endpoint: 'https://fcm.googleapis.com/fcm/send/device-1',
+        keys: { p256dh: 'BPublicKey', auth: 'authsecret' },
+      },
+    }),
+    unsubscribe: async (f) => ({
+      headers: (await f.customer()).auth,
+      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
+    }),
   },
   checkin: {
     today: async (f) => ({ headers: (await f.customer()).auth }),

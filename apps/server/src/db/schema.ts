@@ -3,6 +3,7 @@ import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -38,6 +39,8 @@ export const customers = pgTable(
     repaidRemainder: integer('repaid_remainder').notNull().default(0),
     pointBalance: integer('point_balance').notNull().default(0),
     suspended: boolean('suspended').notNull().default(false),
+    /** Debit the linked account on the due date (docs/rules/bills-and-grades.md#B15); on by default. */
+    autopay: boolean('autopay').notNull().default(true),
     nickname: text('nickname').notNull(),
     introduce: text('introduce').notNull().default(''),
     profileImg: text('profile_img'),
@@ -512,4 +515,112 @@ export const chatSessions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('chat_sessions_updated_at_idx').on(t.updatedAt)],
+);
+
+/** The built-in sandbox bank's balances (modules/bank/sandbox-bank.ts); not the product's money. */
+export const sandboxBankAccounts = pgTable(
+  'sandbox_bank_accounts',
+  {
+    bank: text('bank').notNull(),
+    account: text('account').notNull(),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+    /** open | closed (debits answer account_closed) | unavailable (the bank is down for this account) */
+    state: text('state').notNull().default('open'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.bank, t.account] })],
+);
+
+/** Every debit the sandbox bank answered, by the caller's idempotency key: a repeat answers the same. */
+export const sandboxBankDebits = pgTable('sandbox_bank_debits', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  bank: text('bank').notNull(),
+  account: text('account').notNull(),
+  amount: bigint('amount', { mode: 'number' }).notNull(),
+  result: text('result').notNull(),
+  createdAt: createdAt(),
+});
+
+/** One autopay debit per (statement, KST day) (docs/rules/bills-and-grades.md#B16). */
+export const autopayAttempts = pgTable(
+  'autopay_attempts',
+  {
+    id: serial('id').primaryKey(),
+    statementId: integer('statement_id')
+      .notNull()
+      .references(() => statements.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    kstDate: date('kst_date').notNull(),
+    /** PENDING | PAID | FAILED | SKIPPED */
+    status: text('status').notNull().default('PENDING'),
+    amount: integer('amount'),
+    purchaseIds: integer('purchase_ids').array(),
+    /** The bank's last answer (paid, insufficient_funds, account_closed, unavailable) or why it was skipped. */
+    result: text('result'),
+    tries: integer('tries').notNull().default(0),
+    nextTryAt: timestamp('next_try_at', { withTimezone: true }).notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    repaymentId: integer('repayment_id').references(() => repayments.id),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate)],
+);
+
+/** A notice in the notification center (docs/rules/notifications.md). */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    dedupeKey: text('dedupe_key').notNull(),
+    kind: text('kind').notNull(),
+    category: text('category').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link').notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    pushDueAt: timestamp('push_due_at', { withTimezone: true }),
+    pushedAt: timestamp('pushed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
+    index('notifications_customer_idx').on(t.customerId),
+  ],
+);
+
+export const notificationPreferences = pgTable('notification_preferences', {
+  customerId: integer('customer_id')
+    .primaryKey()
+    .references(() => customers.id),
+  billingPush: boolean('billing_push').notNull().default(true),
+  communityInApp: boolean('community_in_app').notNull().default(true),
+  communityPush: boolean('community_push').notNull().default(true),
+  benefitInApp: boolean('benefit_in_app').notNull().default(true),
+  benefitPush: boolean('benefit_push').notNull().default(true),
+  quietHours: boolean('quiet_hours').notNull().default(true),
+  quietStart: smallint('quiet_start').notNull().default(1260),
+  quietEnd: smallint('quiet_end').notNull().default(480),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A Web Push subscription of one device. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint)],
 );

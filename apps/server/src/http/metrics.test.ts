@@ -37,7 +37,13 @@ describe('/metrics', () => {
       );
     }
     await h.app.inject({ method: 'GET', url: '/health' });
-    const stop = await startScheduler(h.database.db, h.clock, h.app.log, h.app.metrics);
+    const stop = await startScheduler(
+      h.database.db,
+      h.clock,
+      h.app.log,
+      { autopay: async () => ({}), pushes: async () => 0 },
+      h.app.metrics,
+    );
     stop();
     const text = (await scrape(`Bearer ${TOKEN}`)).body;
     const feed = 'http_request_duration_seconds_count{method="GET",route="/api/public/shorts/feeds",status_code="200"}';

@@ -1,19 +1,21 @@
 import type { Tx } from '../db/tx';
 import { pruneCounters } from '../lib/rate-limit';
+import { pruneOldNotices } from '../modules/notifications/service';
 import { pruneIdempotencyKeys } from '../modules/payments/idempotency-retention';
 
 /**
  * The daily prune (docs/rules/money-and-time.md#T8): drops rate-limit counters of ended windows and
- * idempotency answers past their retention, measured from `at`. Deleting only what has expired, it can run
+ * idempotency answers past their retention, and notices past theirs (notifications.md#N8), measured from `at`. Deleting only what has expired, it can run
  * any number of times; a run for an earlier `at` keeps more, never less.
  */
 export async function pruneExpired(
   tx: Tx,
   _today: string,
   at: Date,
-): Promise<{ rateLimitCounters: number; idempotencyKeys: number }> {
+): Promise<{ rateLimitCounters: number; idempotencyKeys: number; notices: number }> {
   return {
     rateLimitCounters: await pruneCounters(tx, at),
     idempotencyKeys: await pruneIdempotencyKeys(tx, at),
+    notices: await pruneOldNotices(tx, at),
   };
 }

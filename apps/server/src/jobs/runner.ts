@@ -1,10 +1,14 @@
+import { AUTOPAY_RULES } from '@ohgood/contract/autopay';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { addMonths, dateInMonth, isCalendarDate, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
+import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { and, eq, min } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
+import { planAutopay } from '../modules/autopay/autopay-job';
+import { remindDueStatements } from '../modules/autopay/reminders-job';
 import { autoExtend, issueStatements, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
@@ -24,9 +28,13 @@ type JobSpec = {
 /** The KST day a closed month's statements are issued: the first day after the month. */
 const STATEMENT_ISSUE_DAY = 1;
 
+/** The cron expression of a daily job at `minute` minutes after KST midnight. */
+const dailyAt = (minute: number) => `${minute % 60} ${Math.floor(minute / 60)} * * *`;
+
 /**
- * The scheduled jobs: docs/rules/bills-and-grades.md#B1 (issue), #B9 and #B10, and the prune,
- * money-and-time.md#T8.
+ * The scheduled jobs: docs/rules/bills-and-grades.md#B1 (issue), #B9 and #B10, the prune (money-and-time.md#T8), the
+ * reminders (notifications.md#N5) and autopay's daily plan (bills-and-grades.md#B16; its debits run after the
+ * plan commits, see `modules/autopay/autopay-job.ts`).
  */
 export const JOBS = {
   'auto-extension': {
@@ -53,8 +61,20 @@ export const JOBS = {
   prune: {
     cadence: 'daily',
     minute: PRUNE_MINUTE,
-    cron: `${PRUNE_MINUTE % 60} ${Math.floor(PRUNE_MINUTE / 60)} * * *`,
+    cron: dailyAt(PRUNE_MINUTE),
     run: pruneExpired,
+  },
+  reminders: {
+    cadence: 'daily',
+    minute: NOTIFICATION_RULES.reminderMinute,
+    cron: dailyAt(NOTIFICATION_RULES.reminderMinute),
+    run: remindDueStatements,
+  },
+  autopay: {
+    cadence: 'daily',
+    minute: AUTOPAY_RULES.debitMinute,
+    cron: dailyAt(AUTOPAY_RULES.debitMinute),
+    run: planAutopay,
   },
 } as const satisfies Record<string, JobSpec>;
 export type JobName = keyof typeof JOBS;

@@ -52,6 +52,25 @@ const envSchema = z.object({
   CHAT_LLM_BASE_URL: z.string().url().optional(),
   CHAT_LLM_API_KEY: z.string().optional(),
   CHAT_LLM_MODEL: z.string().optional(),
+  /** Web Push (VAPID) keys; generated once into DATA_DIR/vapid.json when unset. Set both when scaling out. */
+  VAPID_PUBLIC_KEY: z.string().min(40).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(20).optional(),
+  VAPID_SUBJECT: z.string().default('mailto:support@ohgood.kr'),
+  /**
+   * Hosts a Web Push subscription may point at (a suffix match), so the server never posts to an address a
+   * client made up. The browsers' push services by default.
+   */
+  PUSH_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Turn domain events into notices on this instance (tests switch it off to play a crashed instance). */
+  DISPATCH_EVENTS: bool.default(true),
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
 

@@ -83,4 +83,16 @@ export async function createHarness(
   };
 }
 
+/** Another instance of the app on the harness's database and clock (what a second server would be). */
+export async function secondInstance(h: Harness, config: Partial<Config> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({
+    config: testConfig(config),
+    database: h.database,
+    clock: h.clock,
+    jwtSecret: 'test-secret-test-secret-test-secret-1234',
+  });
+  await app.ready();
+  return app;
+}
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -61,6 +61,8 @@ const payment = lazyPage('/payment');
 const paymentDetails = lazyPage('/payment/details');
 const pointHistory = lazyPage('/point/history');
 const mypage = lazyPage('/mypage');
+const notices = lazyPage('/notifications');
+const noticeSettings = lazyPage('/notifications/settings');
 const merchant = lazyPage('/merchant');
 const chat = lazyPage('/chat');
 const dashboard = lazyPage('/dashboard');
@@ -90,6 +92,8 @@ export function AppRoutes() {
             <Route path="/payment" element={payment} />
             <Route path="/payment/details" element={paymentDetails} />
             <Route path="/mypage" element={mypage} />
+            <Route path="/notifications" element={notices} />
+            <Route path="/notifications/settings" element={noticeSettings} />
             <Route path="/point/history" element={pointHistory} />
             <Route path="/chat" element={chat} />
             <Route path="/dashboard" element={dashboard} />

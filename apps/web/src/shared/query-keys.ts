@@ -40,6 +40,11 @@ export const dataKeys = {
   myCommented: ['shorts-discovery', 'mine', 'commented'],
   /** Search results. */
   search: ['shorts-discovery', 'search'],
+  /** The notification center: the list, the unread count, preferences. */
+  notices: ['notifications'],
+  noticeUnread: ['notifications', 'unread'],
+  /** The autopay switch and its account. */
+  autopay: ['bills', 'autopay'],
 } as const satisfies Record<string, QueryKey>;
 
 /** A prefix of the registry. */

@@ -15,7 +15,7 @@ import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
-import { type Executor, withTx } from '../../db/tx';
+import { type Executor, type Tx, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/errors';
@@ -70,6 +70,110 @@ async function statementsByMonth(db: Executor, customerId: number, months: strin
 
 /** A placeholder statement for lines whose row is missing (should not happen: purchases ensure it). */
 const bareStatement = (month: string) => ({ month, extension: null, overdueAt: null });
+
+/**
+ * Repays the customer's lines `ids` (sorted, distinct, non-empty) inside the caller's transaction
+ * (docs/rules/bills-and-grades.md#B6–#B8): the customer's early payment and autopay's debit (`how`) record a
+ * repayment the same way.
+ */
+export async function repayLines(
+  tx: Tx,
+  customerId: number,
+  ids: number[],
+  now: Date,
+  how: 'EARLY' | 'AUTOMATIC',
+): Promise<RepayResult> {
+  const customer = await lockCustomer(tx, customerId);
+  const selected = await tx
+    .select()
+    .from(purchases)
+    .where(inArray(purchases.id, ids))
+    .orderBy(asc(purchases.id))
+    .for('update');
+  // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
+  if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
+    throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);
+  }
+  if (selected.some((line) => line.status === 'REFUNDED')) {
+    throw conflict('NOT_PAYABLE', BILL_MSG.invalidLines);
+  }
+  if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+
+  // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
+  const newest =
+    selected
+      .map((line) => line.statementMonth)
+      .sort()
+      .at(-1) ?? '';
+  const older = await tx
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(
+      and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), lt(purchases.statementMonth, newest)),
+    );
+  const chosen = new Set(ids);
+  if (older.some((line) => !chosen.has(line.id))) throw unprocessable('OLDEST_FIRST', BILL_MSG.oldestFirst);
+
+  const months = [...new Set(selected.map((line) => line.statementMonth))];
+  const rows = await statementsByMonth(tx, customerId, months);
+  const amount = selected.reduce((sum, line) => sum + line.price, 0);
+  const onTime = selected
+    .filter((line) => repaidOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), now))
+    .reduce((sum, line) => sum + line.price, 0);
+
+  const [repayment] = await tx
+    .insert(repayments)
+    .values({
+      customerId,
+      amount,
+      purchaseIds: ids,
+      account: customer.account,
+      accountName: customer.accountName,
+      createdAt: now,
+    })
+    .returning({ id: repayments.id });
+  if (!repayment) throw new Error('repayment insert returned nothing');
+  const updated = await tx
+    .update(purchases)
+    .set({ status: 'PAID', paidAt: now, repaymentId: repayment.id })
+    .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')))
+    .returning({ id: purchases.id });
+  if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+
+  // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
+  const grade = earnGradePoints(customer, onTime);
+  const { gradePoint } = grade;
+  await saveGrade(tx, customerId, customer.gradePoint, grade, 'REPAYMENT', now);
+  await recordEvent(
+    tx,
+    {
+      type: 'repayment.made',
+      customerId,
+      repaymentId: repayment.id,
+      how,
+      amount,
+      paymentIds: ids,
+      months,
+    },
+    now,
+  );
+
+  for (const month of months) {
+    await tx
+      .update(statements)
+      .set({ paidAt: now })
+      .where(
+        and(
+          eq(statements.customerId, customerId),
+          eq(statements.month, month),
+          sql`not exists (select 1 from ${purchases} where ${purchases.customerId} = ${customerId}
+              and ${purchases.statementMonth} = ${month} and ${purchases.status} = 'UNPAID')`,
+        ),
+      );
+  }
+  const suspended = await recomputeSuspension(tx, customerId, now);
+  return { repaymentId: repayment.id, amount, paymentIds: ids, gradePoint, suspended };
+}
 
 export interface BillsService {
   info(customerId: number): Promise<PaymentInfo>;
@@ -194,102 +298,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const ids = [...new Set(paymentIds)].sort((a, b) => a - b);
       if (ids.length === 0) throw badRequest('NO_SELECTION', BILL_MSG.noSelection);
       const now = clock.now();
-      return withTx(db, async (tx) => {
-        const customer = await lockCustomer(tx, customerId);
-        const selected = await tx
-          .select()
-          .from(purchases)
-          .where(inArray(purchases.id, ids))
-          .orderBy(asc(purchases.id))
-          .for('update');
-        // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
-        if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
-          throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);
-        }
-        if (selected.some((line) => line.status === 'REFUNDED')) {
-          throw conflict('NOT_PAYABLE', BILL_MSG.invalidLines);
-        }
-        if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
-
-        // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
-        const newest =
-          selected
-            .map((line) => line.statementMonth)
-            .sort()
-            .at(-1) ?? '';
-        const older = await tx
-          .select({ id: purchases.id })
-          .from(purchases)
-          .where(
-            and(
-              eq(purchases.customerId, customerId),
-              eq(purchases.status, 'UNPAID'),
-              lt(purchases.statementMonth, newest),
-            ),
-          );
-        const chosen = new Set(ids);
-        if (older.some((line) => !chosen.has(line.id))) throw unprocessable('OLDEST_FIRST', BILL_MSG.oldestFirst);
-
-        const months = [...new Set(selected.map((line) => line.statementMonth))];
-        const rows = await statementsByMonth(tx, customerId, months);
-        const amount = selected.reduce((sum, line) => sum + line.price, 0);
-        const onTime = selected
-          .filter((line) => repaidOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), now))
-          .reduce((sum, line) => sum + line.price, 0);
-
-        const [repayment] = await tx
-          .insert(repayments)
-          .values({
-            customerId,
-            amount,
-            purchaseIds: ids,
-            account: customer.account,
-            accountName: customer.accountName,
-            createdAt: now,
-          })
-          .returning({ id: repayments.id });
-        if (!repayment) throw new Error('repayment insert returned nothing');
-        const updated = await tx
-          .update(purchases)
-          .set({ status: 'PAID', paidAt: now, repaymentId: repayment.id })
-          .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')))
-          .returning({ id: purchases.id });
-        if (updated.length !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
-
-        // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
-        const grade = earnGradePoints(customer, onTime);
-        const { gradePoint } = grade;
-        await saveGrade(tx, customerId, customer.gradePoint, grade, 'REPAYMENT', now);
-        await recordEvent(
-          tx,
-          {
-            type: 'repayment.made',
-            customerId,
-            repaymentId: repayment.id,
-            how: 'EARLY',
-            amount,
-            paymentIds: ids,
-            months,
-          },
-          now,
-        );
-
-        for (const month of months) {
-          await tx
-            .update(statements)
-            .set({ paidAt: now })
-            .where(
-              and(
-                eq(statements.customerId, customerId),
-                eq(statements.month, month),
-                sql`not exists (select 1 from ${purchases} where ${purchases.customerId} = ${customerId}
-                  and ${purchases.statementMonth} = ${month} and ${purchases.status} = 'UNPAID')`,
-              ),
-            );
-        }
-        const suspended = await recomputeSuspension(tx, customerId, now);
-        return { repaymentId: repayment.id, amount, paymentIds: ids, gradePoint, suspended };
-      });
+      return withTx(db, (tx) => repayLines(tx, customerId, ids, now, 'EARLY'));
     },
 
     async thisMonth(customerId) {

@@ -3,15 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireMerchant } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import { type SseStream, sseStreams } from '../../http/sse';
 import type { Clock } from '../../lib/clock';
 import type { LiveStatus } from './live-status';
 import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
-const STREAM_PING_MS = 15_000;
-const STREAM_MAX_MS = 10 * 60 * 1000;
-/** Last event of a stream cut by a shutdown: the status so far, and reconnect in about a second. */
-const SHUTDOWN_EVENT = 'event: reconnect\nretry: 1000\n';
 
 export function merchantRoutes(
   merchants: MerchantService,
@@ -22,12 +19,8 @@ export function merchantRoutes(
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
-    const openStreams = new Set<(final?: string) => void>();
-    // preClose, not onClose: the server waits for open connections before onClose, and a stream never ends
-    // by itself. Clients get a last event telling them to reconnect (to another instance).
-    app.addHook('preClose', async () => {
-      for (const stop of openStreams) stop(SHUTDOWN_EVENT);
-    });
+    // Clients of a stream cut by a shutdown get a last event telling them to reconnect (to another instance).
+    const openStream = sseStreams(app);
 
     registerEndpoint(app, api.create, async (request) =>
       merchants.create(requireMerchant(request), request.body, originOf(request)),
@@ -66,20 +59,17 @@ export function merchantRoutes(
         const { requestId } = request.params;
         let last: string | undefined;
         let missed = false;
-        let closed = false;
-        const res = reply.raw;
-        const send = (status: string) => res.write(`event: status\ndata: ${JSON.stringify({ requestId, status })}\n\n`);
+        let stream: SseStream | undefined;
         const onStatus = (status: string) => {
-          if (closed) return;
-          if (last === undefined) {
+          if (!stream) {
             missed = true;
             return;
           }
           if (status !== last) {
             last = status;
-            send(status);
+            stream.send('status', { requestId, status });
           }
-          if (TERMINAL.has(status)) stop();
+          if (TERMINAL.has(status)) stream.close();
         };
         // Listen first, then read: a change in between is seen either by the read or by the listener.
         const unwatch = await live.watch(merchantId, requestId, onStatus);
@@ -90,41 +80,27 @@ export function merchantRoutes(
           unwatch();
           throw error;
         }
-        reply.hijack();
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
+        const recheck = () => live.refresh(requestId).catch(() => stream?.close());
+        let expiryTimer: NodeJS.Timeout | undefined;
         last = current.status;
-        send(last);
-        const timers: NodeJS.Timeout[] = [];
-        function stop(final?: string) {
-          if (closed) return;
-          closed = true;
-          unwatch();
-          for (const timer of timers) clearTimeout(timer);
-          openStreams.delete(stop);
-          res.end(final ? `${final}data: ${JSON.stringify({ requestId, status: last })}\n\n` : undefined);
-        }
+        stream = openStream(request, reply, {
+          // With a test clock, expiry shows at a ping.
+          onPing: () => {
+            if (clock.now().getTime() >= current.expiresAt.getTime()) recheck();
+          },
+          onClose: () => {
+            unwatch();
+            clearTimeout(expiryTimer);
+          },
+          shutdownData: () => ({ requestId, status: last }),
+        });
+        stream.send('status', { requestId, status: last });
         if (TERMINAL.has(last)) {
-          stop();
+          stream.close();
           return;
         }
-        openStreams.add(stop);
-        request.raw.on('close', stop);
-        const recheck = () => live.refresh(requestId).catch(() => stop());
         if (missed) recheck();
-        timers.push(
-          setTimeout(recheck, Math.max(0, current.expiresAt.getTime() - clock.now().getTime()) + 50),
-          setTimeout(stop, STREAM_MAX_MS),
-          // A comment line keeps proxies from closing an idle stream; with a test clock, expiry shows here.
-          setInterval(() => {
-            res.write(': ping\n\n');
-            if (clock.now().getTime() >= current.expiresAt.getTime()) recheck();
-          }, STREAM_PING_MS),
-        );
+        expiryTimer = setTimeout(recheck, Math.max(0, current.expiresAt.getTime() - clock.now().getTime()) + 50);
       },
     );
   };

@@ -5,6 +5,7 @@ import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortComments, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
@@ -20,6 +21,9 @@ export type CommentRow = {
   nickname: string;
   profileImg: string | null;
 };
+
+/** How much of a comment its notice quotes. */
+const COMMENT_PREVIEW_LENGTH = 40;
 
 /** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
 export function createCommentsService(
@@ -85,10 +89,12 @@ export function createCommentsService(
 
     async addComment(shortId: number, author: number, body: CreateCommentRequest): Promise<CommentItem> {
       const added = await withTx(db, async (tx) => {
-        await lockReadyShort(tx, shortId);
+        const { ownerId } = await lockReadyShort(tx, shortId);
+        let parentAuthorId: number | null = null;
         if (body.gno !== 0) {
           const [parent] = await tx
             .select({
+              authorId: shortComments.customerId,
               parentId: shortComments.parentId,
               shortId: shortComments.shortId,
               deletedAt: shortComments.deletedAt,
@@ -99,6 +105,7 @@ export function createCommentsService(
             throw unprocessable('PARENT_NOT_FOUND', '답글을 달 댓글을 찾을 수 없습니다.');
           }
           if (parent.parentId !== null) throw unprocessable('REPLY_DEPTH', '답글에는 답글을 달 수 없습니다.');
+          parentAuthorId = parent.authorId;
         }
         const now = clock.now();
         const [row] = await tx
@@ -113,6 +120,21 @@ export function createCommentsService(
           .select({ nickname: customers.nickname, profileImg: customers.profileImg })
           .from(customers)
           .where(eq(customers.id, author));
+        // The short's owner and the replied-to author hear of it (docs/rules/notifications.md#N2).
+        await recordEvent(
+          tx,
+          {
+            type: 'shorts.comment_added',
+            customerId: author,
+            shortId,
+            commentId: row?.id ?? 0,
+            shortOwnerId: ownerId,
+            parentAuthorId,
+            nickname: me?.nickname ?? '',
+            preview: body.content.slice(0, COMMENT_PREVIEW_LENGTH),
+          },
+          now,
+        );
         return {
           commentId: row?.id ?? 0,
           gno: body.gno,

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { isDisplayable } from '@ohgood/contract/input';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { shorts } from '../../db/schema';
+import { customers, shorts } from '../../db/schema';
+import { type Tx, withTx } from '../../db/tx';
+import { recordEvents } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import type { Config } from '../../lib/config';
 import { AppError, badRequest, unprocessable } from '../../lib/errors';
@@ -222,17 +224,22 @@ export class ShortsPipeline {
       const result = await probe(this.tools, output, { signal });
       if (!result.hasVideo || !result.durationSeconds) throw new Error('transcoded file has no video');
       await this.storage.putFile(row.videoKey, output, 'video/mp4');
-      const updated = await this.db
-        .update(shorts)
-        .set({
-          status: 'READY',
-          sourceKey: null,
-          durationMs: Math.round(result.durationSeconds * 1000),
-          width: result.width,
-          height: result.height,
-        })
-        .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
-        .returning({ id: shorts.id });
+      const durationMs = Math.round(result.durationSeconds * 1000);
+      const updated = await withTx(this.db, async (tx) => {
+        const done = await tx
+          .update(shorts)
+          .set({
+            status: 'READY',
+            sourceKey: null,
+            durationMs,
+            width: result.width,
+            height: result.height,
+          })
+          .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
+          .returning({ id: shorts.id });
+        if (done.length > 0) await recordUploadFinished(tx, row, 'READY', this.clock.now());
+        return done;
+      });
       // Not ours any more. Another instance may have finished the same short (several instances re-queue
       // PROCESSING rows at start-up): its video sits under the same key, so keep it unless the short is gone.
       if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
@@ -241,11 +248,15 @@ export class ShortsPipeline {
       if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
       // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
       // the original this one could then not read), and its files must stay.
-      const failed = await this.db
-        .update(shorts)
-        .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
-        .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
-        .returning({ id: shorts.id });
+      const failed = await withTx(this.db, async (tx) => {
+        const done = await tx
+          .update(shorts)
+          .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
+          .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
+          .returning({ id: shorts.id });
+        if (done.length > 0) await recordUploadFinished(tx, row, 'FAILED', this.clock.now());
+        return done;
+      });
       if (failed.length === 0) return;
       this.log.error({ err: error, shortsId: id }, 'transcode failed');
       // A failed short keeps its row as a status record for the uploader, but no files.
@@ -268,4 +279,42 @@ export function tooLarge(message: string): AppError {
 
 function imageType(kind: 'jpg' | 'png' | 'webp'): string {
   return kind === 'jpg' ? 'image/jpeg' : `image/${kind}`;
+}
+
+/**
+ * A finished upload's events, in the transaction that marks it (docs/rules/notifications.md#N2): the uploader
+ * hears READY or FAILED, and a READY short is published to the creator's subscribers.
+ */
+async function recordUploadFinished(
+  tx: Tx,
+  row: { id: number; customerId: number; title: string },
+  status: 'READY' | 'FAILED',
+  at: Date,
+): Promise<void> {
+  const finished = {
+    type: 'shorts.upload_finished' as const,
+    customerId: row.customerId,
+    shortId: row.id,
+    title: row.title,
+    status,
+  };
+  if (status === 'FAILED') return recordEvents(tx, [finished], at);
+  const [creator] = await tx
+    .select({ nickname: customers.nickname })
+    .from(customers)
+    .where(eq(customers.id, row.customerId));
+  await recordEvents(
+    tx,
+    [
+      finished,
+      {
+        type: 'shorts.published',
+        customerId: row.customerId,
+        shortId: row.id,
+        title: row.title,
+        nickname: creator?.nickname ?? '',
+      },
+    ],
+    at,
+  );
 }

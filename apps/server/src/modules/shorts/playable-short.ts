@@ -18,11 +18,12 @@ export async function readyShort(db: Db, id: number) {
 }
 
 /** Locks a playable short's row: comments and reactions on one short then run one at a time. */
-export async function lockReadyShort(tx: Tx, shortId: number): Promise<void> {
+export async function lockReadyShort(tx: Tx, shortId: number): Promise<{ ownerId: number }> {
   const [short] = await tx
-    .select({ id: shorts.id })
+    .select({ id: shorts.id, ownerId: shorts.customerId })
     .from(shorts)
     .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
     .for('update');
   if (!short) throw shortNotFound();
+  return { ownerId: short.ownerId };
 }

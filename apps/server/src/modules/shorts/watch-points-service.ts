@@ -7,6 +7,7 @@ import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { shortViews, shortWatchDaily } from '../../db/schema';
 import { withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
@@ -138,6 +139,14 @@ export function createWatchPointsService(db: Db, clock: Clock) {
           idempotencyKey: `shorts-watch:${view.id}`,
           at: now,
         });
+        // The claim that fills the day's cap tells the customer (docs/rules/notifications.md#N2), once a day.
+        if (after.total >= LIMITS.dailyWatchPointLimit) {
+          await recordEvent(
+            tx,
+            { type: 'shorts.watch_cap_reached', customerId, date: today, limit: LIMITS.dailyWatchPointLimit },
+            now,
+          );
+        }
         return {
           success: true,
           message: SHORTS_MSG.earned(earned),

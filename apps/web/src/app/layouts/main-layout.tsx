@@ -6,6 +6,7 @@ import { logout as endSession, useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
 import buttons from '../../shared/ui/button.module.css';
 import { Mascot } from '../../shared/ui/mascot';
+import { BellSlot } from './bell-slot';
 import { Footer, isFooterHidden } from './footer';
 import styles from './main-layout.module.css';
 
@@ -33,6 +34,7 @@ export function MainLayout() {
             오굿<b>페이</b>
           </span>
         </Link>
+        {loggedIn && <BellSlot className={`${styles.iconButton} ${styles.bell}`} />}
         {loggedIn ? (
           <button
             type="button"

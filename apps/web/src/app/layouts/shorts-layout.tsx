@@ -7,6 +7,7 @@ import { hasInAppHistory } from '../../shared/navigation';
 import { notify } from '../../shared/notify';
 import { loginPath } from '../../shared/return-to';
 import buttons from '../../shared/ui/button.module.css';
+import { BellSlot } from './bell-slot';
 import { Footer, isFooterHidden } from './footer';
 import styles from './shorts-layout.module.css';
 
@@ -91,6 +92,7 @@ export function ShortsLayout() {
             </button>
           </form>
         </search>
+        {loggedIn && <BellSlot className={styles.iconButton} />}
         <button
           type="button"
           className={`${buttons.icon} ${styles.iconButton}`}

@@ -1,6 +1,7 @@
 import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { GRADES, gradeByName, nextGrade, pointsToNextGrade, TOP_GRADE_MESSAGE } from '@ohgood/contract/grades';
 import { ChevronDown } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { points } from '../../shared/format';
 import { ErrorText, LoadingText, Page } from '../../shared/ui/page';
@@ -17,7 +18,8 @@ export function gradeProgress(gradePoint: number): number {
   return Math.round(((gradePoint - current.min) / (next.min - current.min)) * 100);
 }
 
-export default function MypagePage() {
+/** `autopay`: the autopay switch, composed in by the app (it belongs to the bills feature). */
+export default function MypagePage({ autopay }: { autopay?: ReactNode } = {}) {
   const me = useMypage();
   if (me.isPending) return <LoadingText />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
@@ -76,6 +78,7 @@ export default function MypagePage() {
           </div>
         </div>
       </section>
+      {autopay}
 
       <section className={styles.card} aria-labelledby="point-title">
         <h2 id="point-title" className={styles.cardTitle}>

@@ -11,6 +11,7 @@ import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
 import { checkExtension, EXTENSION_REFUSAL, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
+import AutopayToggle from '../components/autopay-toggle';
 import { AvailableCard } from '../components/available-card';
 import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
@@ -120,6 +121,7 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         <SuspensionNotice overdueMonths={overdue.map((s) => s.month)} overdueAmount={status.overdueAmount} />
       ) : null}
       <AvailableCard balance={info.balance} limitPrice={info.limitPrice} gradeName={info.gradeName} />
+      <AutopayToggle />
 
       {status.statements.length > 0 ? (
         <section aria-label="납부 예정" className={styles.dueList}>

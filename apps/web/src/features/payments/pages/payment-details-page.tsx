@@ -3,7 +3,7 @@ import { PAY_MSG } from '@ohgood/contract/messages';
 import type { PaymentHistoryItem } from '@ohgood/contract/payments';
 import { getChoseong } from 'es-hangul';
 import { useEffect, useMemo, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { points, won } from '../../../shared/format';
 import { groupByDay } from '../../../shared/group-by-day';
 import { Modal } from '../../../shared/ui/modal';
@@ -34,10 +34,20 @@ export function matchesPayment(item: Pick<PaymentHistoryItem, 'merchant' | 'requ
 
 export default function PaymentDetailsPage() {
   const currentMonth = kstMonth(new Date());
-  const [month, setMonth] = useState(currentMonth);
+  // A notice's receipt link: /payment/details?paymentId=…&month=YYYY-MM opens that payment's details.
+  const [params] = useSearchParams();
+  const linkedMonth = params.get('month');
+  const linkedId = Number(params.get('paymentId')) || null;
+  const [month, setMonth] = useState(
+    linkedMonth && /^\d{4}-\d{2}$/.test(linkedMonth) && linkedMonth <= currentMonth ? linkedMonth : currentMonth,
+  );
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<PaymentHistoryItem | null>(null);
   const history = usePaymentHistory(month);
+  useEffect(() => {
+    const linked = linkedId === null ? undefined : history.data?.find((item) => item.paymentId === linkedId);
+    if (linked) setSelected(linked);
+  }, [linkedId, history.data]);
   // The payment just made (from the receipt's '확인') is marked and scrolled into view.
   const highlight = (useLocation().state as { highlight?: number } | null)?.highlight ?? null;
   useEffect(() => {

@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import buttons from '../../../shared/ui/button.module.css';
 import { Page } from '../../../shared/ui/page';
 import { Tabs } from '../../../shared/ui/tabs';
+import { offerPushAfterPayment } from '../../../shared/web-push';
 import { type CodeType, useValidateCode } from '../api/payments-api';
 import { codeErrorMessage } from '../components/code-errors';
 import { NumberPad } from '../components/number-pad';
@@ -125,7 +126,11 @@ export default function QrPinPage() {
         <Receipt
           request={paid.request}
           result={paid.result}
-          onDone={() => navigate('/payment/details', { state: { highlight: paid.result.paymentId } })}
+          onDone={() => {
+            navigate('/payment/details', { state: { highlight: paid.result.paymentId } });
+            // A moment that makes sense to offer payment alerts: right after a payment, once per browser.
+            void offerPushAfterPayment();
+          }}
         />
       </Page>
     );

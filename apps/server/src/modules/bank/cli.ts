@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { openCliDatabase, runCli } from '../../db/cli-database';
+import { type SandboxAccountState, sandboxAccount, setSandboxAccount } from './sandbox-bank';
+
+const USAGE =
+  'usage: npm run bank -- show <bank> <account>\n' +
+  '       npm run bank -- set <bank> <account> [--balance KRW] [--state open|closed|unavailable]';
+const STATES: readonly string[] = ['open', 'closed', 'unavailable'];
+
+/** `npm run bank -- …`: reads or sets a sandbox bank account, to try autopay's outcomes by hand. */
+runCli(async () => {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { balance: { type: 'string' }, state: { type: 'string' } },
+  });
+  const [command, bank, account] = positionals;
+  if (!bank || !account || (command !== 'show' && command !== 'set')) throw new Error(USAGE);
+  const balance = values.balance === undefined ? undefined : Number(values.balance);
+  if (balance !== undefined && !(Number.isSafeInteger(balance) && balance >= 0)) {
+    throw new Error('--balance must be a whole number of KRW, 0 or more');
+  }
+  if (values.state !== undefined && !STATES.includes(values.state)) throw new Error(USAGE);
+  const database = await openCliDatabase();
+  try {
+    const row =
+      command === 'show'
+        ? await sandboxAccount(database.db, bank, account)
+        : await setSandboxAccount(database.db, bank, account, {
+            balance,
+            state: values.state as SandboxAccountState | undefined,
+          });
+    console.log(`${bank} ${account}: ${row.balance.toLocaleString('ko-KR')}원 (${row.state})`);
+  } finally {
+    await database.close();
+  }
+});

@@ -1,0 +1,124 @@
+import { type DomainEvent, domainEvent } from '@ohgood/contract/domain-events';
+import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { customers, domainEvents, notifications, shortSubscriptions } from '../../db/schema';
+import { rowsOf, type Tx, withTx } from '../../db/tx';
+import type { Clock } from '../../lib/clock';
+import { oneAtATime } from '../../lib/one-at-a-time';
+import { type NoticeDraft, noticesOf } from './notice-copy';
+import { deliveryOf, preferencesOf } from './preferences';
+
+const BATCH = 100;
+
+export interface Dispatcher {
+  /** Turns every undispatched event into notices; resolves with how many events it dispatched. */
+  drain(): Promise<number>;
+}
+
+/**
+ * Domain events → notices (docs/rules/notifications.md#N1). Events are recorded in their fact's transaction,
+ * so a rolled-back fact has none. Each batch is claimed oldest first with `FOR UPDATE SKIP LOCKED` (instances
+ * never wait on or repeat each other's batch), its notices are written and the events marked dispatched in
+ * the same transaction: a process that dies mid-batch leaves the events undispatched for the next drain, and
+ * each notice's dedupe key keeps a repeat from adding one twice. `afterBatch` runs after each commit (the
+ * push sender).
+ */
+export function createDispatcher(db: Db, clock: Clock, afterBatch: () => void = () => undefined): Dispatcher {
+  const serial = oneAtATime();
+  async function drainOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const count = await withTx(db, (tx) => dispatchBatch(tx, clock.now()));
+      if (count === 0) return total;
+      total += count;
+      afterBatch();
+    }
+  }
+  return { drain: () => serial('dispatch', drainOnce) };
+}
+
+async function dispatchBatch(tx: Tx, now: Date): Promise<number> {
+  const rows = await rowsOf<{ id: string; payload: unknown; occurred_at: Date }>(
+    tx,
+    sql`select id, payload, occurred_at from ${domainEvents} where dispatched_at is null
+      order by id limit ${BATCH} for update skip locked`,
+  );
+  if (rows.length === 0) return 0;
+  const events = rows.flatMap((row) => {
+    const parsed = domainEvent.safeParse(row.payload);
+    // An event this version does not know (written by a newer one) gives no notice here.
+    return parsed.success ? [{ row, event: parsed.data }] : [];
+  });
+  const autopay = await autopayOf(
+    tx,
+    events.map(({ event }) => event.customerId),
+  );
+  const drafts: NoticeDraft[] = [];
+  for (const { row, event } of events) {
+    drafts.push(...noticesOf(event, Number(row.id), { autopay: autopay.get(event.customerId) ?? false }));
+    drafts.push(...(await subscriberNotices(tx, event, new Date(row.occurred_at))));
+  }
+  await writeNotices(tx, drafts, now);
+  await tx
+    .update(domainEvents)
+    .set({ dispatchedAt: now })
+    .where(
+      inArray(
+        domainEvents.id,
+        rows.map((row) => Number(row.id)),
+      ),
+    );
+  return rows.length;
+}
+
+async function autopayOf(tx: Tx, customerIds: number[]): Promise<Map<number, boolean>> {
+  const ids = [...new Set(customerIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: customers.id, autopay: customers.autopay })
+    .from(customers)
+    .where(inArray(customers.id, ids));
+  return new Map(rows.map((row) => [row.id, row.autopay]));
+}
+
+/**
+ * A creator's new short tells each subscriber, batched (docs/rules/notifications.md#N3): at most one notice per
+ * (subscriber, creator, clock hour), keyed so, whatever the number of uploads in that hour.
+ */
+async function subscriberNotices(tx: Tx, event: DomainEvent, occurredAt: Date): Promise<NoticeDraft[]> {
+  if (event.type !== 'shorts.published') return [];
+  const subscribers = await tx
+    .select({ id: shortSubscriptions.subscriberId })
+    .from(shortSubscriptions)
+    .where(eq(shortSubscriptions.targetId, event.customerId));
+  const hour = Math.floor(occurredAt.getTime() / (NOTIFICATION_RULES.creatorBatchMinutes * 60_000));
+  return subscribers.map(({ id }) => ({
+    customerId: id,
+    kind: 'creator_new_short',
+    category: 'community',
+    title: '구독한 크리에이터의 새 쇼츠',
+    body: `${event.nickname}님이 새 쇼츠를 올렸어요: ${event.title}`,
+    link: `/shorts/feeds?shortsId=${event.shortId}`,
+    dedupeKey: `creator:${id}:${event.customerId}:${hour}`,
+  }));
+}
+
+/** Writes the drafts each customer's preferences let through, each once (its dedupe key). */
+async function writeNotices(tx: Tx, drafts: NoticeDraft[], now: Date): Promise<void> {
+  if (drafts.length === 0) return;
+  const prefs = await preferencesOf(
+    tx,
+    drafts.map((d) => d.customerId),
+  );
+  const values = drafts.flatMap((draft) => {
+    const delivery = deliveryOf(draft.category, prefs.get(draft.customerId) ?? prefsMissing(), now);
+    if (!delivery.inApp) return [];
+    return [{ ...draft, createdAt: now, pushDueAt: delivery.pushAt }];
+  });
+  if (values.length > 0) await tx.insert(notifications).values(values).onConflictDoNothing();
+}
+
+function prefsMissing(): never {
+  throw new Error('preferencesOf returns every asked customer');
+}

@@ -1,0 +1,136 @@
+import type { NotificationPreferences } from '@ohgood/contract/notifications';
+import { NOTICE_CATEGORY_LABELS } from '@ohgood/contract/notifications';
+import { type FormEvent, useEffect, useState } from 'react';
+import { notify } from '../../../shared/notify';
+import buttons from '../../../shared/ui/button.module.css';
+import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { Switch } from '../../../shared/ui/switch';
+import { enablePush, pushSupported } from '../../../shared/web-push';
+import { usePreferences, useSavePreferences } from '../api/notifications-api';
+import styles from './notifications.module.css';
+
+type Key = keyof NotificationPreferences;
+
+function SwitchRow({
+  label,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (value: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <div className={styles.switchRow}>
+      <span aria-hidden>{label}</span>
+      <Switch label={label} checked={checked} onChange={onChange} disabled={disabled} />
+    </div>
+  );
+}
+
+/** /notifications/settings: per category in-app and push, quiet hours, and push on this device. */
+export default function NotificationSettingsPage() {
+  const prefs = usePreferences();
+  const save = useSavePreferences();
+  const [form, setForm] = useState<NotificationPreferences | null>(null);
+  useEffect(() => {
+    if (prefs.data) setForm(prefs.data);
+  }, [prefs.data]);
+  const set = (key: Key) => (value: boolean | string) => setForm((f) => (f ? { ...f, [key]: value } : f));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) return;
+    if (form.quietHours && form.quietStart === form.quietEnd) {
+      notify('방해 금지 시작과 끝 시간이 같아요. 다른 시간을 골라 주세요.');
+      return;
+    }
+    save.mutate(form, {
+      onSuccess: (body) => notify(body.message),
+      onError: () => notify('알림 설정을 저장하지 못했어요. 다시 시도해 주세요.'),
+    });
+  };
+  const turnOnPush = async () => {
+    const ok = await enablePush().catch(() => false);
+    notify(ok ? '이 기기에서 알림을 받아요.' : '브라우저에서 알림을 허용해야 받을 수 있어요.');
+  };
+
+  return (
+    <Page title="알림 설정">
+      {prefs.isPending || !form ? (
+        prefs.isError ? (
+          <ErrorText error={prefs.error} onRetry={() => void prefs.refetch()} />
+        ) : (
+          <LoadingText />
+        )
+      ) : (
+        <form className={styles.form} onSubmit={submit}>
+          <fieldset className={styles.fieldset}>
+            <legend>{NOTICE_CATEGORY_LABELS.billing}</legend>
+            <p className={styles.hint}>결제·청구 알림은 알림함에 항상 보관돼요.</p>
+            <SwitchRow label="푸시 알림" checked={form.billingPush} onChange={set('billingPush')} />
+          </fieldset>
+          <fieldset className={styles.fieldset}>
+            <legend>{NOTICE_CATEGORY_LABELS.community}</legend>
+            <SwitchRow label="알림함" checked={form.communityInApp} onChange={set('communityInApp')} />
+            <SwitchRow
+              label="푸시 알림"
+              checked={form.communityPush && form.communityInApp}
+              disabled={!form.communityInApp}
+              onChange={set('communityPush')}
+            />
+          </fieldset>
+          <fieldset className={styles.fieldset}>
+            <legend>{NOTICE_CATEGORY_LABELS.benefit}</legend>
+            <SwitchRow label="알림함" checked={form.benefitInApp} onChange={set('benefitInApp')} />
+            <SwitchRow
+              label="푸시 알림"
+              checked={form.benefitPush && form.benefitInApp}
+              disabled={!form.benefitInApp}
+              onChange={set('benefitPush')}
+            />
+          </fieldset>
+          <fieldset className={styles.fieldset}>
+            <legend>방해 금지 시간</legend>
+            <p className={styles.hint}>
+              이 시간에는 커뮤니티·혜택 푸시를 아침까지 미뤄요. 결제·청구 알림은 바로 보내요.
+            </p>
+            <SwitchRow label="방해 금지 사용" checked={form.quietHours} onChange={set('quietHours')} />
+            <div className={styles.times}>
+              <label>
+                시작
+                <input
+                  type="time"
+                  value={form.quietStart}
+                  disabled={!form.quietHours}
+                  onChange={(e) => set('quietStart')(e.target.value)}
+                  required
+                />
+              </label>
+              <label>
+                끝
+                <input
+                  type="time"
+                  value={form.quietEnd}
+                  disabled={!form.quietHours}
+                  onChange={(e) => set('quietEnd')(e.target.value)}
+                  required
+                />
+              </label>
+            </div>
+          </fieldset>
+          {pushSupported() && (
+            <button type="button" className={buttons.secondary} onClick={() => void turnOnPush()}>
+              이 기기에서 푸시 받기
+            </button>
+          )}
+          <button type="submit" className={buttons.primary} disabled={save.isPending}>
+            {save.isPending ? '저장 중...' : '저장'}
+          </button>
+        </form>
+      )}
+    </Page>
+  );
+}
