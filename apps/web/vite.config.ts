@@ -62,8 +62,8 @@ export const zodTypesOnly = {
 };
 
 /**
- * React Router's package exports only its development build (warnings, invariant messages); the production
- * build beside it is the same API without them, about 3 KB gzip less. The app's build uses that one.
+ * React Router's package exports only its development build (warnings and checks that run in the browser);
+ * the production build beside it is the same API without them (0.4 KB gzip less). The app's build uses it.
  */
 function routerProductionBuild(): Plugin {
   const production = join(dirname(createRequire(import.meta.url).resolve('react-router')), '../production/index.mjs');

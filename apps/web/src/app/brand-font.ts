@@ -1,3 +1,5 @@
+import { runWhenIdle } from '../shared/idle-queue';
+
 /**
  * Pretendard's faces load once the first text or image is on screen (ADR 0110). The first paint never waits
  * for the font subsets a page's Hangul needs (often 150–250 KB on a slow phone network); it is drawn in the
@@ -26,9 +28,12 @@ export function loadBrandFontAfterFirstPaint(
   }
 }
 
-/** Loads the faces for the text on screen, then turns the brand font on for the whole document. */
+/**
+ * Loads the faces for the text on screen, then turns the brand font on for the whole document in an idle
+ * moment: the relayout it costs never lands in the middle of the first render or hydration.
+ */
 async function switchToBrandFont(): Promise<void> {
   const text = document.body.innerText.slice(0, 4000);
   await document.fonts?.load('1em "Pretendard Variable"', text).catch(() => undefined);
-  document.documentElement.classList.add('brand-font');
+  runWhenIdle(() => document.documentElement.classList.add('brand-font'));
 }
