@@ -24,6 +24,7 @@ import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
 import { workRoot } from './lib/work-dir';
+import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocations';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
@@ -40,12 +41,20 @@ import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
+import { createOpsCustomersService } from './modules/ops/customers-service';
+import { createOpsMerchantsService } from './modules/ops/merchants-service';
+import { createModerationService } from './modules/ops/moderation-service';
+import { opsRoutes } from './modules/ops/routes';
+import { createStaffService } from './modules/ops/staff-service';
+import { createStaffTokens } from './modules/ops/staff-tokens';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
 import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
+import { safetyRoutes } from './modules/safety/routes';
+import { createSafetyService } from './modules/safety/service';
 import { createCommentsService } from './modules/shorts/comments-service';
 import { feedPosterOf } from './modules/shorts/feed-poster';
 import { createFeedService } from './modules/shorts/feed-service';
@@ -111,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           merchantKey: { type: 'apiKey', in: 'header', name: 'X-Merchant-Key' },
+          staffBearer: { type: 'http', scheme: 'bearer', description: '운영 콘솔 토큰 (고객 토큰과 별개)' },
         },
       },
     },
@@ -118,12 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
-  const tokens = createTokenService(deps.jwtSecret, clock);
-  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
-
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
   const notifications = new Notifications(database.url);
   app.addHook('onClose', () => notifications.close());
+
+  // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5).
+  const revocations = createRevocations(database.db);
+  await revocations.load();
+  await notifications.subscribe(REVOCATION_CHANNEL, (payload) => void revocations.onNotification(payload));
+  const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
+  const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock));
+  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
   const publicCache = registerPublicCache(app, { ttlMs: config.PUBLIC_CACHE_MS, routes: PUBLIC_SHORTS_ROUTES });
   await notifications.subscribe('feed_changed', () => publicCache.clear());
 
@@ -165,6 +180,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
   const comments = createCommentsService(database.db, clock);
   publicCache.onClear(() => comments.forgetAll());
+  // Hidden content leaves this instance's public answers at once; other instances hear 'feed_changed'.
+  const contentChanged = () => publicCache.clear();
+  const safety = createSafetyService(database.db, clock, contentChanged);
+  await notifications.subscribe('viewer_changed', (payload) => safety.forget(viewersOfNotification(payload)));
+  await app.register(safetyRoutes(safety));
   const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
@@ -184,6 +204,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   await app.register(merchantRoutes(merchants, config.PUBLIC_URL, notifications, clock));
+  await app.register(
+    opsRoutes({
+      db: database.db,
+      staff,
+      customers: createOpsCustomersService(database.db, clock, merchants, revocations.remember),
+      merchants: createOpsMerchantsService(database.db, clock),
+      moderation: createModerationService(database.db, clock, config.MEDIA_BASE_URL, contentChanged),
+    }),
+  );
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

@@ -96,6 +96,6 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
     .returning({ customerId: statements.customerId });
   for (const row of marked) await penalize(tx, row.customerId, GRADE_POINTS.overduePenalty);
   const affected = [...new Set(marked.map((row) => row.customerId))];
-  for (const customerId of affected) await recomputeSuspension(tx, customerId);
+  for (const customerId of affected) await recomputeSuspension(tx, customerId, { newlyOverdue: true });
   return { overdue: marked.length, suspended: affected.length };
 }

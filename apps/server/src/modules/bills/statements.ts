@@ -66,10 +66,15 @@ export async function availableLimit(
 
 /**
  * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
- * line. Call it in the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue
- * job).
+ * line, unless an operator lifted it (until that debt is settled, or a statement newly falls overdue) — and
+ * always while an operator holds it (docs/rules/operations.md#O5). Call it in the transaction of anything that
+ * changes lines or overdue flags (repayments, refunds, the overdue job, the console).
  */
-export async function recomputeSuspension(tx: Tx, customerId: number): Promise<boolean> {
+export async function recomputeSuspension(
+  tx: Tx,
+  customerId: number,
+  options: { newlyOverdue?: boolean } = {},
+): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
     .from(purchases)
@@ -79,7 +84,16 @@ export async function recomputeSuspension(tx: Tx, customerId: number): Promise<b
     )
     .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), isNotNull(statements.overdueAt)))
     .limit(1);
-  const suspended = rows.length > 0;
-  await tx.update(customers).set({ suspended }).where(eq(customers.id, customerId));
-  return suspended;
+  const overdue = rows.length > 0;
+  // A lift lasts while the overdue debt it forgave is open, and a new overdue statement ends it.
+  const lifted = overdue && !options.newlyOverdue ? customers.overdueLifted : sql`false`;
+  const [row] = await tx
+    .update(customers)
+    .set({
+      overdueLifted: sql`${lifted}`,
+      suspended: sql`${customers.staffSuspended} or (${overdue} and not ${lifted})`,
+    })
+    .where(eq(customers.id, customerId))
+    .returning({ suspended: customers.suspended });
+  return row?.suspended ?? overdue;
 }
