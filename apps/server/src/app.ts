@@ -177,15 +177,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // announced by the database (migration 0010) and forgotten everywhere.
   const viewerState = createViewerState(database.db);
   await notifications.subscribe('viewer_changed', (payload) => viewerState.forget(viewersOfNotification(payload)));
-  // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
-  const comments = createCommentsService(database.db, clock);
-  publicCache.onClear(() => comments.forgetAll());
   // Hidden content leaves this instance's public answers at once; other instances hear 'feed_changed'.
   const contentChanged = () => publicCache.clear();
   const safety = createSafetyService(database.db, clock, contentChanged);
   await notifications.subscribe('viewer_changed', (payload) => safety.forget(viewersOfNotification(payload)));
   await app.register(safetyRoutes(safety));
-  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
+  // Comment rows per short, dropped with the public answers whenever anything about shorts changes.
+  const comments = createCommentsService(database.db, clock, safety.blockedBy);
+  publicCache.onClear(() => comments.forgetAll());
+  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState, safety.blockedBy);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
     shortsRoutes({
@@ -196,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       subscriptions: createSubscriptionsService(database.db, clock, viewerState),
       watchPoints: createWatchPointsService(database.db, clock),
       pipeline,
+      mayUpload: safety.assertMayUpload,
       workDir: workRoot(config.DATA_DIR),
     }),
   );

@@ -1,7 +1,7 @@
 import { kstDate } from '@ohgood/contract/kst';
 import type { BlockedCreator, ReportRequest } from '@ohgood/contract/safety';
 import { BLOCK_AND_REPORT, type ReportTarget, SAFETY_MSG } from '@ohgood/contract/safety-rules';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contentReports, creatorBlocks, customers, moderationCases, shortComments, shorts } from '../../db/schema';
 import { type Executor, isUniqueViolation, withTx } from '../../db/tx';
@@ -162,8 +162,14 @@ export function createSafetyService(db: Db, clock: Clock, contentChanged: Conten
 }
 export type SafetyService = ReturnType<typeof createSafetyService>;
 
-/** SQL: the creator is not one `viewer` blocked (true for an anonymous viewer). For reads done in SQL. */
-export function notBlockedSql(viewer: number | null, creatorColumn: ReturnType<typeof sql>) {
+/** The creators a viewer blocked (docs/rules/shorts.md#S13), for reads that filter after a shared cached read. */
+export type BlockedBy = (viewer: number | null) => Promise<ReadonlySet<number>>;
+
+/**
+ * SQL: the creator is not one `viewer` blocked (docs/rules/shorts.md#S13); true for an anonymous viewer. For
+ * reads done in SQL, so the filter lives in the query, not in the answer's shaping.
+ */
+export function notBlockedSql(viewer: number | null, creatorColumn: SQLWrapper) {
   if (viewer === null) return sql`true`;
-  return sql`not exists (select 1 from ${creatorBlocks} b where b.blocker_id = ${viewer} and b.blocked_id = ${creatorColumn})`;
+  return sql`not exists (select 1 from ${creatorBlocks} where ${creatorBlocks.blockerId} = ${viewer} and ${creatorBlocks.blockedId} = ${creatorColumn})`;
 }

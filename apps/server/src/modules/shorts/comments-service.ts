@@ -6,6 +6,7 @@ import { customers, shortComments, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
+import type { BlockedBy } from '../safety/service';
 import { lockReadyShort, readyShort } from './playable-short';
 
 type CommentRow = {
@@ -22,8 +23,12 @@ type CommentRow = {
 /** Most shorts whose comment rows are remembered at once. */
 const MAX_CACHED_SHORTS = 5_000;
 
-/** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
-export function createCommentsService(db: Db, clock: Clock) {
+/**
+ * Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4); a comment
+ * hidden by moderation reads as deleted (#S12), and a viewer never sees the comments of creators they
+ * blocked (#S13).
+ */
+export function createCommentsService(db: Db, clock: Clock, blockedBy: BlockedBy) {
   /*
    * A playable short's comment rows, remembered until anything about shorts changes: every comment write,
    * a short leaving READY, an author renaming — each fires the database's 'feed_changed' (migration 0003),
@@ -43,7 +48,9 @@ export function createCommentsService(db: Db, clock: Clock) {
         id: shortComments.id,
         parentId: shortComments.parentId,
         content: shortComments.content,
-        deletedAt: shortComments.deletedAt,
+        deletedAt: sql<Date | null>`coalesce(${shortComments.deletedAt}, ${shortComments.hiddenAt})`.mapWith(
+          shortComments.deletedAt,
+        ),
         createdAt: shortComments.createdAt,
         customerId: shortComments.customerId,
         nickname: customers.nickname,
@@ -71,7 +78,8 @@ export function createCommentsService(db: Db, clock: Clock) {
 
     /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
     async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
-      const rows = await rowsOf(shortId);
+      const blocked = await blockedBy(viewer);
+      const rows = (await rowsOf(shortId)).filter((r) => !blocked.has(r.customerId));
       const parentsWithReplies = new Set(
         rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
       );

@@ -35,13 +35,25 @@ export interface ShortsRouteDeps {
   subscriptions: SubscriptionsService;
   watchPoints: WatchPointsService;
   pipeline: ShortsPipeline;
+  /** Refuses an upload-banned creator (docs/rules/shorts.md#S14) before any byte is read. */
+  mayUpload: (customerId: number) => Promise<void>;
   /** Scratch directory for incoming uploads (under DATA_DIR, cleaned at start). */
   workDir: string;
 }
 
 /** Shorts over HTTP: upload, feed, comments, reactions, subscriptions, views and points (built in app.ts). */
 export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
-  const { feed, uploadStatus, comments, reactions, subscriptions, watchPoints, pipeline, workDir: work } = deps;
+  const {
+    feed,
+    uploadStatus,
+    comments,
+    reactions,
+    subscriptions,
+    watchPoints,
+    pipeline,
+    mayUpload,
+    workDir: work,
+  } = deps;
   return async (app) => {
     const limits = pipeline.limits;
     await app.register(fastifyMultipart, {
@@ -105,6 +117,7 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
 
     registerEndpoint(app, api.upload, async (request) => {
       const customerId = requireCustomer(request);
+      await mayUpload(customerId);
       const dir = await makeWorkDir(work, 'incoming-');
       try {
         const fields: Record<string, string> = {};

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { badRequest } from '../../lib/errors';
+import { notBlockedSql } from '../safety/service';
 
 /** Escapes LIKE wildcards and the escape character itself, so '100%' and 'a_b' mean those texts. */
 export function escapeLike(text: string): string {
@@ -140,7 +141,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
 
   return {
     /** GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending). */
-    async search(query: SearchQuery): Promise<SearchPage> {
+    async search(query: SearchQuery, viewer: number | null = null): Promise<SearchPage> {
       const empty: SearchPage = { items: [], nextCursor: null, hasNext: false, mediaBaseUrl };
       const t = searchTerms(query.q ?? '');
       if (!t.q) return empty;
@@ -160,13 +161,15 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
           sql`select id from customers where ${nick} like ${t.contains} escape '\\' limit 1000`,
         )
       ).map((r) => r.id);
+      // A signed-in searcher never finds the creators they blocked (docs/rules/shorts.md#S13).
+      const visible = notBlockedSql(viewer, sql`s.customer_id`);
       const found: SearchItem[] = [];
       for (let level = tier; level >= 1 && found.length <= query.limit; level--) {
         const more = await tierRows(
           t,
           creators,
           level as Tier,
-          level === tier ? after : sql`true`,
+          sql`${level === tier ? after : sql`true`} and ${visible}`,
           query.limit + 1 - found.length,
         );
         found.push(...more.map((row) => toItem(row, level)));
