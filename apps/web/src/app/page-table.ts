@@ -26,6 +26,7 @@ export const pageLoaders = {
   '/point/history': () => import('../features/payments/pages/point-history-page'),
   '/mypage': () => import('../features/mypage/mypage-page'),
   '/merchant': () => import('../features/merchant/merchant-page'),
+  '/ops': () => import('../features/ops/ops-console-page'),
   '/chat': () => import('./pages/chat-route'),
   '/dashboard': () => import('./pages/dashboard-route'),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;

@@ -45,6 +45,7 @@ const paymentDetails = lazyPage('/payment/details');
 const pointHistory = lazyPage('/point/history');
 const mypage = lazyPage('/mypage');
 const merchant = lazyPage('/merchant');
+const ops = lazyPage('/ops');
 const chat = lazyPage('/chat');
 const dashboard = lazyPage('/dashboard');
 
@@ -64,6 +65,8 @@ export function AppRoutes() {
       <Routes>
         {/* The merchant's checkout screen stands alone: no customer header or footer. */}
         <Route path="/merchant" element={merchant} />
+        {/* The operator console stands alone too, desktop-first, its own chunk. */}
+        <Route path="/ops/*" element={ops} />
         <Route element={<MainLayout />}>
           <Route path="/" element={home} />
           <Route path="/login" element={login} />
