@@ -26,6 +26,7 @@ import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
 import { workRoot } from './lib/work-dir';
+import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocations';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
@@ -50,12 +51,20 @@ import { createLiveNotices } from './modules/notifications/live';
 import { createPushSender, type PushSender, resolveVapidKeys } from './modules/notifications/push';
 import { notificationRoutes } from './modules/notifications/routes';
 import { createNotificationService } from './modules/notifications/service';
+import { createOpsCustomersService } from './modules/ops/customers-service';
+import { createOpsMerchantsService } from './modules/ops/merchants-service';
+import { createModerationService } from './modules/ops/moderation-service';
+import { opsRoutes } from './modules/ops/routes';
+import { createStaffService } from './modules/ops/staff-service';
+import { createStaffTokens } from './modules/ops/staff-tokens';
 import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
 import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
+import { safetyRoutes } from './modules/safety/routes';
+import { createSafetyService } from './modules/safety/service';
 import { createCommentsService } from './modules/shorts/comments-service';
 import { feedPosterOf } from './modules/shorts/feed-poster';
 import { createFeedService } from './modules/shorts/feed-service';
@@ -128,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           merchantKey: { type: 'apiKey', in: 'header', name: 'X-Merchant-Key' },
+          staffBearer: { type: 'http', scheme: 'bearer', description: '운영 콘솔 토큰 (고객 토큰과 별개)' },
         },
       },
     },
@@ -135,12 +145,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
-  const tokens = createTokenService(deps.jwtSecret, clock);
-  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key));
-
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
   const notifications = new Notifications(database.url);
   app.addHook('onClose', () => notifications.close());
+
+  // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5).
+  const revocations = createRevocations(database.db);
+  await revocations.load();
+  await notifications.subscribe(REVOCATION_CHANNEL, (payload) => void revocations.onNotification(payload));
+  const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
+  const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock));
+  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
   // Every in-process cache, and the changes (announced by the database) that drop each one.
   const { home, caches, changes } = await createAppCaches(config.PUBLIC_CACHE_MS, notifications);
   app.decorate('caches', { home, changes });
@@ -177,8 +192,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mediaRoutes(storage));
   // What each signed-in viewer reacted to and follows, remembered per instance.
   const viewerState = createViewerState(database.db, caches.viewerFacts);
-  const comments = createCommentsService(database.db, clock, caches.commentRows, changes);
-  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState);
+  // Hidden or shown content leaves every cached answer of this instance at once; the others hear the
+  // database's change announcement of the same write.
+  const contentChanged = () => changes.everythingChanged();
+  const safety = createSafetyService(database.db, clock, contentChanged, caches.blockedCreators);
+  await app.register(safetyRoutes(safety));
+  const comments = createCommentsService(database.db, clock, caches.commentRows, changes, safety.blockedBy);
+  const feed = createFeedService(database.db, config.MEDIA_BASE_URL, ranking, viewerState, safety.blockedBy);
   // One service per shorts sub-domain, each with one job (modules/shorts/*-service.ts).
   await app.register(
     shortsRoutes({
@@ -189,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       subscriptions: createSubscriptionsService(database.db, clock, changes),
       watchPoints: createWatchPointsService(database.db, clock),
       pipeline,
+      mayUpload: safety.assertMayUpload,
       workDir: workRoot(config.DATA_DIR),
     }),
   );
@@ -207,6 +228,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       caches: home,
       openStreams: () => live.size(),
       transcodeQueue: () => pipeline.pending(),
+    }),
+  );
+  await app.register(
+    opsRoutes({
+      db: database.db,
+      staff,
+      customers: createOpsCustomersService(database.db, clock, merchants, revocations.remember),
+      merchants: createOpsMerchantsService(database.db, clock),
+      moderation: createModerationService(database.db, clock, config.MEDIA_BASE_URL, contentChanged),
     }),
   );
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));

@@ -59,6 +59,12 @@ function declareCaches(home: CacheHome, publicTtlMs: number) {
       max: 20_000,
       droppedBy: { viewers: (ids) => ids },
     }),
+    /** Per signed-in viewer: the creators they blocked (docs/rules/shorts.md#S13), by customer id. */
+    blockedCreators: home.define<number, ReadonlySet<number>>({
+      name: 'blocked-creators',
+      max: 20_000,
+      droppedBy: { viewers: (ids) => ids },
+    }),
   };
 }
 

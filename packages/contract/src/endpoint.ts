@@ -14,9 +14,28 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - public: nobody is identified (a held token is still sent by the web, and ignored);
  * - optional: a valid token personalises the answer, none is fine (public feeds, docs/rules/api.md#A3);
  * - customer: a valid bearer token is required;
- * - merchant: the merchant's `X-Merchant-Key` header, checked by the merchant module.
+ * - merchant: the merchant's `X-Merchant-Key` header, checked by the merchant module;
+ * - staff-pending: an operator's token after the password, before the second factor (only the TOTP step);
+ * - {staff: roles}: an operator's token after both factors, with one of the roles.
  */
-export type EndpointAccess = 'public' | 'optional' | 'customer' | 'merchant';
+export type EndpointAccess = 'public' | 'optional' | 'customer' | 'merchant' | 'staff-pending' | StaffAccess;
+
+/**
+ * Operator roles of the console (docs/rules/operations.md#O1). Staff are not customers: their own table, their
+ * own token audience, and each console endpoint names the roles that may call it.
+ */
+export const STAFF_ROLES = ['SUPPORT', 'RISK', 'MODERATOR', 'ADMIN'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** A console endpoint: a signed-in operator who passed the second factor and holds one of `staff`. */
+export interface StaffAccess {
+  staff: readonly StaffRole[];
+}
+
+/** Narrows an access declaration to a console one. */
+export function isStaffAccess(access: EndpointAccess): access is StaffAccess {
+  return typeof access === 'object';
+}
 
 export interface EndpointConfig {
   method: HttpMethod;

@@ -5,8 +5,10 @@ import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
 import { notificationEndpoints } from './notifications';
+import { opsEndpoints } from './ops';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
+import { safetyEndpoints } from './safety';
 import { shortsEndpoints } from './shorts';
 import { discoveryEndpoints } from './shorts-discovery';
 
@@ -25,6 +27,7 @@ export const endpointGroups = {
   checkin: checkinEndpoints,
   shorts: shortsEndpoints,
   shortsDiscovery: discoveryEndpoints,
+  safety: safetyEndpoints,
   report: reportEndpoints,
   chat: chatEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
@@ -32,3 +35,9 @@ export const endpointGroups = {
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>
   Object.values<Endpoint>(group),
 );
+
+/**
+ * The operator console's endpoints (`/api/ops/*`), kept apart from the customer API above: their access test
+ * (`modules/ops/access.test.ts`) walks this list role by role, and they are no part of the public contract.
+ */
+export const staffEndpoints: readonly Endpoint[] = Object.values<Endpoint>(opsEndpoints);

@@ -92,6 +92,22 @@ export const ERROR_CODES = [
   // notifications
   'NOTICE_NOT_FOUND',
   'PUSH_ENDPOINT_NOT_ALLOWED',
+  // operator console (staff, audit, moderation)
+  'INVALID_TOTP',
+  'ENROLMENT_INVALID',
+  'STAFF_EMAIL_TAKEN',
+  'STAFF_NOT_FOUND',
+  'MERCHANT_NOT_FOUND',
+  'MERCHANT_DISABLED',
+  'NOT_SUSPENDED',
+  'ALREADY_SUSPENDED',
+  'PAYMENT_NOT_FOUND',
+  'REPORT_NOT_FOUND',
+  // customer safety
+  'ALREADY_REPORTED',
+  'SELF_REPORT',
+  'SELF_BLOCK',
+  'UPLOAD_BANNED',
 ] as const;
 export const errorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof errorCode>;

@@ -36,7 +36,7 @@ export const dbId = () => decimalInt(1, DB_INT_MAX);
 const DECEPTIVE =
   /\u034F|[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/;
 
-/** True when a name or title would display differently from what it is (docs/rules/shorts.md#S10). */
+/** True when a name or title would display differently from what it is (docs/rules/shorts.md#S15). */
 export function hasDeceptiveChars(value: string): boolean {
   return DECEPTIVE.test(value);
 }

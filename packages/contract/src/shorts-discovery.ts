@@ -177,7 +177,8 @@ export const discoveryEndpoints = {
     path: '/api/public/shorts/search',
     query: searchQuery,
     response: searchResponse,
-    access: 'public',
+    /** A token hides the creators the searcher blocked (docs/rules/shorts.md#S13). */
+    access: 'optional',
     summary: '쇼츠 검색 (제목, 설명, 해시태그, 닉네임, 초성)',
     tags,
   }),

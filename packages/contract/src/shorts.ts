@@ -10,7 +10,8 @@ export const myReaction = z.enum(['like', 'dislike', 'none']);
 export type MyReaction = z.infer<typeof myReaction>;
 export const subscriptionStatus = z.enum(['SUBSCRIBED', 'NOT_SUBSCRIBED', 'SELF']);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
-export const PROCESSING_STATUSES = ['PROCESSING', 'READY', 'FAILED'] as const;
+/** HIDDEN: taken down by moderation (docs/rules/shorts.md#S12); every read path shows READY shorts only. */
+export const PROCESSING_STATUSES = ['PROCESSING', 'READY', 'FAILED', 'HIDDEN'] as const;
 export const processingStatus = z.enum(PROCESSING_STATUSES);
 export type ProcessingStatus = z.infer<typeof processingStatus>;
 

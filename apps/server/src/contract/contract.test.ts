@@ -290,6 +290,21 @@ const samples: Samples = {
       return { headers: auth, query: { limit: 8 } };
     },
   },
+  safety: {
+    report: async (f) => ({
+      headers: (await f.fresh()).auth,
+      body: { targetType: 'SHORT', targetId: (await f.short()).shortsId, reason: 'SPAM' },
+    }),
+    block: async (f) => ({
+      headers: (await f.fresh()).auth,
+      params: { customerId: (await f.short()).creator.customerId },
+    }),
+    unblock: async (f) => ({
+      headers: (await f.customer()).auth,
+      params: { customerId: (await f.short()).creator.customerId },
+    }),
+    blocks: async (f) => ({ headers: (await f.customer()).auth }),
+  },
   report: {
     score: async (f) => ({ headers: (await f.customer()).auth }),
     analyze: async (f) => {

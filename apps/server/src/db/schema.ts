@@ -1,5 +1,7 @@
+import { STAFF_ROLES } from '@ohgood/contract/endpoint';
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
 import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
+import { REPORT_REASONS, REPORT_TARGETS } from '@ohgood/contract/safety-rules';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import {
@@ -41,6 +43,15 @@ export const customers = pgTable(
     suspended: boolean('suspended').notNull().default(false),
     /** Debit the linked account on the due date (docs/rules/bills-and-grades.md#B15); on by default. */
     autopay: boolean('autopay').notNull().default(true),
+    /** An operator's suspension, held whatever the bills say (docs/rules/operations.md#O5). */
+    staffSuspended: boolean('staff_suspended').notNull().default(false),
+    /** An operator let an overdue customer pay again until the overdue debt is settled (#O5). */
+    overdueLifted: boolean('overdue_lifted').notNull().default(false),
+    /** Tokens issued at or before this are refused (docs/rules/operations.md#O5). */
+    sessionsRevokedAt: timestamp('sessions_revoked_at', { withTimezone: true }),
+    /** Uploads are refused until then (docs/rules/shorts.md#S14). */
+    uploadBannedUntil: timestamp('upload_banned_until', { withTimezone: true }),
+    strikes: integer('strikes').notNull().default(0),
     nickname: text('nickname').notNull(),
     introduce: text('introduce').notNull().default(''),
     profileImg: text('profile_img'),
@@ -51,7 +62,7 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex('customers_email_key').on(t.email),
-    /** One nickname per creator, whatever its letter case or width (migration 0030, docs/rules/shorts.md#S10). */
+    /** One nickname per creator, whatever its letter case or width (migration 0030, docs/rules/shorts.md#S15). */
     uniqueIndex('customers_nickname_key').on(sql`lower(normalize(${t.nickname}, NFKC))`),
     check('customers_point_balance_nonnegative', sql`${t.pointBalance} >= 0`),
     check('customers_grade_point_range', sql`${t.gradePoint} between 0 and 150`),
@@ -86,6 +97,8 @@ export const merchants = pgTable('merchants', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
   category: text('category'),
+  /** A disabled merchant's keys open nothing (docs/rules/operations.md#O7). */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -382,6 +395,8 @@ export const shortComments = pgTable(
     parentId: integer('parent_id'),
     content: text('content').notNull(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Taken down by moderation (docs/rules/shorts.md#S12): read as deleted. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -623,4 +638,129 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint)],
+);
+
+/* ---------- Operator console (docs/rules/operations.md, migration 0025) ---------- */
+
+export const staff = pgTable(
+  'staff',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
+    passwordHash: text('password_hash'),
+    totpSecret: text('totp_secret').notNull(),
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('staff_email_key').on(t.email)],
+);
+
+export const staffEnrolments = pgTable('staff_enrolments', {
+  tokenHash: text('token_hash').primaryKey(),
+  staffId: integer('staff_id')
+    .notNull()
+    .references(() => staff.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    totpAt: timestamp('totp_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('staff_sessions_staff_idx').on(t.staffId)],
+);
+
+/** Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE (docs/rules/operations.md#O6). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    staffId: integer('staff_id').references(() => staff.id),
+    staffName: text('staff_name').notNull(),
+    role: text('role').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    reason: text('reason').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.id),
+    index('audit_log_staff_idx').on(t.staffId, t.id),
+  ],
+);
+
+/* ---------- Community safety (docs/rules/shorts.md#S10–S14, migration 0026) ---------- */
+
+export const moderationCases = pgTable(
+  'moderation_cases',
+  {
+    id: serial('id').primaryKey(),
+    targetType: text('target_type', { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer('target_id').notNull(),
+    creatorId: integer('creator_id')
+      .notNull()
+      .references(() => customers.id),
+    state: text('state', { enum: ['OPEN', 'HIDDEN', 'CLOSED'] })
+      .notNull()
+      .default('OPEN'),
+    autoHidden: boolean('auto_hidden').notNull().default(false),
+    reviewed: boolean('reviewed').notNull().default(false),
+    reportCount: integer('report_count').notNull().default(0),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('moderation_cases_target_key').on(t.targetType, t.targetId),
+    index('moderation_cases_state_idx').on(t.state, t.openedAt),
+  ],
+);
+
+export const contentReports = pgTable(
+  'content_reports',
+  {
+    id: serial('id').primaryKey(),
+    caseId: integer('case_id')
+      .notNull()
+      .references(() => moderationCases.id),
+    reporterId: integer('reporter_id')
+      .notNull()
+      .references(() => customers.id),
+    reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+    text: text('text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('content_reports_once_key').on(t.caseId, t.reporterId)],
+);
+
+export const creatorBlocks = pgTable(
+  'creator_blocks',
+  {
+    blockerId: integer('blocker_id')
+      .notNull()
+      .references(() => customers.id),
+    blockedId: integer('blocked_id')
+      .notNull()
+      .references(() => customers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    check('creator_blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
 );

@@ -1,8 +1,9 @@
-import type { EndpointAccess } from '@ohgood/contract/endpoint';
+import { type EndpointAccess, isStaffAccess } from '@ohgood/contract/endpoint';
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
+import type { StaffPrincipal } from '../modules/ops/staff-service';
 
 /**
  * Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing
@@ -17,8 +18,16 @@ declare module 'fastify' {
   interface FastifyRequest {
     customerId: number | null;
     merchantId: number | null;
+    /** The operator of a console request (docs/rules/operations.md#O1). */
+    staff: StaffPrincipal | null;
   }
 }
+
+/** Resolves a console token to its operator, or null (ended, idle, unknown). */
+export type StaffResolver = (token: string) => Promise<StaffPrincipal | null>;
+
+/** Console paths: only console access opens them, so a route there without a role list is refused. */
+const STAFF_PATH = '/api/ops/';
 
 /** Resolves a merchant API key to its merchant id, or null for an unknown key. */
 export type MerchantKeyResolver = (key: string) => Promise<number | null>;
@@ -41,20 +50,53 @@ export function requireCustomer(request: FastifyRequest): number {
   return request.customerId;
 }
 
+/** The operator the guard authenticated; only console routes reach this. */
+export function requireStaff(request: FastifyRequest): StaffPrincipal {
+  if (request.staff === null) throw unauthorized(MSG.unauthorized);
+  return request.staff;
+}
+
+/**
+ * Console access (docs/rules/operations.md#O1): a console token (never a customer's) naming an open session;
+ * past the second factor and holding one of the declared roles, or — for the TOTP step only — before it.
+ */
+async function checkStaff(request: FastifyRequest, access: EndpointAccess, staff: StaffResolver): Promise<void> {
+  const token = bearer(request);
+  const principal = token ? await staff(token) : null;
+  if (!principal) throw unauthorized(MSG.unauthorized);
+  if (access === 'staff-pending') {
+    if (principal.totp) throw new AppError(403, 'FORBIDDEN', MSG.forbidden);
+  } else if (!principal.totp) {
+    throw unauthorized('OTP 인증이 필요합니다.');
+  } else if (!isStaffAccess(access) || !access.staff.includes(principal.role)) {
+    throw new AppError(403, 'FORBIDDEN', MSG.forbidden);
+  }
+  request.staff = principal;
+}
+
 /** The merchant the guard authenticated; a route only reaches this when it declared `access: 'merchant'`. */
 export function requireMerchant(request: FastifyRequest): number {
   if (request.merchantId === null) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');
   return request.merchantId;
 }
 
-export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, merchants: MerchantKeyResolver): void {
+export function registerAuthGuard(
+  app: FastifyInstance,
+  tokens: TokenService,
+  merchants: MerchantKeyResolver,
+  staff: StaffResolver,
+): void {
   app.decorateRequest('customerId', null);
   app.decorateRequest('merchantId', null);
+  app.decorateRequest('staff', null);
   app.addHook('onRequest', async (request) => {
     // Unmatched paths reach the not-found handler: the SPA fallback or a JSON 404, never a 401.
     if (request.is404) return;
     const access = request.routeOptions.config.access ?? 'customer';
     if (access === 'public') return;
+    if (access === 'staff-pending' || isStaffAccess(access)) return checkStaff(request, access, staff);
+    // Default-deny for the console: a route there that declares no roles opens to nobody.
+    if (request.routeOptions.url?.startsWith(STAFF_PATH)) throw new AppError(403, 'FORBIDDEN', MSG.forbidden);
     if (access === 'merchant') {
       const key = merchantKey(request);
       if (!key) throw new AppError(401, 'MERCHANT_KEY_REQUIRED', '가맹점 API 키가 필요합니다.');

@@ -5,7 +5,9 @@ import {
   type EndpointParams,
   type EndpointQuery,
   type EndpointResponseInput,
+  isStaffAccess,
   pathParamNames,
+  type StaffAccess,
 } from '@ohgood/contract/endpoint';
 import { errorBody } from '@ohgood/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
@@ -37,12 +39,17 @@ export type EndpointRouteOptions = Pick<RouteShorthandOptions, 'bodyLimit' | 'pr
 /** Every failure goes out in the one error shape; listing them documents it and serializes it. */
 const ERROR_STATUSES = [400, 403, 404, 409, 413, 415, 422, 429, 500] as const;
 
-const SECURITY: Record<Endpoint['access'], Array<Record<string, string[]>> | undefined> = {
+const SECURITY: Record<Exclude<Endpoint['access'], StaffAccess>, Array<Record<string, string[]>> | undefined> = {
   public: undefined,
   optional: [{ bearer: [] }, {}],
   customer: [{ bearer: [] }],
   merchant: [{ merchantKey: [] }],
+  'staff-pending': [{ staffBearer: [] }],
 };
+
+function securityOf(access: Endpoint['access']) {
+  return isStaffAccess(access) ? [{ staffBearer: [] }] : SECURITY[access];
+}
 
 /**
  * Registers the Fastify route of a contract endpoint: its schemas validate the request, serialize (and
@@ -72,7 +79,7 @@ export function registerEndpoint<E extends Endpoint>(
     schema: {
       summary: endpoint.summary,
       tags: [...endpoint.tags],
-      ...(SECURITY[endpoint.access] ? { security: SECURITY[endpoint.access] } : {}),
+      ...(securityOf(endpoint.access) ? { security: securityOf(endpoint.access) } : {}),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body && !multipart ? { body: endpoint.body } : {}),

@@ -130,7 +130,7 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
   );
   for (const row of marked) await penalize(tx, row.customerId, penalty, 'OVERDUE', at);
   const affected = [...new Set(marked.map((row) => row.customerId))];
-  for (const customerId of affected) await recomputeSuspension(tx, customerId, at);
+  for (const customerId of affected) await recomputeSuspension(tx, customerId, at, { newlyOverdue: true });
   return { overdue: marked.length, suspended: affected.length };
 }
 

@@ -6,6 +6,7 @@ import { seedDemoBills } from './demo-bills';
 import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
+import { ensureDemoOperators } from './demo-operators';
 import { seedDemoShorts } from './demo-shorts';
 
 export interface SeedContext {
@@ -30,6 +31,7 @@ export async function seedDemo({
   const media = storage ?? createStorage(config);
   await ensureDemoCustomer(db);
   await ensureDemoMerchantKeys(db, demoMerchantKey);
+  await ensureDemoOperators(db, clock.now());
   await seedDemoBills(db, clock);
   await seedDemoShorts(db, clock, config, media);
   await seedChatProducts(db, config, media);

@@ -7,6 +7,7 @@ import type { MediaStorage } from '../modules/media/storage';
 import { hashApiKey } from '../modules/merchants/keys';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { demoMerchantKeys } from './demo-merchant-keys';
+import { disableDemoOperators } from './demo-operators';
 import { seedDemo } from './seed';
 
 export interface StartupLog {
@@ -47,6 +48,8 @@ export async function prepareDemoData(
       .delete(merchantApiKeys)
       .where(inArray(merchantApiKeys.keyHash, keyHashes))
       .returning({ merchantId: merchantApiKeys.merchantId });
+    const operators = await disableDemoOperators(db, options.clock.now());
+    if (operators > 0) options.log.warn(`SEED_DEMO is off: disabled ${operators} published demo operators`);
     return revoked.length;
   });
   if (revokedKeys > 0) {

@@ -10,6 +10,12 @@ export interface TokenService {
   verify(token: string): Promise<number | null>;
 }
 
+/**
+ * Whether a customer's tokens issued at `issuedAtSeconds` were revoked by an operator (docs/rules/operations.md#O5).
+ * Answered from memory: every signed-in request asks it.
+ */
+export type RevocationCheck = (customerId: number, issuedAtSeconds: number) => boolean;
+
 /*
  * Login tokens are standard JWTs signed with HMAC-SHA256 (RFC 7519, "HS256"), made and checked here with
  * node:crypto: every signed-in request verifies one, and a general JWT library's WebCrypto path cost ~0.1 ms
@@ -20,24 +26,22 @@ export interface TokenService {
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-interface Claims {
+export interface Claims {
   sub?: unknown;
   exp?: unknown;
+  iat?: unknown;
+  aud?: unknown;
 }
 
-export function createTokenService(secret: string, clock: Clock): TokenService {
-  const sign = (input: string) => createHmac('sha256', secret).update(input).digest();
-  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
-
+/** Signs and checks HS256 JWTs of our one form with `key`; `read` answers the claims of a genuine token. */
+export function hs256(key: string | Buffer) {
+  const sign = (input: string) => createHmac('sha256', key).update(input).digest();
   return {
-    async issue(customerId) {
-      const iat = nowSeconds();
-      const claims = { sub: String(customerId), iat, exp: iat + TOKEN_TTL_SECONDS, jti: randomUUID() };
+    write(claims: Record<string, unknown>): string {
       const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
       return `${body}.${sign(body).toString('base64url')}`;
     },
-
-    async verify(token) {
+    read(token: string): Claims | null {
       const parts = token.split('.');
       if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
       const [header, payload, signature] = parts as [string, string, string];
@@ -46,15 +50,33 @@ export function createTokenService(secret: string, clock: Clock): TokenService {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
       // Signed by us, so only the form we issue is looked at: anything else (another alg) is refused.
       if (header !== HEADER) return null;
-      let claims: Claims;
       try {
-        claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Claims;
+        return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Claims;
       } catch {
         return null;
       }
-      if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds()) return null;
+    },
+  };
+}
+
+export function createTokenService(secret: string, clock: Clock, revoked: RevocationCheck = () => false): TokenService {
+  const jwt = hs256(secret);
+  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+
+  return {
+    async issue(customerId) {
+      const iat = nowSeconds();
+      return jwt.write({ sub: String(customerId), iat, exp: iat + TOKEN_TTL_SECONDS, jti: randomUUID() });
+    },
+
+    async verify(token) {
+      const claims = jwt.read(token);
+      if (!claims || typeof claims.exp !== 'number' || claims.exp <= nowSeconds()) return null;
+      // A token with an audience belongs to someone else (the console's tokens name theirs and use another key).
+      if (claims.aud !== undefined) return null;
       const id = typeof claims.sub === 'string' && /^\d+$/.test(claims.sub) ? Number(claims.sub) : Number.NaN;
-      return Number.isSafeInteger(id) && id > 0 ? id : null;
+      if (!Number.isSafeInteger(id) || id <= 0) return null;
+      return revoked(id, typeof claims.iat === 'number' ? claims.iat : 0) ? null : id;
     },
   };
 }

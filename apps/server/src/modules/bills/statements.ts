@@ -83,10 +83,17 @@ export async function availableLimit(
 
 /**
  * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
- * line. Call it in the transaction of anything that changes lines or overdue flags (repayments, refunds, the overdue
- * job). A change of the flag records `account.suspended` or `account.suspension_lifted`.
+ * line, unless an operator lifted it (until that debt is settled, or a statement newly falls overdue) — and
+ * always while an operator holds it (docs/rules/operations.md#O5). Call it in the transaction of anything that
+ * changes lines or overdue flags (repayments, refunds, the overdue job, the console). A change of the flag
+ * records `account.suspended` or `account.suspension_lifted`.
  */
-export async function recomputeSuspension(tx: Tx, customerId: number, at: Date): Promise<boolean> {
+export async function recomputeSuspension(
+  tx: Tx,
+  customerId: number,
+  at: Date,
+  options: { newlyOverdue?: boolean } = {},
+): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
     .from(purchases)
@@ -96,13 +103,24 @@ export async function recomputeSuspension(tx: Tx, customerId: number, at: Date):
     )
     .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), isNotNull(statements.overdueAt)))
     .limit(1);
-  const suspended = rows.length > 0;
-  const changed = await tx
+  const overdue = rows.length > 0;
+  // A lift lasts while the overdue debt it forgave is open, and a new overdue statement ends it.
+  const lifted = overdue && !options.newlyOverdue ? customers.overdueLifted : sql`false`;
+  const [before] = await tx
+    .select({ suspended: customers.suspended })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .for('update');
+  const [row] = await tx
     .update(customers)
-    .set({ suspended })
-    .where(and(eq(customers.id, customerId), ne(customers.suspended, suspended)))
-    .returning({ id: customers.id });
-  if (changed.length > 0) {
+    .set({
+      overdueLifted: sql`${lifted}`,
+      suspended: sql`${customers.staffSuspended} or (${overdue} and not ${lifted})`,
+    })
+    .where(eq(customers.id, customerId))
+    .returning({ suspended: customers.suspended });
+  const suspended = row?.suspended ?? overdue;
+  if (before && before.suspended !== suspended) {
     await recordEvent(tx, { type: suspended ? 'account.suspended' : 'account.suspension_lifted', customerId }, at);
   }
   return suspended;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { merchantApiKeys } from '../../db/schema';
+import { merchantApiKeys, merchants } from '../../db/schema';
 
 /** Keys are long random strings, so SHA-256 is enough to store them and keeps lookups O(1). */
 export function hashApiKey(key: string): string {
@@ -19,11 +19,15 @@ export async function addApiKey(db: Db, merchantId: number, key: string): Promis
     .onConflictDoNothing();
 }
 
-/** The merchant owning `key`, or null: the auth guard's resolver for `access: 'merchant'` routes. */
+/**
+ * The merchant owning `key`, or null: the auth guard's resolver for `access: 'merchant'` routes. A disabled
+ * merchant's keys open nothing (docs/rules/operations.md#O7).
+ */
 export async function merchantIdForKey(db: Db, key: string): Promise<number | null> {
   const [row] = await db
     .select({ merchantId: merchantApiKeys.merchantId })
     .from(merchantApiKeys)
-    .where(eq(merchantApiKeys.keyHash, hashApiKey(key)));
+    .innerJoin(merchants, eq(merchants.id, merchantApiKeys.merchantId))
+    .where(and(eq(merchantApiKeys.keyHash, hashApiKey(key)), isNull(merchants.disabledAt)));
   return row?.merchantId ?? null;
 }

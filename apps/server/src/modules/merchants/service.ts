@@ -4,7 +4,7 @@ import { and, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { isActiveRequest, paymentRequests } from '../../db/schema';
-import { isUniqueViolation, withTx } from '../../db/tx';
+import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { refundPurchaseOfRequest } from '../payments/refund';
@@ -36,7 +36,16 @@ export interface MerchantService {
   create(merchantId: number, body: CreatePaymentRequestBody, origin: string): Promise<PaymentRequestView>;
   get(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
   cancel(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
-  refund(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView>;
+  /**
+   * `alsoInTx` runs inside the refund's transaction once it is done (the console's audit row), so the two
+   * commit together.
+   */
+  refund(
+    merchantId: number,
+    requestId: string,
+    origin: string,
+    alsoInTx?: (tx: Tx, refunded: RequestRow) => Promise<void>,
+  ): Promise<PaymentRequestView>;
   /** Current status and expiry only, for the live stream. */
   status(merchantId: number, requestId: string): Promise<{ status: PaymentRequestStatus; expiresAt: Date }>;
 }
@@ -164,7 +173,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
       throw conflict('NOT_CANCELLABLE', '진행 중인 결제 요청만 취소할 수 있습니다.');
     },
 
-    async refund(merchantId, requestId, origin) {
+    async refund(merchantId, requestId, origin, alsoInTx) {
       const now = clock.now();
       const row = await withTx(db, async (tx) => {
         // Lock order (db/tx.ts): the paying customer first, then the request, then its purchase. The payer of
@@ -195,6 +204,7 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
           .set({ status: 'REFUNDED', closedAt: now })
           .where(eq(paymentRequests.id, requestId))
           .returning();
+        await alsoInTx?.(tx, updated ?? locked);
         return updated ?? locked;
       });
       return view(row, origin);

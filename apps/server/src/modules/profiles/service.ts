@@ -16,6 +16,7 @@ import { customers, shortSubscriptions, shorts } from '../../db/schema';
 import { isUniqueViolation, withTx } from '../../db/tx';
 import { conflict, notFound } from '../../lib/errors';
 import type { MediaStorage } from '../media/storage';
+import { notBlockedSql } from '../safety/service';
 import { avatarKey, renderAvatar } from './avatar';
 
 const customerNotFound = () => notFound('CUSTOMER_NOT_FOUND', '사용자를 찾을 수 없습니다.');
@@ -53,7 +54,12 @@ export function createProfileService(
         .where(eq(customers.id, target));
       if (!owner) throw customerNotFound();
       const size = DISCOVERY_LIMITS.profilePageSize;
-      const ready = and(eq(shorts.customerId, target), eq(shorts.status, 'READY'));
+      // The shorts of a creator the viewer blocked are gone for them here too (docs/rules/shorts.md#S13).
+      const ready = and(
+        eq(shorts.customerId, target),
+        eq(shorts.status, 'READY'),
+        notBlockedSql(viewer, shorts.customerId),
+      );
       const [list, [subscribers], [videos], [mine]] = await Promise.all([
         db
           .select({ shortsId: shorts.id, thumbnail: shorts.thumbnailKey, likeCount: shorts.likeCount })

@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { customers } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { notFound } from '../../lib/errors';
+import { notBlockedSql } from '../safety/service';
 import { decodeCursor, encodeCursor, type Keyset } from './cursor';
 
 type VideoRow = {
@@ -91,6 +92,7 @@ export function createShortsMypageService(db: Db, mediaBaseUrl: string) {
                ${epochMs('r.created_at')} as at, s.id as key_id
           from short_reactions r join shorts s on s.id = r.short_id
          where r.customer_id = ${customer} and r.type = 'like' and s.status = 'READY'
+           and ${notBlockedSql(customer, sql`s.customer_id`)}
            and ${after(cursor, 'r.created_at', 'r.short_id')}
          order by ${ms('r.created_at')} desc, r.short_id desc
          limit ${query.limit + 1}`);
@@ -107,7 +109,8 @@ export function createShortsMypageService(db: Db, mediaBaseUrl: string) {
         with latest as (
           select cm.short_id, max(cm.id) as last_id
             from short_comments cm join shorts s on s.id = cm.short_id
-           where cm.customer_id = ${customer} and cm.deleted_at is null and s.status = 'READY'
+           where cm.customer_id = ${customer} and cm.deleted_at is null and cm.hidden_at is null
+             and s.status = 'READY' and ${notBlockedSql(customer, sql`s.customer_id`)}
            group by cm.short_id
           having ${cursor ? sql`max(cm.id) < ${cursor.id}::int` : sql`true`}
            order by last_id desc

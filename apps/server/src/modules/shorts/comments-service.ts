@@ -9,6 +9,7 @@ import { recordEvent } from '../../events/record-event';
 import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
+import type { BlockedBy } from '../safety/service';
 import { lockReadyShort, readyShort } from './playable-short';
 
 export type CommentRow = {
@@ -25,12 +26,17 @@ export type CommentRow = {
 /** How much of a comment its notice quotes. */
 const COMMENT_PREVIEW_LENGTH = 40;
 
-/** Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4). */
+/**
+ * Comments on a short, one level of replies, soft-deleted by their author (docs/rules/shorts.md#S4); a comment
+ * hidden by moderation reads as deleted (#S12), and a viewer never sees the comments of creators they
+ * blocked (#S13).
+ */
 export function createCommentsService(
   db: Db,
   clock: Clock,
   cached: Cache<number, CommentRow[]>,
   changes: Pick<CacheChanges, 'commentsChanged'>,
+  blockedBy: BlockedBy,
 ) {
   /*
    * A playable short's comment rows, kept in their cache ('comment-rows', `caches.ts`) until that short's
@@ -47,7 +53,9 @@ export function createCommentsService(
         id: shortComments.id,
         parentId: shortComments.parentId,
         content: shortComments.content,
-        deletedAt: shortComments.deletedAt,
+        deletedAt: sql<Date | null>`coalesce(${shortComments.deletedAt}, ${shortComments.hiddenAt})`.mapWith(
+          shortComments.deletedAt,
+        ),
         createdAt: shortComments.createdAt,
         customerId: shortComments.customerId,
         nickname: customers.nickname,
@@ -65,7 +73,8 @@ export function createCommentsService(
   return {
     /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
     async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
-      const rows = await rowsOf(shortId);
+      const blocked = await blockedBy(viewer);
+      const rows = (await rowsOf(shortId)).filter((r) => !blocked.has(r.customerId));
       const parentsWithReplies = new Set(
         rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
       );

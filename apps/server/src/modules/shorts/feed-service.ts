@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shortRanks, shorts } from '../../db/schema';
 import type { JsonText } from '../../http/json-text';
+import type { BlockedBy } from '../safety/service';
 import { type FeedPageRows, feedPageJson } from './feed-json';
 import { shortNotFound } from './playable-short';
 import type { RankedPage, Ranking } from './ranking';
@@ -11,7 +12,25 @@ import { shortColumns, toShortItems, viewerFactsOf } from './short-items';
 import type { ViewerState } from './viewer-state';
 
 /** Reading playable shorts: the ranked feed (optionally filtered by a keyword) and one short by id. */
-export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking, viewerState: ViewerState) {
+export function createFeedService(
+  db: Db,
+  mediaBaseUrl: string,
+  ranking: Ranking,
+  viewerState: ViewerState,
+  blockedBy: BlockedBy,
+) {
+  /**
+   * A ranked page is shared by every viewer (and cached); a viewer's blocked creators (docs/rules/shorts.md#S13)
+   * are taken out of it for them, so pages keep their places and may come out shorter.
+   */
+  async function viewersPage(query: FeedQuery, viewer: number | null): Promise<FeedPageRows> {
+    const page = await rankedPage(query);
+    const blocked = await blockedBy(viewer);
+    if (blocked.size === 0) return page;
+    const rows = page.ranked.rows.filter((row) => !blocked.has(row.customerId));
+    return { ...page, ranked: { ...page.ranked, rows } };
+  }
+
   /**
    * The ranking of docs/rules/shorts.md#S1, from the stored scores (migration 0003, `ranking.ts`): score,
    * then date, then id, all descending, through the index. Page n+1 continues from page n's last key when
@@ -64,19 +83,19 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
 
     /** A feed page as items. */
     async feed(query: FeedQuery, viewer: number | null): Promise<FeedPage> {
-      const { ranked, ...paging } = await rankedPage(query);
+      const { ranked, ...paging } = await viewersPage(query, viewer);
       return { data: await toShortItems(viewerState, ranked.rows, viewer), hasNext: ranked.hasNext, ...paging };
     },
 
     /**
      * The same page as the HTTP body's JSON text (`feed-json.ts`), for the feed routes, with the ids it
-     * serves (a served short starts a watch, docs/rules/shorts.md#S11).
+     * serves (a served short starts a watch, docs/rules/shorts.md#S16).
      */
     async feedJson(
       query: FeedQuery,
       viewer: number | null,
     ): Promise<{ json: JsonText<FeedResponse>; shortIds: number[] }> {
-      const page = await rankedPage(query);
+      const page = await viewersPage(query, viewer);
       const json = feedPageJson(page, viewer, await viewerFactsOf(viewerState, page.ranked.rows, viewer));
       return { json, shortIds: page.ranked.rows.map((row) => row.id) };
     },
@@ -87,7 +106,8 @@ export function createFeedService(db: Db, mediaBaseUrl: string, ranking: Ranking
         .from(shorts)
         .innerJoin(customers, eq(customers.id, shorts.customerId))
         .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
-      if (rows.length === 0) throw shortNotFound();
+      const creator = rows[0]?.customerId;
+      if (creator === undefined || (await blockedBy(viewer)).has(creator)) throw shortNotFound();
       const [item] = await toShortItems(viewerState, rows, viewer);
       return item as ShortItem;
     },

@@ -53,20 +53,32 @@ export interface ShortsRouteDeps {
   subscriptions: SubscriptionsService;
   watchPoints: WatchPointsService;
   pipeline: ShortsPipeline;
+  /** Refuses an upload-banned creator (docs/rules/shorts.md#S14) before any byte is read. */
+  mayUpload: (customerId: number) => Promise<void>;
   /** Scratch directory for incoming uploads (under DATA_DIR, cleaned at start). */
   workDir: string;
 }
 
 /** Shorts over HTTP: upload, feed, comments, reactions, subscriptions, views and points (built in app.ts). */
 export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
-  const { feed, uploadStatus, comments, reactions, subscriptions, watchPoints, pipeline, workDir: work } = deps;
+  const {
+    feed,
+    uploadStatus,
+    comments,
+    reactions,
+    subscriptions,
+    watchPoints,
+    pipeline,
+    mayUpload,
+    workDir: work,
+  } = deps;
   return async (app) => {
     const limits = pipeline.limits;
     await app.register(fastifyMultipart, {
       limits: { fileSize: limits.maxVideoBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 },
     });
 
-    /** A page served to a known customer starts a watch of each short on it (docs/rules/shorts.md#S11). */
+    /** A page served to a known customer starts a watch of each short on it (docs/rules/shorts.md#S16). */
     const feedPage = async (query: FeedQuery, viewer: number | null) => {
       const page = await feed.feedJson(query, viewer);
       if (viewer !== null) await watchPoints.served(viewer, page.shortIds);
@@ -134,6 +146,7 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
 
     registerEndpoint(app, api.upload, async (request) => {
       const customerId = requireCustomer(request);
+      await mayUpload(customerId);
       const dir = await makeWorkDir(work, 'incoming-');
       try {
         const fields: Record<string, string> = {};

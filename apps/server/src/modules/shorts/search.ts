@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { badRequest } from '../../lib/errors';
+import { notBlockedSql } from '../safety/service';
 
 /** Escapes LIKE wildcards and the escape character itself, so '100%' and 'a_b' mean those texts. */
 export function escapeLike(text: string): string {
@@ -164,9 +165,10 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
   return {
     /**
      * GET /api/public/shorts/search: keyset pages ordered by tier, then date, then id (all descending); an
-     * empty query gives the newest shorts (a browse grid), by date then id.
+     * empty query gives the newest shorts (a browse grid), by date then id. A signed-in searcher never finds
+     * the creators they blocked (docs/rules/shorts.md#S13).
      */
-    async search(query: SearchQuery): Promise<SearchPage> {
+    async search(query: SearchQuery, viewer: number | null = null): Promise<SearchPage> {
       const t = searchTerms(query.q ?? '');
       const browsing = !t.q;
       let tier: Tier = 3;
@@ -180,7 +182,8 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
         tier = query.lastScore as Tier;
         after = sql`(s.created_at, s.id) < (${lastDate.toISOString()}::timestamptz, ${query.lastId}::int)`;
       }
-      if (browsing) return pageOf(await newest(after, query.limit + 1), query.limit);
+      const visible = notBlockedSql(viewer, sql`s.customer_id`);
+      if (browsing) return pageOf(await newest(sql`${after} and ${visible}`, query.limit + 1), query.limit);
       const nick = t.choseong ? sql.raw('nickname_choseong') : sql.raw('nickname_search');
       const creators = (
         await rows<{ id: number }>(
@@ -193,7 +196,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
           t,
           creators,
           level as Tier,
-          level === tier ? after : sql`true`,
+          sql`${level === tier ? after : sql`true`} and ${visible}`,
           query.limit + 1 - found.length,
         );
         found.push(...more.map((row) => toItem(row, level)));

@@ -359,7 +359,7 @@ describe('points for watching (R5, R6)', () => {
     expect((await earn(u.token, 3)).json().code).toBe('NO_MATCHING_VIEW');
   });
 
-  it('earns from a served feed page or short without a view; claims summed never pass the wall time since serving (S10)', async () => {
+  it('earns from a served feed page or short without a view; claims summed never pass the wall time since serving (S16)', async () => {
     const u = await h.signUp();
     const short2 = await uploadShort(h, creator.token, clip, { title: '2초 영상', content: '짧게' });
     h.clock.advance(10_000);

@@ -14,7 +14,7 @@ import { POINT_REASONS, postPoints } from '../points/ledger';
 import { readyShort } from './playable-short';
 
 /**
- * Points for watching shorts (docs/rules/shorts.md#S11): a short served to a customer (a feed page, the
+ * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
  * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
  * since then, each second once, capped per KST day.
  */

@@ -1,0 +1,296 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { StaffRole } from '@ohgood/contract/endpoint';
+import { MSG } from '@ohgood/contract/messages';
+import type { StaffMe } from '@ohgood/contract/ops';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { staff, staffEnrolments, staffSessions } from '../../db/schema';
+import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
+import type { Clock } from '../../lib/clock';
+import { AppError, conflict, notFound, tooMany } from '../../lib/errors';
+import { hit, isOver } from '../../lib/rate-limit';
+import { AUTH_LIMITS } from '../auth/service';
+import { type Actor, writeAudit } from './audit';
+import { STAFF_IDLE_MINUTES, type StaffTokens } from './staff-tokens';
+import { matchTotp, newTotpSecret, totpUri } from './totp';
+
+/** The operator a console request carries (the auth guard resolves it from the token's session). */
+export interface StaffPrincipal {
+  sessionId: string;
+  staffId: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** Passed the second factor in this session. */
+  totp: boolean;
+}
+
+/** An enrolment link is good for a day, once. */
+const ENROLMENT_MS = 24 * 60 * 60 * 1000;
+const TEN_MINUTES = 10 * 60 * 1000;
+/** Wrong TOTP codes per operator before the step is refused for a while (docs/rules/operations.md#O2). */
+const TOTP_FAILURES = { limit: 5, windowMs: TEN_MINUTES };
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+let dummyHash: Promise<string> | undefined;
+
+export function actorOf(principal: StaffPrincipal): Actor {
+  return { staffId: principal.staffId, name: principal.name, role: principal.role };
+}
+
+export function meOf(principal: StaffPrincipal): StaffMe {
+  const { staffId, email, name, role } = principal;
+  return { staffId, email, name, role, idleMinutes: STAFF_IDLE_MINUTES };
+}
+
+function staffRowOf(row: typeof staff.$inferSelect) {
+  return {
+    staffId: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    enrolled: row.enrolledAt !== null,
+    disabled: row.disabledAt !== null,
+  };
+}
+
+const badSignIn = () => new AppError(401, 'INVALID_CREDENTIALS', MSG.badCredentials);
+const badEnrolment = () =>
+  new AppError(
+    404,
+    'ENROLMENT_INVALID',
+    '등록 링크가 만료되었거나 이미 사용되었습니다. 관리자에게 새 링크를 요청하세요.',
+  );
+
+/** A new operator with a fresh TOTP secret and a one-time enrolment token (its hash is stored). */
+export async function createStaffAccount(
+  db: Db,
+  clock: Clock,
+  input: { email: string; name: string; role: StaffRole },
+  by: Actor,
+  reason: string,
+): Promise<{ staffId: number; enrolmentToken: string }> {
+  const enrolmentToken = randomBytes(24).toString('base64url');
+  try {
+    return await withTx(db, (tx) => insertStaff(tx, clock, input, by, reason, enrolmentToken));
+  } catch (error) {
+    if (isUniqueViolation(error, 'staff_email_key'))
+      throw conflict('STAFF_EMAIL_TAKEN', '이미 등록된 운영자 이메일입니다.');
+    throw error;
+  }
+}
+
+async function insertStaff(
+  tx: Tx,
+  clock: Clock,
+  input: { email: string; name: string; role: StaffRole },
+  by: Actor,
+  reason: string,
+  enrolmentToken: string,
+) {
+  const email = input.email.trim().toLowerCase();
+  const [row] = await tx
+    .insert(staff)
+    .values({ email, name: input.name, role: input.role, totpSecret: newTotpSecret() })
+    .returning({ id: staff.id });
+  const staffId = row?.id ?? 0;
+  const expiresAt = new Date(clock.now().getTime() + ENROLMENT_MS);
+  await tx.insert(staffEnrolments).values({ tokenHash: hashToken(enrolmentToken), staffId, expiresAt });
+  await writeAudit(tx, by, clock.now(), {
+    action: 'staff.create',
+    targetType: 'staff',
+    targetId: staffId,
+    reason,
+    after: { email, name: input.name, role: input.role },
+  });
+  return { staffId, enrolmentToken };
+}
+
+/**
+ * Operators' accounts and sessions (docs/rules/operations.md#O1–O3): sign-in with a password (argon2id) and a
+ * TOTP code, 30-minute idle sessions, one-time enrolment links. Sign-in failures are limited exactly like a
+ * customer's login, per email and per IP.
+ */
+export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
+  async function openEnrolment(token: string) {
+    const [row] = await db
+      .select({ staff, tokenHash: staffEnrolments.tokenHash })
+      .from(staffEnrolments)
+      .innerJoin(staff, eq(staff.id, staffEnrolments.staffId))
+      .where(
+        and(
+          eq(staffEnrolments.tokenHash, hashToken(token)),
+          isNull(staffEnrolments.usedAt),
+          gt(staffEnrolments.expiresAt, clock.now()),
+        ),
+      );
+    if (!row) throw badEnrolment();
+    return row.staff;
+  }
+
+  return {
+    createStaff: (input: { email: string; name: string; role: StaffRole }, by: Actor, reason: string) =>
+      createStaffAccount(db, clock, input, by, reason),
+
+    /** What the enrolment page shows: who, and the QR of the TOTP secret. */
+    async enrolment(token: string) {
+      const member = await openEnrolment(token);
+      const otpauthUri = totpUri(member.email, member.totpSecret);
+      const qrcode = (await import('qrcode')).default;
+      const qrSvg = await qrcode.toString(otpauthUri, { type: 'svg', margin: 1 });
+      return {
+        email: member.email,
+        name: member.name,
+        role: member.role,
+        otpauthUri,
+        qrSvg,
+        secret: member.totpSecret,
+      };
+    },
+
+    /** Sets the password once the authenticator shows a right code; the link is then spent. */
+    async enrol(token: string, password: string, code: string): Promise<void> {
+      const member = await openEnrolment(token);
+      const step = await matchTotp(member.totpSecret, code, clock.now(), member.totpLastStep);
+      if (step === null) throw new AppError(400, 'INVALID_TOTP', '인증 앱의 6자리 코드가 올바르지 않습니다.');
+      const passwordHash = await hash(password);
+      await withTx(db, async (tx) => {
+        const spent = await tx
+          .update(staffEnrolments)
+          .set({ usedAt: clock.now() })
+          .where(and(eq(staffEnrolments.tokenHash, hashToken(token)), isNull(staffEnrolments.usedAt)))
+          .returning({ staffId: staffEnrolments.staffId });
+        if (spent.length === 0) throw badEnrolment();
+        await tx
+          .update(staff)
+          .set({ passwordHash, enrolledAt: clock.now(), totpLastStep: step })
+          .where(eq(staff.id, member.id));
+      });
+    },
+
+    /** Step one: the password. The token it answers opens only the TOTP step. */
+    async signIn(emailInput: string, password: string, ip: string): Promise<string> {
+      const email = emailInput.trim().toLowerCase();
+      const now = clock.now();
+      const emailWindow = { key: `staff-login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerAccount };
+      const ipWindow = { key: `staff-login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
+      if ((await isOver(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
+        throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
+      }
+      const [member] = await db.select().from(staff).where(eq(staff.email, email));
+      dummyHash ??= hash('not-a-real-password-staff');
+      const usable = member?.passwordHash && !member.disabledAt ? member : null;
+      // Same cost whether or not the operator exists (no enumeration).
+      const valid = await verify(usable?.passwordHash ?? (await dummyHash), password);
+      if (!usable || !valid) {
+        await hit(db, emailWindow, now);
+        await hit(db, ipWindow, now);
+        throw badSignIn();
+      }
+      const [session] = await db
+        .insert(staffSessions)
+        .values({ staffId: usable.id, createdAt: now, lastSeenAt: now })
+        .returning({ id: staffSessions.id });
+      return tokens.issue(session?.id ?? '');
+    },
+
+    /** Step two: a code from the authenticator completes the session. */
+    async verifyTotp(principal: StaffPrincipal, code: string): Promise<void> {
+      const now = clock.now();
+      const failures = { key: `staff-totp-fail:${principal.staffId}`, ...TOTP_FAILURES };
+      if (await isOver(db, failures, now)) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
+      const [member] = await db.select().from(staff).where(eq(staff.id, principal.staffId));
+      const step = member ? await matchTotp(member.totpSecret, code, now, member.totpLastStep) : null;
+      // The step is taken with a conditional update, so the same code cannot open two sessions.
+      const taken =
+        step === null
+          ? []
+          : await db
+              .update(staff)
+              .set({ totpLastStep: step })
+              .where(and(eq(staff.id, principal.staffId), sql`${staff.totpLastStep} < ${step}`))
+              .returning({ id: staff.id });
+      if (taken.length === 0) {
+        await hit(db, failures, now);
+        throw new AppError(401, 'INVALID_TOTP', '인증 코드가 올바르지 않습니다. 인증 앱의 새 코드를 입력해주세요.');
+      }
+      await db
+        .update(staffSessions)
+        .set({ totpAt: now, lastSeenAt: now })
+        .where(eq(staffSessions.id, principal.sessionId));
+    },
+
+    async signOut(principal: StaffPrincipal): Promise<void> {
+      await db.update(staffSessions).set({ endedAt: clock.now() }).where(eq(staffSessions.id, principal.sessionId));
+    },
+
+    /**
+     * The operator behind a console token, or null: the session must be open, its operator enabled, and its
+     * last request less than STAFF_IDLE_MINUTES ago. Each request moves that mark on.
+     */
+    async principalOf(token: string): Promise<StaffPrincipal | null> {
+      const sessionId = tokens.sessionOf(token);
+      if (!sessionId) return null;
+      const now = clock.now();
+      const idleSince = new Date(now.getTime() - STAFF_IDLE_MINUTES * 60_000);
+      const [row] = await db
+        .update(staffSessions)
+        .set({ lastSeenAt: now })
+        .from(staff)
+        .where(
+          and(
+            eq(staffSessions.id, sessionId),
+            eq(staff.id, staffSessions.staffId),
+            isNull(staffSessions.endedAt),
+            isNull(staff.disabledAt),
+            gt(staffSessions.lastSeenAt, idleSince),
+          ),
+        )
+        .returning({
+          staffId: staff.id,
+          email: staff.email,
+          name: staff.name,
+          role: staff.role,
+          totpAt: staffSessions.totpAt,
+        });
+      if (!row) return null;
+      return {
+        sessionId,
+        staffId: row.staffId,
+        email: row.email,
+        name: row.name,
+        role: row.role,
+        totp: row.totpAt !== null,
+      };
+    },
+
+    async list() {
+      return (await db.select().from(staff).orderBy(asc(staff.id))).map(staffRowOf);
+    },
+
+    async setRole(by: StaffPrincipal, staffId: number, role: StaffRole, reason: string) {
+      return withTx(db, async (tx) => {
+        const [before] = await tx.select().from(staff).where(eq(staff.id, staffId)).for('update');
+        if (!before) throw notFound('STAFF_NOT_FOUND', '운영자를 찾을 수 없습니다.');
+        const [after] = await tx.update(staff).set({ role }).where(eq(staff.id, staffId)).returning();
+        // A new role takes effect at the next sign-in: end the operator's open sessions.
+        await tx
+          .update(staffSessions)
+          .set({ endedAt: clock.now() })
+          .where(and(eq(staffSessions.staffId, staffId), isNull(staffSessions.endedAt)));
+        await writeAudit(tx, actorOf(by), clock.now(), {
+          action: 'staff.role',
+          targetType: 'staff',
+          targetId: staffId,
+          reason,
+          before: { role: before.role },
+          after: { role },
+        });
+        return staffRowOf(after ?? before);
+      });
+    },
+  };
+}
+export type StaffService = ReturnType<typeof createStaffService>;

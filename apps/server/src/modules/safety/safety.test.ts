@@ -1,0 +1,226 @@
+import { BLOCK_AND_REPORT } from '@ohgood/contract/safety-rules';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, shortComments } from '../../db/schema';
+import { bearer, createHarness, type Harness } from '../../test/harness';
+import { insertShorts } from '../../test/shorts-fixture';
+import { signedInOperator } from '../../test/staff-fixture';
+
+/** docs/rules/shorts.md#S10–S14: reports, moderation, blocks and upload bans, on every read path. */
+
+let h: Harness;
+let moderator: Record<string, string>;
+
+beforeAll(async () => {
+  // The anonymous answers are cached for a minute here, so a hide must drop them itself.
+  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000 } });
+  moderator = (await signedInOperator(h, 'MODERATOR')).auth;
+});
+afterAll(() => h.close());
+
+type Viewer = { token: string; customerId: number };
+
+async function aShort(title: string) {
+  const creator = await h.signUp();
+  const [id] = await insertShorts(h.database.db, creator.customerId, [{ title, createdAt: h.clock.now() }]);
+  return { creator, shortsId: id as number };
+}
+
+const report = (viewer: Viewer, body: object) =>
+  h.app.inject({ method: 'POST', url: '/api/shorts/reports', headers: bearer(viewer.token), payload: body });
+
+async function idsOfFeed(viewer?: Viewer): Promise<number[]> {
+  const url = viewer ? '/api/shorts/feeds?page=1&size=50' : '/api/public/shorts/feeds?page=1&size=50';
+  const res = await h.app.inject({ method: 'GET', url, headers: viewer ? bearer(viewer.token) : {} });
+  return res.json().data.map((item: { shortsId: number }) => item.shortsId);
+}
+
+async function idsOfSearch(q: string, viewer?: Viewer): Promise<number[]> {
+  const res = await h.app.inject({
+    method: 'GET',
+    url: `/api/public/shorts/search?q=${encodeURIComponent(q)}`,
+    headers: viewer ? bearer(viewer.token) : {},
+  });
+  return res.json().data.items.map((item: { shortsId: number }) => item.shortsId);
+}
+
+async function profileIds(viewer: Viewer, targetId: number): Promise<number[]> {
+  const res = await h.app.inject({
+    method: 'GET',
+    url: `/api/shorts/profile?targetId=${targetId}`,
+    headers: bearer(viewer.token),
+  });
+  return res.json().data.shortsList.map((item: { shortsId: number }) => item.shortsId);
+}
+
+async function queue() {
+  const res = await h.app.inject({ method: 'GET', url: '/api/ops/moderation', headers: moderator });
+  return res.json().items as Array<{ caseId: number; targetId: number; targetType: string; reportCount: number }>;
+}
+
+describe('reports (S10, S11)', () => {
+  it('takes one report per customer per item, never of your own, and 기타 needs a text', async () => {
+    const { creator, shortsId } = await aShort('신고 대상 하나');
+    const reporter = await h.signUp();
+    const first = await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SPAM' });
+    expect(first.json()).toMatchObject({ success: true, message: '신고가 접수되었습니다. 검토 후 조치할게요.' });
+    const again = await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'HATE' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('ALREADY_REPORTED');
+    expect((await report(creator, { targetType: 'SHORT', targetId: shortsId, reason: 'SPAM' })).json().code).toBe(
+      'SELF_REPORT',
+    );
+    const other = await h.signUp();
+    expect((await report(other, { targetType: 'SHORT', targetId: shortsId, reason: 'OTHER' })).statusCode).toBe(400);
+    const listed = (await queue()).find((c) => c.targetId === shortsId && c.targetType === 'SHORT');
+    expect(listed?.reportCount).toBe(1);
+  });
+
+  it(`hides an item at ${BLOCK_AND_REPORT.autoHideReports} reports, pending review`, async () => {
+    const { shortsId } = await aShort('문턱 테스트');
+    expect(await idsOfFeed()).toContain(shortsId);
+    for (let i = 0; i < BLOCK_AND_REPORT.autoHideReports; i++) {
+      const reporter = await h.signUp();
+      await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SEXUAL' });
+      const visible = (await idsOfFeed()).includes(shortsId);
+      expect(visible).toBe(i < BLOCK_AND_REPORT.autoHideReports - 1);
+    }
+    expect((await queue()).find((c) => c.targetId === shortsId)).toMatchObject({ autoHidden: true, state: 'HIDDEN' });
+  });
+});
+
+describe('hidden content (S12)', () => {
+  it('a moderator hides a reported short: gone from feeds (cached ones too), search, profile and one-short; restore brings it back', async () => {
+    const { creator, shortsId } = await aShort('숨김대상영상');
+    const viewer = await h.signUp();
+    await report(viewer, { targetType: 'SHORT', targetId: shortsId, reason: 'VIOLENCE' });
+    // Warm the public cache first.
+    expect(await idsOfFeed()).toContain(shortsId);
+    expect(await idsOfSearch('숨김대상영상')).toContain(shortsId);
+    const found = (await queue()).find((c) => c.targetId === shortsId);
+    const hide = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/moderation/${found?.caseId}/decision`,
+      headers: moderator,
+      payload: { action: 'HIDE', reason: '폭력적인 장면' },
+    });
+    expect(hide.json()).toMatchObject({ state: 'HIDDEN' });
+    expect(await idsOfFeed()).not.toContain(shortsId);
+    expect(await idsOfFeed(viewer)).not.toContain(shortsId);
+    expect(await idsOfSearch('숨김대상영상')).toEqual([]);
+    expect(await profileIds(viewer, creator.customerId)).toEqual([]);
+    expect((await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}` })).statusCode).toBe(404);
+    const [audited] = await h.database.db.select().from(auditLog).where(eq(auditLog.action, 'moderation.hide'));
+    expect(audited).toMatchObject({ role: 'MODERATOR', reason: '폭력적인 장면', targetId: String(shortsId) });
+
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/moderation/${found?.caseId}/decision`,
+      headers: moderator,
+      payload: { action: 'RESTORE', reason: '재검토 결과 문제 없음' },
+    });
+    expect(await idsOfFeed()).toContain(shortsId);
+  });
+
+  it('a hidden comment reads as gone for everyone', async () => {
+    const { shortsId } = await aShort('댓글 숨김');
+    const author = await h.signUp();
+    const added = await h.app.inject({
+      method: 'POST',
+      url: `/api/shorts/feeds/${shortsId}/comments`,
+      headers: bearer(author.token),
+      payload: { content: '나쁜 댓글', gno: 0 },
+    });
+    const commentId = added.json().data.commentId as number;
+    const comments = async () =>
+      (await h.app.inject({ method: 'GET', url: `/api/public/shorts/feeds/${shortsId}/comments` })).json().data;
+    expect(await comments()).toHaveLength(1);
+    await report(await h.signUp(), { targetType: 'COMMENT', targetId: commentId, reason: 'HATE' });
+    const found = (await queue()).find((c) => c.targetType === 'COMMENT' && c.targetId === commentId);
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/moderation/${found?.caseId}/decision`,
+      headers: moderator,
+      payload: { action: 'HIDE', reason: '혐오 표현' },
+    });
+    expect(await comments()).toEqual([]);
+    const [row] = await h.database.db.select().from(shortComments).where(eq(shortComments.id, commentId));
+    expect(row?.hiddenAt).not.toBeNull();
+  });
+});
+
+describe('blocks (S13)', () => {
+  it("hides a creator's shorts and comments for the blocker only, everywhere; unblock brings them back", async () => {
+    const { creator, shortsId } = await aShort('차단크리에이터영상');
+    const me = await h.signUp();
+    const someoneElse = await h.signUp();
+    const { shortsId: otherShort } = await aShort('다른 영상');
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/shorts/feeds/${otherShort}/comments`,
+      headers: bearer(creator.token),
+      payload: { content: '차단될 사람의 댓글', gno: 0 },
+    });
+    const block = await h.app.inject({
+      method: 'POST',
+      url: `/api/shorts/blocks/${creator.customerId}`,
+      headers: bearer(me.token),
+    });
+    expect(block.json()).toMatchObject({ success: true, data: { blocked: true } });
+    expect(await idsOfFeed(me)).not.toContain(shortsId);
+    expect(await idsOfSearch('차단크리에이터영상', me)).toEqual([]);
+    expect(await profileIds(me, creator.customerId)).toEqual([]);
+    const myComments = await h.app.inject({
+      method: 'GET',
+      url: `/api/public/shorts/feeds/${otherShort}/comments`,
+      headers: bearer(me.token),
+    });
+    expect(myComments.json().data).toEqual([]);
+    const one = await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}`, headers: bearer(me.token) });
+    expect(one.statusCode).toBe(404);
+    // Nobody else is affected.
+    expect(await idsOfFeed(someoneElse)).toContain(shortsId);
+    expect(await idsOfFeed()).toContain(shortsId);
+    expect(await idsOfSearch('차단크리에이터영상', someoneElse)).toContain(shortsId);
+    // The list, then unblock.
+    const list = await h.app.inject({ method: 'GET', url: '/api/shorts/blocks', headers: bearer(me.token) });
+    expect(list.json().data.map((b: { customerId: number }) => b.customerId)).toEqual([creator.customerId]);
+    await h.app.inject({
+      method: 'DELETE',
+      url: `/api/shorts/blocks/${creator.customerId}`,
+      headers: bearer(me.token),
+    });
+    expect(await idsOfFeed(me)).toContain(shortsId);
+    const self = await h.app.inject({
+      method: 'POST',
+      url: `/api/shorts/blocks/${me.customerId}`,
+      headers: bearer(me.token),
+    });
+    expect(self.json().code).toBe('SELF_BLOCK');
+  });
+});
+
+describe('upload ban (S14)', () => {
+  it('refuses an upload-banned creator with the date the ban ends, in Korean', async () => {
+    const creator = await h.signUp();
+    const ban = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/creators/${creator.customerId}/upload-ban`,
+      headers: moderator,
+      payload: { days: 7, reason: '반복된 스팸 업로드' },
+    });
+    expect(ban.statusCode).toBe(200);
+    const upload = await h.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...bearer(creator.token), 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    expect(upload.statusCode).toBe(403);
+    // The harness clock is 2026-11-22 12:00 KST; seven days on is 2026-11-29.
+    expect(upload.json()).toMatchObject({
+      code: 'UPLOAD_BANNED',
+      message: '운영정책 위반으로 2026-11-29까지 쇼츠를 올릴 수 없습니다.',
+    });
+  });
+});
