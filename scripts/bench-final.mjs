@@ -232,7 +232,7 @@ try {
     console.log(
       `| ${r.round} | ${r.name} | ${r.bare} | ${r.rps} | ${r.ratio} | ${r.p99} | ${r.paid}/${FINALS} | ${r.doubles} | ${r.load} |`,
     );
-  process.exit(rows.some((r) => r.doubles !== 0 || r.paid !== FINALS) ? 1 : 0);
+  process.exitCode = rows.some((r) => r.doubles !== 0 || r.paid !== FINALS) ? 1 : 0;
 } finally {
   spawnSync('git', ['worktree', 'remove', '--force', baseDir], { cwd: root, stdio: 'inherit' });
 }
