@@ -457,8 +457,9 @@ async function api(base, dataDir) {
     row(
       'final (each request tapped twice)',
       `${fmt(finalRps)} req/s = ${finalRatio}, p99 ${finalRun.latency.p99} ms; ${fmt(requests)}/${fmt(toPay.length)} paid, ${doubles} double spends`,
-      '≥ 0.08, 0 double spends',
-      finalRatio >= 0.08 && doubles === 0 && requests === toPay.length,
+      // One transaction per final (ADR 0112): simplicity wins down to 0.05 of the bare route.
+      '≥ 0.05, 0 double spends',
+      finalRatio >= 0.05 && doubles === 0 && requests === toPay.length,
     );
 
     await sse(base, merchant, shoppers[0], db);

@@ -13,6 +13,11 @@ export async function rowsOf<R>(executor: Executor, query: SQL): Promise<R[]> {
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 
+/** A deadlock or serialization failure: the transaction can run again (`withTx` does, a few times). */
+export function isRetryable(error: unknown): boolean {
+  return RETRYABLE.has(pgCode(error) ?? '');
+}
+
 function pgCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {

@@ -18,7 +18,7 @@ import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
-import { withTx } from '../../db/tx';
+import { isRetryable, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
 import { hit, type Window } from '../../lib/rate-limit';
@@ -136,7 +136,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
   ): Promise<FinalResult> {
     const requestHash = finalRequestHash(requestId, point);
     const callerKey = idempotencyKey ? `key:${idempotencyKey}` : null;
-    return withTx(db, async (tx) => {
+    const paid = withTx(db, async (tx) => {
       const now = clock.now();
       const seen = await readFinal(tx, { customerId, requestId, month: kstMonth(now), callerKey });
       if (!seen) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
@@ -162,6 +162,10 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         new Map([[customerId, seen.pointBalance]]),
       );
       return answer;
+    });
+    // Still deadlocked after withTx's retries: nothing was written, and the caller may simply try again.
+    return paid.catch((error: unknown) => {
+      throw isRetryable(error) ? conflict('PAYMENT_BUSY', PAY_MSG.busy) : error;
     });
   }
 
