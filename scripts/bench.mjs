@@ -805,7 +805,11 @@ async function printPlans(client, shortId) {
   const c = cut[0];
   const plans = {
     'feed page 1': feed('order by r.score desc, r.created_at desc, r.short_id desc limit 11'),
-    'feed page 50 (offset)': feed('order by r.score desc, r.created_at desc, r.short_id desc limit 11 offset 490'),
+    'feed page 50 (offset, ids from the ranking index first, as the app reads it)': feed(
+      `and r.short_id in (select r2.short_id from short_ranks r2
+        order by r2.score desc, r2.created_at desc, r2.short_id desc limit 11 offset 490)
+       order by r.score desc, r.created_at desc, r.short_id desc limit 11`,
+    ),
     'feed page 50 (remembered cursor)': feed(
       `and (r.score, r.created_at, r.short_id) < (${c.score}::float8, '${c.created_at}'::timestamptz, ${c.short_id}) order by r.score desc, r.created_at desc, r.short_id desc limit 11`,
     ),
