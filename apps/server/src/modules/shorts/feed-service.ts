@@ -42,12 +42,18 @@ export function createFeedService(
     const generation = ranking.generation();
     const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
     const conditions = [eq(shorts.status, 'READY')];
+    const skip = cursor ? 0 : (query.page - 1) * query.size;
     if (keyword) {
       conditions.push(keywordFilter(keyword));
-    }
-    if (cursor) {
+    } else {
+      // The page's ids first, from the ranking's index alone (it holds only playable shorts); only those
+      // rows are joined. A deep page by offset then skips index entries, not joined rows (docs/performance.md).
+      const after = cursor
+        ? sql`where (r.score, r.created_at, r.short_id) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`
+        : sql``;
       conditions.push(
-        sql`(${shortRanks.score}, ${shortRanks.createdAt}, ${shortRanks.shortId}) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`,
+        sql`${shortRanks.shortId} in (select r.short_id from short_ranks r ${after}
+          order by r.score desc, r.created_at desc, r.short_id desc limit ${query.size + 1} offset ${skip})`,
       );
     }
     let ranked: RankedPage | undefined = keyword ? undefined : ranking.cachedPage(query.size, query.page);
@@ -64,7 +70,7 @@ export function createFeedService(
         .where(and(...conditions))
         .orderBy(desc(shortRanks.score), desc(shortRanks.createdAt), desc(shortRanks.shortId))
         .limit(query.size + 1)
-        .offset(cursor ? 0 : (query.page - 1) * query.size);
+        .offset(keyword ? skip : 0);
       const hasNext = rows.length > query.size;
       const page = rows.slice(0, query.size);
       const last = page.at(-1);
