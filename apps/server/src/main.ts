@@ -5,23 +5,34 @@ import { gracefulShutdown } from './http/graceful-shutdown';
 import { startScheduler } from './jobs/scheduler';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
+import { databaseWhere, dependencyStep } from './lib/dependency-step';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
-import { createStorage } from './modules/media/storage';
+import { createStorage, mediaDir } from './modules/media/storage';
 import { prepareDemoData } from './seed/startup';
+
+function storeWhere(config: ReturnType<typeof loadConfig>): string {
+  if (config.STORAGE === 'local') return `local directory ${mediaDir(config)}`;
+  return `S3 bucket ${config.S3_BUCKET ?? '?'} at ${config.S3_ENDPOINT ?? 'AWS'}`;
+}
 
 async function main(): Promise<void> {
   // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 2 s, issue 13).
   const phases: Record<string, number> = { modules: Math.round(performance.now()) };
   const config = loadConfig();
   const dataDir = resolve(config.DATA_DIR);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const database = await dependencyStep(
+    config.DATABASE_URL ? `database (${databaseWhere(config.DATABASE_URL)})` : `embedded database (${dataDir})`,
+    () => openDatabase({ databaseUrl: config.DATABASE_URL, dataDir }),
+  );
   phases.database = Math.round(performance.now());
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
   if (config.CLOCK_START)
     console.warn(`CLOCK_START is set: the server's clock starts at ${config.CLOCK_START} (tests only)`);
   // One media storage for the demo seed and the app.
   const storage = createStorage(config);
+  // Seeding writes media: a store that is down is named here rather than by a bare socket error mid-seed.
+  if (config.SEED_DEMO) await dependencyStep(`media store (${storeWhere(config)})`, () => storage.check());
   await prepareDemoData(database, {
     storage,
     seed: config.SEED_DEMO,
