@@ -13,6 +13,7 @@ import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
 import type { MediaStorage } from '../media/storage';
+import { renderThumbnail } from '../media/thumbnail';
 
 /** The upload limits of the configuration, in bytes and seconds. */
 export function uploadLimits(
@@ -111,8 +112,11 @@ export class ShortsPipeline {
         }
         const image = await detectImage(upload.thumbnailFile);
         if (!image) throw new AppError(415, 'UNSUPPORTED_IMAGE', '썸네일은 jpeg, png, webp 이미지만 가능합니다.');
-        thumbnailKey = `shorts/${id}.${image}`;
-        await this.storage.putFile(thumbnailKey, upload.thumbnailFile, imageType(image));
+        // Never the uploaded bytes: decoded under a pixel limit and re-encoded (media/thumbnail.ts).
+        const rendered = join(work, 'thumbnail.jpg');
+        await renderThumbnail(upload.thumbnailFile, rendered);
+        thumbnailKey = `shorts/${id}.jpg`;
+        await this.storage.putFile(thumbnailKey, rendered, 'image/jpeg');
       } else {
         const poster = join(work, 'poster.jpg');
         await extractPoster(this.tools, upload.videoFile, poster, { signal: this.#abort.signal }).catch(() => {
@@ -259,8 +263,4 @@ export const mb = (bytes: number) => Math.round(bytes / MB);
 
 export function tooLarge(message: string): AppError {
   return new AppError(413, 'FILE_TOO_LARGE', message);
-}
-
-function imageType(kind: 'jpg' | 'png' | 'webp'): string {
-  return kind === 'jpg' ? 'image/jpeg' : `image/${kind}`;
 }
