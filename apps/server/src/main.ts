@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { openDatabase } from './db/client';
 import { shiftedClock, systemClock } from './lib/clock';
 import { loadConfig } from './lib/config';
+import { databaseWhere, dependencyStep } from './lib/dependency-step';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
 
@@ -21,6 +22,11 @@ const loadAppModules = () =>
     import('./modules/bank/sandbox-bank'),
   ]);
 
+function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof config) => string): string {
+  if (config.STORAGE === 'local') return `local directory ${mediaDir(config)}`;
+  return `S3 bucket ${config.S3_BUCKET ?? '?'} at ${config.S3_ENDPOINT ?? 'AWS'}`;
+}
+
 async function main(): Promise<void> {
   // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 2 s).
   const phases: Record<string, number> = { modules: Math.round(performance.now()) };
@@ -29,14 +35,17 @@ async function main(): Promise<void> {
   const modules = loadAppModules();
   // Settled either way before the database is awaited, so a failed load is reported once, below.
   modules.catch(() => undefined);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const database = await dependencyStep(
+    config.DATABASE_URL ? `database (${databaseWhere(config.DATABASE_URL)})` : `embedded database (${dataDir})`,
+    () => openDatabase({ databaseUrl: config.DATABASE_URL, dataDir }),
+  );
   phases.database = Math.round(performance.now());
   const [
     { buildApp },
     { prepareDemoData },
     { startScheduler },
     { gracefulShutdown },
-    { createStorage },
+    { createStorage, mediaDir },
     { runAutopay },
     { createSandboxBank },
   ] = await modules;
@@ -46,6 +55,8 @@ async function main(): Promise<void> {
     console.warn(`CLOCK_START is set: the server's clock starts at ${config.CLOCK_START} (tests only)`);
   // One media storage for the demo seed and the app.
   const storage = createStorage(config);
+  // Seeding writes media: a store that is down is named here rather than by a bare socket error mid-seed.
+  if (config.SEED_DEMO) await dependencyStep(`media store (${storeWhere(config, mediaDir)})`, () => storage.check());
   await prepareDemoData(database, {
     storage,
     seed: config.SEED_DEMO,

@@ -29,14 +29,16 @@ export function gracefulShutdown(steps: ShutdownSteps): (reason: string) => Prom
     if (started) return;
     started = true;
     app.draining = true;
-    app.log.info({ reason, drainMs: steps.drainMs }, 'shutting down: draining');
+    // Ctrl-C is a person at a terminal, not an orchestrator behind a balancer: nobody to drain from.
+    const drainMs = reason === 'SIGINT' ? 0 : steps.drainMs;
+    app.log.info({ reason, drainMs }, 'shutting down: draining');
     const deadline = setTimeout(() => {
       app.log.error({ timeoutMs: steps.timeoutMs }, 'shutdown timed out; exiting with work in flight');
       steps.exit(1);
     }, steps.timeoutMs);
     deadline.unref();
     try {
-      if (steps.drainMs > 0) await new Promise((resolve) => setTimeout(resolve, steps.drainMs));
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       steps.stopJobs();
       // A connection that was mid-request when the listener closed goes idle afterwards: close it then.
       const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);

@@ -5,6 +5,9 @@ import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
 import { catchUp, JOBS, type JobName, runJob } from './runner';
 
+/** setTimeout's longest delay; a later run is waited for in steps of this. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * Work that runs after its job commits and between runs: autopay's debits (after the daily plan, and every few
  * minutes for retries a bank asked for) and pushes held back by quiet hours. Each claims its own rows with
@@ -21,6 +24,10 @@ const BACKGROUND_CRON = '*/5 * * * *';
 /**
  * Starts the in-process scheduler (KST) after catching up missed runs. Several instances may run it: the
  * job_runs key lets exactly one of them do each run. Returns a stop function.
+ *
+ * Each next run is computed from the app's clock, not from the machine's: with CLOCK_START (a shifted
+ * clock for e2e and demos) a boundary such as the 16th 00:05 KST passes while the server runs, as it would
+ * in production.
  */
 export async function startScheduler(
   db: Db,
@@ -43,24 +50,47 @@ export async function startScheduler(
     }
   };
   await background();
-  const crons = (Object.keys(JOBS) as JobName[]).map(
-    (job) =>
-      new Cron(JOBS[job].cron, { timezone: 'Asia/Seoul', protect: true, name: `ohgood-${job}` }, async () => {
-        const startedAt = performance.now();
-        const seconds = () => (performance.now() - startedAt) / 1000;
-        try {
-          const outcome = await runJob(db, clock, job);
-          log.info(outcome, 'scheduled job finished');
-          metrics?.jobRun(job, seconds(), outcome.ran ? 'ran' : 'skipped');
-          if (job === 'autopay') await background();
-        } catch (error) {
-          log.error({ err: error, job }, 'scheduled job failed; it runs again at the next start-up');
-          metrics?.jobRun(job, seconds(), 'failed');
-        }
-      }),
-  );
-  crons.push(new Cron(BACKGROUND_CRON, { protect: true, name: 'ohgood-background' }, background));
+  let stopped = false;
+  const timers = new Map<string, NodeJS.Timeout>();
+
+  const run = async (job: JobName) => {
+    const startedAt = performance.now();
+    const seconds = () => (performance.now() - startedAt) / 1000;
+    try {
+      const outcome = await runJob(db, clock, job);
+      log.info(outcome, 'scheduled job finished');
+      metrics?.jobRun(job, seconds(), outcome.ran ? 'ran' : 'skipped');
+      if (job === 'autopay') await background();
+    } catch (error) {
+      log.error({ err: error, job }, 'scheduled job failed; it runs again at the next start-up');
+      metrics?.jobRun(job, seconds(), 'failed');
+    }
+  };
+
+  const schedule = (name: string, pattern: Cron, task: () => Promise<void>, due?: Date) => {
+    if (stopped) return;
+    const next = due ?? pattern.nextRun(clock.now());
+    if (!next) return;
+    const wait = next.getTime() - clock.now().getTime();
+    const timer = setTimeout(
+      async () => {
+        if (stopped) return;
+        if (wait > MAX_TIMER_MS) return schedule(name, pattern, task, next);
+        await task();
+        schedule(name, pattern, task);
+      },
+      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
+    );
+    timer.unref();
+    timers.set(name, timer);
+  };
+
+  // Croner only computes the instants (KST); the timers are ours, on the app clock.
+  const kst = (pattern: string) => new Cron(pattern, { timezone: 'Asia/Seoul', paused: true });
+  for (const job of Object.keys(JOBS) as JobName[]) schedule(job, kst(JOBS[job].cron), () => run(job));
+  schedule('background', kst(BACKGROUND_CRON), background);
   return () => {
-    for (const cron of crons) cron.stop();
+    stopped = true;
+    for (const timer of timers.values()) clearTimeout(timer);
   };
 }

@@ -9,6 +9,24 @@ describe('configuration', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.DATA_DIR).toBe('./data');
     expect(config.PAYMENT_REQUEST_TTL_SECONDS).toBe(120);
+    // Safe behind a health-checking balancer unless set otherwise.
+    expect(config.SHUTDOWN_DRAIN_SECONDS).toBe(5);
+  });
+
+  it('refuses URLs that only look like URLs, naming the variable and the expected form', () => {
+    for (const bad of ['localhost:5432/ohgood', 'http://db:5432/ohgood', 'postgres://db:5432', 'postgres:///']) {
+      expect(() => loadConfig({ DATABASE_URL: bad }), bad).toThrowError(
+        /DATABASE_URL: must (be a full URL|name the database)/,
+      );
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db.internal:5432/ohgood' }).DATABASE_URL).toContain(
+      'db.internal',
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://u@localhost/ohgood?host=/var/run/postgresql' }).DATABASE_URL,
+    ).toBeDefined();
+    expect(() => loadConfig({ S3_ENDPOINT: 'minio:9000' })).toThrowError(/S3_ENDPOINT: must be a full URL/);
+    expect(() => loadConfig({ PUBLIC_URL: 'pay.example.com' })).toThrowError(/PUBLIC_URL: must be a full URL/);
   });
 
   it('fails fast with a readable list of every bad variable', () => {

@@ -4,12 +4,40 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/**
+ * What is wrong with a URL that should have one of `protocols` and a host (and, for a database, a path), or
+ * null. `z.string().url()` alone takes 'localhost:5432/ohgood' (the scheme 'localhost:'), which then fails
+ * much later inside a driver with a message naming nothing.
+ */
+function urlProblem(value: string, protocols: string[], example: string, needsPath = false): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `must be a full URL such as ${example}`;
+  }
+  if (!protocols.includes(url.protocol) || (url.hostname === '' && !url.searchParams.has('host'))) {
+    return `must be a full URL such as ${example}`;
+  }
+  if (needsPath && url.pathname.length <= 1) return `must name the database, e.g. ${example}`;
+  return null;
+}
+
+function urlOf(protocols: string[], example: string, needsPath = false) {
+  return z.string().superRefine((value, ctx) => {
+    const problem = urlProblem(value, protocols, example, needsPath);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+const httpUrl = (example: string) => urlOf(['http:', 'https:'], example);
+const databaseUrl = urlOf(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/ohgood', true);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: databaseUrl.optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo data on start; defaults to true only on the embedded database (never on a real DATABASE_URL). */
@@ -25,7 +53,7 @@ const envSchema = z.object({
   STORAGE: z.enum(['local', 's3']).default('local'),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
-  S3_ENDPOINT: z.string().url().optional(),
+  S3_ENDPOINT: httpUrl('http://minio.internal:9000').optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
@@ -43,13 +71,17 @@ const envSchema = z.object({
   /** Successful sign-ups allowed per client IP per hour and per day (each account gets a limit at once). */
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(5),
   SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().positive().default(20),
-  /** Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. */
-  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  /**
+   * Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. The drain's
+   * default covers a balancer probing every 2 s that needs 2 failures (docs/deploy.md): with 0, requests it
+   * still sends in that gap meet a closed port. Ctrl-C (SIGINT) at a terminal skips it.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
-  PUBLIC_URL: z.string().url().optional(),
+  PUBLIC_URL: httpUrl('https://pay.example.com').optional(),
   /** Optional OpenAI-compatible model for the chatbot; off unless a base URL and model are set. */
-  CHAT_LLM_BASE_URL: z.string().url().optional(),
+  CHAT_LLM_BASE_URL: httpUrl('http://127.0.0.1:8080/v1').optional(),
   CHAT_LLM_API_KEY: z.string().optional(),
   CHAT_LLM_MODEL: z.string().optional(),
   /** Web Push (VAPID) keys; generated once into DATA_DIR/vapid.json when unset. Set both when scaling out. */

@@ -1,7 +1,7 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { gradeOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, Column, eq, getTableName, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';

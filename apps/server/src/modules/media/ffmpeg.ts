@@ -51,6 +51,31 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Runs a tool under a small POSIX shell that ties it to this process: a watcher kills the tool as soon as
+ * this server is gone (even by kill -9, which runs no exit handler), so no ffmpeg outlives its server and
+ * keeps encoding a short the restarted server is transcoding again. SIGTERM (an abort) kills it at once.
+ * The watcher's own file descriptors go to /dev/null, so it never holds the tool's output pipes open.
+ */
+const TIED_TO_PARENT = [
+  '"$@" & tool=$!',
+  `(while kill -0 "$OHGOOD_PARENT_PID" 2>/dev/null; do sleep 1; done; kill -KILL "$tool" 2>/dev/null) </dev/null >/dev/null 2>&1 & watcher=$!`,
+  `trap 'kill -KILL "$tool" 2>/dev/null; kill "$watcher" 2>/dev/null; exit 143' TERM INT HUP`,
+  'wait "$tool"; status=$?',
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
+
+function spawnTied(bin: string, args: string[], signal?: AbortSignal) {
+  const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+  if (process.platform === 'win32') return spawn(bin, args, { stdio, signal });
+  return spawn('/bin/sh', ['-c', TIED_TO_PARENT, 'ohgood-tool', bin, ...args], {
+    stdio,
+    signal,
+    env: { ...process.env, OHGOOD_PARENT_PID: String(process.pid) },
+  });
+}
+
 /** Runs a tool to completion; rejects with its stderr tail on a non-zero exit. */
 export function runTool(
   bin: string,
@@ -58,7 +83,7 @@ export function runTool(
   options: RunOptions = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    const child = spawnTied(bin, args, options.signal);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -11,10 +11,12 @@ import { recordEvents } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import type { Config } from '../../lib/config';
 import { AppError, badRequest, unprocessable } from '../../lib/errors';
+import { isDependencyOutage } from '../../lib/unavailable';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
-import { extractPoster, type MediaTools, measureDuration, probe, transcodeToMp4 } from '../media/ffmpeg';
+import { extractPoster, type MediaTools, measureDuration, probe, ToolError, transcodeToMp4 } from '../media/ffmpeg';
 import type { MediaStorage } from '../media/storage';
+import { renderThumbnail } from '../media/thumbnail';
 
 /** The upload limits of the configuration, in bytes and seconds. */
 export function uploadLimits(
@@ -44,6 +46,19 @@ export interface IncomingUpload {
   thumbnailFile: string | null;
 }
 
+/** Backoff of a transcode that met a storage or disk outage: 1 s, doubling, at most a minute. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+
+/**
+ * The store or the scratch disk failed, not the video: refused/reset connections, a 5xx from S3, a full
+ * disk (also as ffmpeg's own "No space left on device" while writing its output).
+ */
+function isStorageOutage(error: unknown): boolean {
+  if (isDependencyOutage(error)) return true;
+  return error instanceof ToolError && /No space left on device/i.test(error.stderr);
+}
+
 /** Probed durations are a few ms off; a clip recorded for exactly the limit must still pass. */
 const DURATION_TOLERANCE_SECONDS = 0.25;
 
@@ -58,6 +73,9 @@ export class ShortsPipeline {
   #closed = false;
   #idleWaiters: Array<() => void> = [];
   #tools: MediaTools | null = null;
+  /** Shorts waiting to try again after a storage or disk outage: id → failed tries so far. */
+  #retries = new Map<number, number>();
+  #retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly db: Db,
@@ -113,8 +131,11 @@ export class ShortsPipeline {
         }
         const image = await detectImage(upload.thumbnailFile);
         if (!image) throw new AppError(415, 'UNSUPPORTED_IMAGE', '썸네일은 jpeg, png, webp 이미지만 가능합니다.');
-        thumbnailKey = `shorts/${id}.${image}`;
-        await this.storage.putFile(thumbnailKey, upload.thumbnailFile, imageType(image));
+        // Never the uploaded bytes: decoded under a pixel limit and re-encoded (media/thumbnail.ts).
+        const rendered = join(work, 'thumbnail.jpg');
+        await renderThumbnail(upload.thumbnailFile, rendered);
+        thumbnailKey = `shorts/${id}.jpg`;
+        await this.storage.putFile(thumbnailKey, rendered, 'image/jpeg');
       } else {
         const poster = join(work, 'poster.jpg');
         await extractPoster(this.tools, upload.videoFile, poster, { signal: this.#abort.signal }).catch(() => {
@@ -177,16 +198,39 @@ export class ShortsPipeline {
     return this.#queue.length + (this.#running ? 1 : 0);
   }
 
-  /** Resolves when the queue is empty (tests and graceful shutdown). */
+  /** Resolves when the queue is empty and no short waits to try again (tests and graceful shutdown). */
   idle(): Promise<void> {
-    if (!this.#running) return Promise.resolve();
+    if (!this.#running && this.#retryTimers.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * A storage or disk outage is not the video's fault: the short stays PROCESSING (its owner sees '처리 중')
+   * and is tried again after 1, 2, 4 … 60 s, for as long as the outage lasts.
+   */
+  #retryLater(id: number): void {
+    const tries = (this.#retries.get(id) ?? 0) + 1;
+    this.#retries.set(id, tries);
+    const delay = Math.min(RETRY_BASE_MS * 2 ** (tries - 1), RETRY_MAX_MS);
+    const timer = setTimeout(() => {
+      this.#retryTimers.delete(timer);
+      this.enqueue(id);
+      this.#wakeIdle();
+    }, delay);
+    this.#retryTimers.add(timer);
+  }
+
+  #wakeIdle(): void {
+    if (this.#running || this.#retryTimers.size > 0) return;
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   /** Stops the queue and kills a running ffmpeg; the row stays PROCESSING and is recovered next start. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#queue = [];
+    for (const timer of this.#retryTimers) clearTimeout(timer);
+    this.#retryTimers.clear();
     this.#abort.abort();
     await this.#running;
   }
@@ -199,7 +243,7 @@ export class ShortsPipeline {
       );
     }
     this.#running = null;
-    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+    this.#wakeIdle();
   }
 
   async #isReady(id: number): Promise<boolean> {
@@ -242,10 +286,17 @@ export class ShortsPipeline {
       });
       // Not ours any more. Another instance may have finished the same short (several instances re-queue
       // PROCESSING rows at start-up): its video sits under the same key, so keep it unless the short is gone.
+      this.#retries.delete(id);
       if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
       await this.storage.delete(row.sourceKey).catch(() => undefined);
     } catch (error) {
       if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
+      if (isStorageOutage(error)) {
+        this.log.warn?.({ err: error, shortsId: id }, 'transcode waits for the media store or disk');
+        this.#retryLater(id);
+        return;
+      }
+      this.#retries.delete(id);
       // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
       // the original this one could then not read), and its files must stay.
       const failed = await withTx(this.db, async (tx) => {
@@ -275,10 +326,6 @@ export const mb = (bytes: number) => Math.round(bytes / MB);
 
 export function tooLarge(message: string): AppError {
   return new AppError(413, 'FILE_TOO_LARGE', message);
-}
-
-function imageType(kind: 'jpg' | 'png' | 'webp'): string {
-  return kind === 'jpg' ? 'image/jpeg' : `image/${kind}`;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
@@ -23,6 +24,28 @@ import { probe } from '../media/ffmpeg';
 import { LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
 import { brokenEncoderFfmpeg, makeImage, makeVideo, multipart, testTools } from './test-media';
+
+/** A valid PNG signature and header declaring width×height (8-bit grey), with a tiny image stream. */
+function pngHeaderOnly(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 let h: Harness;
 let token: string;
@@ -133,6 +156,25 @@ describe('upload validation', () => {
     expect(filesUnder(mediaDir)).toEqual([]);
   });
 
+  it('refuses a thumbnail that declares more pixels than the limit (a 30000×30000 PNG) before decoding it', async () => {
+    const clip = await makeVideo(work, 'short3.mp4', { seconds: 1 });
+    const bomb = join(work, 'bomb.png');
+    writeFileSync(bomb, pngHeaderOnly(30_000, 30_000));
+    const res = await upload(
+      { title: '픽셀 폭탄', content: '썸네일' },
+      {
+        video: { path: clip, filename: 'short3.mp4', type: 'video/mp4' },
+        thumbnail: { path: bomb, filename: 'thumb.png', type: 'image/png' },
+      },
+    );
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({
+      code: 'FILE_TOO_LARGE',
+      message: '썸네일 이미지의 해상도가 너무 큽니다. (최대 4,000만 화소)',
+    });
+    expect(filesUnder(mediaDir)).toEqual([]);
+  });
+
   it('refuses a video over the size limit with 413', async () => {
     const small = await createHarness({ config: { MEDIA_DIR: join(work, 'small-media'), UPLOAD_MAX_VIDEO_MB: 0.01 } });
     try {
@@ -220,7 +262,7 @@ describe('processing', () => {
     expect(poster.subarray(0, 3).toString('hex')).toBe('ffd8ff');
   }, 120_000);
 
-  it('scales a tall video so its short side is at most 720 px and keeps a given PNG thumbnail', async () => {
+  it('scales a tall video so its short side is at most 720 px and stores a given PNG thumbnail re-encoded', async () => {
     const tall = await makeVideo(work, 'tall.mp4', {
       seconds: 2,
       size: '1080x1920',
@@ -239,7 +281,11 @@ describe('processing', () => {
       },
     );
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.thumbnail).toMatch(/\.png$/);
+    // Decoded and re-encoded, never the uploaded bytes.
+    expect(res.json().data.thumbnail).toMatch(/^shorts\/[0-9a-f-]+\.jpg$/);
+    const stored = await readFile(join(mediaDir, res.json().data.thumbnail));
+    expect(stored.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(Buffer.compare(stored, await readFile(png))).not.toBe(0);
     await h.app.mediaPipeline.idle();
     const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, res.json().data.shortsId));
     expect(row).toMatchObject({ status: 'READY', width: 720, height: 1280, sourceKey: null });
