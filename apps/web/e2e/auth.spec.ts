@@ -45,7 +45,7 @@ test('a wrong password shows the login failure text and stays logged out', async
   await expect(page.getByTestId('login-link')).toBeVisible();
 });
 
-test('register validation: red borders and the blocking alert', async ({ page }) => {
+test('register validation: red borders and the blocking message at the form', async ({ page }) => {
   const alerts = recordAlerts(page);
   await page.goto('/register');
   const email = page.getByLabel('이메일');
@@ -56,7 +56,10 @@ test('register validation: red borders and the blocking alert', async ({ page })
   await pwd.fill('bad pass$');
   await expect(pwd).toHaveAttribute('aria-invalid', 'true');
   await page.getByRole('button', { name: '회원가입' }).click();
-  await expect.poll(() => alerts).toEqual(['올바른 값을 입력해주세요.']);
+  // Said beside the form (a toast would cover the fields it is about), with the first wrong field focused.
+  await expect(page.getByRole('alert')).toHaveText('올바른 값을 입력해주세요.');
+  await expect(page.getByLabel('이름')).toBeFocused();
+  expect(alerts).toEqual([]);
   await expect(page).toHaveURL(/\/register$/);
   await expect(page.getByLabel('이름')).toHaveAttribute('aria-invalid', 'true');
 

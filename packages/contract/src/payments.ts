@@ -101,6 +101,8 @@ export const pointHistoryItem = z.object({
   date: z.string(),
   pointExplain: z.string(),
   point: z.number().int(),
+  /** Where a payment's points were earned, used or returned (our addition); null for check-in and watching. */
+  merchant: z.string().nullable(),
 });
 export type PointHistoryItem = z.infer<typeof pointHistoryItem>;
 

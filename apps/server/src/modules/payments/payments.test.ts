@@ -301,11 +301,13 @@ describe('histories and my page', () => {
     expect(items[1]).toMatchObject({ totalPrice: 10_000, point: 100, price: 9_900 });
     expect(items[0].date).toMatch(/\+09:00$/);
     const points = (await h.app.inject({ method: 'GET', url: '/api/point/history', headers: bearer(token) })).json();
-    expect(points.map((p: { pointExplain: string; point: number }) => [p.pointExplain, p.point])).toEqual([
-      ['결제 적립', 4],
-      ['결제 적립', 19],
-      ['포인트 사용', -100],
-      ['출석 체크', 100],
+    // A payment's lines name its merchant; the check-in grant has none.
+    type PointLine = { pointExplain: string; point: number; merchant: string | null };
+    expect(points.map((p: PointLine) => [p.pointExplain, p.point, p.merchant])).toEqual([
+      ['결제 적립', 4, '스타벅스 테스트점'],
+      ['결제 적립', 19, '스타벅스 테스트점'],
+      ['포인트 사용', -100, '스타벅스 테스트점'],
+      ['출석 체크', 100, null],
     ]);
     const other = await h.app.inject({
       method: 'GET',

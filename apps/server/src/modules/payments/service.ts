@@ -15,7 +15,7 @@ import {
 } from '@ohgood/contract/payments';
 import { POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
 import { qrTokenFrom } from '@ohgood/contract/qr';
-import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import { isRetryable, withTx } from '../../db/tx';
@@ -293,15 +293,27 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         const { first, nextFirst } = monthDates(month);
         conditions.push(gte(pointLedger.kstDate, first), lt(pointLedger.kstDate, nextFirst));
       }
+      // A payment's and a refund's rows point at the purchase (its id as text): its merchant names the line.
       const rows = await db
-        .select({ createdAt: pointLedger.createdAt, reason: pointLedger.reason, amount: pointLedger.amount })
+        .select({
+          createdAt: pointLedger.createdAt,
+          reason: pointLedger.reason,
+          amount: pointLedger.amount,
+          merchant: merchants.name,
+        })
         .from(pointLedger)
+        .leftJoin(
+          purchases,
+          and(inArray(pointLedger.refType, ['purchase', 'refund']), sql`${purchases.id}::text = ${pointLedger.refId}`),
+        )
+        .leftJoin(merchants, eq(merchants.id, purchases.merchantId))
         .where(and(...conditions))
         .orderBy(desc(pointLedger.createdAt), desc(pointLedger.id));
       return rows.map((row) => ({
         date: kstIso(row.createdAt),
         pointExplain: POINT_REASON_LABELS[row.reason],
         point: row.amount,
+        merchant: row.merchant,
       }));
     },
 

@@ -94,7 +94,8 @@ describe('roulette modal', () => {
     const onClose = vi.fn();
     renderModal(vi.fn(), onClose);
     expect(alerts).toEqual(['로그인 후 이용 가능합니다.']);
-    expect(navigate).toHaveBeenCalledWith('/login', undefined);
+    // The login comes back to Home with the roulette open.
+    expect(navigate).toHaveBeenCalledWith('/login?next=%2F%3Fattendance%3D1', undefined);
     expect(onClose).toHaveBeenCalled();
     expect(fetch).not.toHaveBeenCalled();
   });

@@ -100,8 +100,9 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
         최종 결제 금액 <strong data-testid="final-amount">{won(amount)}</strong>
       </p>
       {short && (
-        <p className={styles.warn} role="alert">
-          {PAY_MSG.limitExceeded}
+        // The button says '한도가 부족합니다.'; this line says by how much, so nothing is said twice.
+        <p className={styles.warn} role="alert" data-testid="limit-gap">
+          {won(amount - request.balance)} 더 필요해요. 포인트를 쓰면 줄일 수 있어요.
         </p>
       )}
       {error && (

@@ -39,7 +39,10 @@ export default function PointHistoryPage() {
                     <div className={styles.row}>
                       <span>
                         <p className={styles.name}>{item.pointExplain}</p>
-                        <p className={styles.sub}>{kstTime(item.date)}</p>
+                        <p className={styles.sub}>
+                          {item.merchant ? `${item.merchant} · ` : ''}
+                          {kstTime(item.date)}
+                        </p>
                       </span>
                       <span className={`${styles.amount} ${item.point >= 0 ? styles.plus : styles.minus}`}>
                         {signedPoints(item.point)}

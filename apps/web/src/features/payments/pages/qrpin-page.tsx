@@ -94,7 +94,12 @@ export default function QrPinPage() {
   useEffect(() => {
     if (mode !== 'pin' || request || paid) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLElement && event.target.getAttribute('role') === 'tab') return;
+      // Digits go to the PIN wherever the focus is (the PIN tab itself, just chosen, included), except in a
+      // field of their own.
+      if (event.target instanceof HTMLElement && event.target.closest('input, textarea, [contenteditable="true"]')) {
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (/^\d$/.test(event.key)) typeDigit(event.key);
       else if (event.key === 'Backspace') setPin((current) => current.slice(0, -1));
     };

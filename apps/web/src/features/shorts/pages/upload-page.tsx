@@ -172,7 +172,13 @@ export default function UploadPage() {
             label="썸네일 이미지"
           >
             {thumbnailUrl ? (
-              <img src={thumbnailUrl} alt="썸네일 미리보기" className={styles.thumb} />
+              <>
+                <img src={thumbnailUrl} alt="썸네일 미리보기" className={styles.thumb} />
+                {/* Says where the picture comes from: the video's first frame until one is chosen. */}
+                <span className={styles.thumbLabel} data-testid="thumbnail-source">
+                  {customThumbnail ? '선택한 썸네일' : '자동 썸네일 (첫 장면)'}
+                </span>
+              </>
             ) : (
               <span className={styles.pickHint}>
                 <ImagePlus size={24} aria-hidden />
@@ -187,6 +193,7 @@ export default function UploadPage() {
           onChange={setTitle}
           maxLength={LIMITS.shortsTitleMax}
           placeholder="제목을 입력해주세요"
+          counted
         />
         <LimitedField
           label="내용"
