@@ -6,14 +6,13 @@ import { AppProviders } from './app/app-providers';
 import { loadBrandFontAfterFirstPaint } from './app/brand-font';
 import { releaseLcpShell } from './app/lcp-shell';
 import { WhenHydrated } from './app/prerendered-root';
-import { createQueryClient } from './app/query-client';
 import { AppRoutes, preloadPage } from './app/router';
 import { registerServiceWorkerWhenSettled } from './app/service-worker';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 const app = (
-  <AppProviders queryClient={createQueryClient()}>
+  <AppProviders>
     <BrowserRouter>
       <AppRoutes />
     </BrowserRouter>

@@ -4,6 +4,7 @@ import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
 import { LoadingText } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
+import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
@@ -23,7 +24,9 @@ function lazyPage(path: PagePath): ReactNode {
   };
   return (
     <Suspense fallback={<LoadingText />}>
-      <Page />
+      <DataBoundary>
+        <Page />
+      </DataBoundary>
     </Suspense>
   );
 }
@@ -38,7 +41,9 @@ const preloaded = new Map<PagePath, ComponentType>();
 export async function preloadPage(pathname: string): Promise<void> {
   const path = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname) as PagePath;
   const load = pageLoaders[path];
-  if (load) preloaded.set(path, (await load()).default);
+  if (!load) return;
+  const [page] = await Promise.all([load(), preloadDataBoundary()]);
+  preloaded.set(path, page.default);
 }
 
 // Home is the landing page: bundled with the entry so its first paint needs no second round trip.

@@ -7,7 +7,6 @@
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { AppProviders } from '../app/app-providers';
-import { createQueryClient } from '../app/query-client';
 import { AppRoutes } from '../app/router';
 
 /**
@@ -27,7 +26,7 @@ export const PRERENDERED_PATHS = [
 /** The inner HTML of `#root` for a path, once every lazily loaded page on it has loaded. */
 export async function prerenderPath(path: string): Promise<string> {
   const { prelude } = await prerender(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders>
       <StaticRouter location={path}>
         <AppRoutes />
       </StaticRouter>

@@ -1,9 +1,9 @@
 import { MSG } from '@ohgood/contract/messages';
-import { useQueryClient } from '@tanstack/react-query';
 import { LogIn, LogOut } from 'lucide-react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { logout as endSession, useIsLoggedIn } from '../../shared/auth-token';
 import { notify } from '../../shared/notify';
+import { clearQueryCache } from '../../shared/query-cache';
 import buttons from '../../shared/ui/button.module.css';
 import { Mascot } from '../../shared/ui/mascot';
 import { BellSlot } from './bell-slot';
@@ -15,12 +15,10 @@ export function MainLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
 
-  const queryClient = useQueryClient();
-
   // Logout goes home and reloads the app; clearing the cached data does the same job and keeps the toast on screen.
   const logout = () => {
     endSession();
-    queryClient.clear();
+    clearQueryCache();
     notify(MSG.loggedOut);
     navigate('/');
   };

@@ -1,20 +1,17 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { invalidateAfter } from '../../shared/query-keys';
+import { DataBoundary } from '../data-boundary';
 
-// The roulette comes with its own chunk, only when it is opened.
-const RouletteModal = lazy(() => import('../../features/checkin/components/roulette-modal'));
+// The roulette comes with its own chunk, only when it is opened, and with it the data provider.
+const AwardingRoulette = lazy(() => import('./awarding-roulette'));
 
-/**
- * The attendance roulette as the app composes it (home, chat): once the wheel has landed and the prize is
- * shown, every view of the points and today's check-in is refreshed.
- */
+/** The attendance roulette as the app composes it (home, chat), loaded when it is opened. */
 export function AttendanceRoulette({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const queryClient = useQueryClient();
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <RouletteModal open onClose={onClose} onAwarded={() => void invalidateAfter(queryClient, 'attendance')} />
+      <DataBoundary>
+        <AwardingRoulette onClose={onClose} />
+      </DataBoundary>
     </Suspense>
   );
 }

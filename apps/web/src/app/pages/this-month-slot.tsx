@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { CardPlaceholder } from '../../shared/ui/page';
+import { DataBoundary } from '../data-boundary';
 
 // Its own chunk, with its API code: it must not grow the first load of `/` (performance budget). Features do
 // not import each other, so the app composes the bills feature's card into Home and the report.
@@ -9,7 +10,9 @@ const ThisMonthCard = lazy(() => import('../../features/bills/components/this-mo
 export function ThisMonthSlot() {
   return (
     <Suspense fallback={<CardPlaceholder height="var(--this-month-card-height)" label="이번 달 오굿페이" />}>
-      <ThisMonthCard />
+      <DataBoundary>
+        <ThisMonthCard />
+      </DataBoundary>
     </Suspense>
   );
 }
