@@ -129,7 +129,12 @@ describe('the prune job', () => {
       runJob(h.database.db, h.clock, 'prune'),
     ]);
     expect(outcomes.filter((o) => o.ran)).toEqual([
-      { job: 'prune', period: '2026-11-22', ran: true, result: { rateLimitCounters: 1, idempotencyKeys: 0 } },
+      {
+        job: 'prune',
+        period: '2026-11-22',
+        ran: true,
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0 },
+      },
     ]);
     expect(outcomes.filter((o) => !o.ran)).toHaveLength(2);
     const runs = await h.database.db.select().from(jobRuns);
@@ -143,18 +148,20 @@ describe('the prune job', () => {
     expect((await runJob(h.database.db, h.clock, 'prune')).result).toEqual({
       rateLimitCounters: 1,
       idempotencyKeys: 0,
+      notices: 0,
     });
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({ ran: false, result: null });
     // The work itself, repeated, finds nothing more to delete.
     expect(await withTx(h.database.db, (tx) => pruneExpired(tx, '2026-11-22', h.clock.now()))).toEqual({
       rateLimitCounters: 0,
       idempotencyKeys: 0,
+      notices: 0,
     });
     h.clock.advance(HOUR * 12); // 00:00 KST on the 23rd: the live rows are 12 hours old
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({
       ran: true,
       period: '2026-11-23',
-      result: { rateLimitCounters: 0, idempotencyKeys: 0 },
+      result: { rateLimitCounters: 0, idempotencyKeys: 0, notices: 0 },
     });
     // What is left is what was live: this morning's window and the answer written then.
     expect((await counters()).map((c) => [c.key, c.windowStart.toISOString()])).toEqual([
@@ -169,7 +176,12 @@ describe('the prune job', () => {
     h.clock.set(kst('2026-11-23', 2));
     const early = (await catchUp(h.database.db, h.clock)).filter((o) => o.job === 'prune');
     expect(early).toEqual([
-      { job: 'prune', period: '2026-11-22', ran: true, result: { rateLimitCounters: 1, idempotencyKeys: 0 } },
+      {
+        job: 'prune',
+        period: '2026-11-22',
+        ran: true,
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0 },
+      },
     ]);
     const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.job, 'prune'));
     expect(run?.startedAt).toEqual(kst('2026-11-22', 3, 30));
