@@ -1,7 +1,7 @@
 import { kstStartOfDay } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { idempotencyKeys, jobRuns, purchases, rateLimitCounters } from '../db/schema';
+import { idempotencyKeys, jobRuns, notifications, purchases, rateLimitCounters } from '../db/schema';
 import { withTx } from '../db/tx';
 import { hit, isOver, LONGEST_WINDOW_MS, pruneCounters } from '../lib/rate-limit';
 import { TOKEN_TTL_SECONDS } from '../modules/auth/tokens';
@@ -191,5 +191,28 @@ describe('the prune job', () => {
     expect((await catchUp(h.database.db, h.clock)).filter((o) => o.job === 'prune').map((o) => o.period)).toEqual([
       '2026-11-23',
     ]);
+  });
+});
+
+describe('notices (docs/rules/notifications.md#N8)', () => {
+  it('deletes notices older than 90 days and keeps the rest', async () => {
+    const { customerId } = await h.signUp();
+    const day = 24 * HOUR;
+    const notice = (key: string, ageDays: number) => ({
+      customerId,
+      dedupeKey: key,
+      kind: 'roulette_win',
+      category: 'benefit',
+      title: '출석 룰렛 당첨',
+      body: '10P',
+      link: '/point/history',
+      createdAt: new Date(h.clock.now().getTime() - ageDays * day),
+    });
+    await h.database.db.insert(notifications).values([notice('old', 91), notice('recent', 89)]);
+    expect(await withTx(h.database.db, (tx) => pruneExpired(tx, '2026-11-22', h.clock.now()))).toMatchObject({
+      notices: 1,
+    });
+    const left = await h.database.db.select({ key: notifications.dedupeKey }).from(notifications);
+    expect(left).toEqual([{ key: 'recent' }]);
   });
 });
