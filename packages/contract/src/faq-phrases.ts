@@ -1,6 +1,8 @@
+import { AUTOPAY_RULES } from './autopay';
 import { BILL_RULES } from './bill-rules';
 import { GRADE_POINTS, GRADES, type Grade } from './grades';
 import { LIMITS } from './limits';
+import { NOTIFICATION_RULES } from './notifications';
 import { won } from './number-format';
 import { SCORE_BAND_MIN, SCORE_MAX, SCORE_MIN, SCORE_MONTHS } from './report-rules';
 import { watchPoints } from './shorts-rules';
@@ -19,6 +21,8 @@ export interface RuleNumbers {
   bill: Numbers<typeof BILL_RULES>;
   score: { min: number; max: number; months: number; topBand: { band: string; min: number } };
   points: { rouletteValues: readonly number[]; dailyWatchLimit: number; watchPerMinute: number };
+  /** Autopay's debit time (KST hour) and the reminder before the due date (days). */
+  autopay: { debitHour: number; reminderDays: number };
 }
 
 export const RULE_NUMBERS: RuleNumbers = {
@@ -31,6 +35,7 @@ export const RULE_NUMBERS: RuleNumbers = {
     dailyWatchLimit: LIMITS.dailyWatchPointLimit,
     watchPerMinute: watchPoints(60),
   },
+  autopay: { debitHour: AUTOPAY_RULES.debitMinute / 60, reminderDays: NOTIFICATION_RULES.reminderDaysBefore },
 };
 
 /** 100,000 → '10만 원' (limits read better in 만 units). */
@@ -50,5 +55,7 @@ export function rulePhrases(rules: RuleNumbers) {
     prizeRange: `${Math.min(...prizes)}~${Math.max(...prizes)}P`,
     /** '300~1000점' */
     scoreRange: `${rules.score.min}~${rules.score.max}점`,
+    /** '오전 10시' */
+    debitTime: `${rules.autopay.debitHour < 12 ? '오전' : '오후'} ${rules.autopay.debitHour % 12 || 12}시`,
   };
 }

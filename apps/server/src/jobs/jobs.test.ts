@@ -211,8 +211,11 @@ describe('once per cluster', () => {
       ['overdue', '2026-12', true],
       ['statement-issue', '2026-12', true],
       ['auto-extension', '2026-12', true],
-      // The daily prune: only its latest missed day (prune-job.test.ts).
+      // The daily jobs: only their latest missed day (prune-job.test.ts): at 09:00 the reminders (08:00) of
+      // today, autopay (10:00) of yesterday.
       ['prune', '2026-12-20', true],
+      ['reminders', '2026-12-20', true],
+      ['autopay', '2026-12-19', true],
     ]);
     // August: auto-extended on 16 September (−5), overdue on 1 October (−20). October: auto-extended on
     // 16 November (−5), overdue on 1 December (−20). Running only the latest periods would miss both −5s.
@@ -225,7 +228,7 @@ describe('once per cluster', () => {
     const second = await catchUp(h.database.db, h.clock);
     expect(second).toEqual([]);
     expect((await customer(customerId)).gradePoint).toBe(10);
-    expect(await h.database.db.select().from(jobRuns)).toHaveLength(13);
+    expect(await h.database.db.select().from(jobRuns)).toHaveLength(15);
   });
 
   it('lists the scheduled KST runs up to now, the 1st before the 16th', () => {

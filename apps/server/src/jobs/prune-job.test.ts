@@ -1,7 +1,7 @@
 import { kstStartOfDay } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { idempotencyKeys, jobRuns, purchases, rateLimitCounters } from '../db/schema';
+import { idempotencyKeys, jobRuns, notifications, purchases, rateLimitCounters } from '../db/schema';
 import { withTx } from '../db/tx';
 import { hit, isOver, LONGEST_WINDOW_MS, pruneCounters } from '../lib/rate-limit';
 import { TOKEN_TTL_SECONDS } from '../modules/auth/tokens';
@@ -129,7 +129,12 @@ describe('the prune job', () => {
       runJob(h.database.db, h.clock, 'prune'),
     ]);
     expect(outcomes.filter((o) => o.ran)).toEqual([
-      { job: 'prune', period: '2026-11-22', ran: true, result: { rateLimitCounters: 1, idempotencyKeys: 0 } },
+      {
+        job: 'prune',
+        period: '2026-11-22',
+        ran: true,
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0 },
+      },
     ]);
     expect(outcomes.filter((o) => !o.ran)).toHaveLength(2);
     const runs = await h.database.db.select().from(jobRuns);
@@ -143,18 +148,20 @@ describe('the prune job', () => {
     expect((await runJob(h.database.db, h.clock, 'prune')).result).toEqual({
       rateLimitCounters: 1,
       idempotencyKeys: 0,
+      notices: 0,
     });
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({ ran: false, result: null });
     // The work itself, repeated, finds nothing more to delete.
     expect(await withTx(h.database.db, (tx) => pruneExpired(tx, '2026-11-22', h.clock.now()))).toEqual({
       rateLimitCounters: 0,
       idempotencyKeys: 0,
+      notices: 0,
     });
     h.clock.advance(HOUR * 12); // 00:00 KST on the 23rd: the live rows are 12 hours old
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({
       ran: true,
       period: '2026-11-23',
-      result: { rateLimitCounters: 0, idempotencyKeys: 0 },
+      result: { rateLimitCounters: 0, idempotencyKeys: 0, notices: 0 },
     });
     // What is left is what was live: this morning's window and the answer written then.
     expect((await counters()).map((c) => [c.key, c.windowStart.toISOString()])).toEqual([
@@ -169,7 +176,12 @@ describe('the prune job', () => {
     h.clock.set(kst('2026-11-23', 2));
     const early = (await catchUp(h.database.db, h.clock)).filter((o) => o.job === 'prune');
     expect(early).toEqual([
-      { job: 'prune', period: '2026-11-22', ran: true, result: { rateLimitCounters: 1, idempotencyKeys: 0 } },
+      {
+        job: 'prune',
+        period: '2026-11-22',
+        ran: true,
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0 },
+      },
     ]);
     const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.job, 'prune'));
     expect(run?.startedAt).toEqual(kst('2026-11-22', 3, 30));
@@ -179,5 +191,28 @@ describe('the prune job', () => {
     expect((await catchUp(h.database.db, h.clock)).filter((o) => o.job === 'prune').map((o) => o.period)).toEqual([
       '2026-11-23',
     ]);
+  });
+});
+
+describe('notices (docs/rules/notifications.md#N8)', () => {
+  it('deletes notices older than 90 days and keeps the rest', async () => {
+    const { customerId } = await h.signUp();
+    const day = 24 * HOUR;
+    const notice = (key: string, ageDays: number) => ({
+      customerId,
+      dedupeKey: key,
+      kind: 'roulette_win',
+      category: 'benefit',
+      title: '출석 룰렛 당첨',
+      body: '10P',
+      link: '/point/history',
+      createdAt: new Date(h.clock.now().getTime() - ageDays * day),
+    });
+    await h.database.db.insert(notifications).values([notice('old', 91), notice('recent', 89)]);
+    expect(await withTx(h.database.db, (tx) => pruneExpired(tx, '2026-11-22', h.clock.now()))).toMatchObject({
+      notices: 1,
+    });
+    const left = await h.database.db.select({ key: notifications.dedupeKey }).from(notifications);
+    expect(left).toEqual([{ key: 'recent' }]);
   });
 });

@@ -2,6 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers } from '../db/schema';
+import { setSandboxAccount } from '../modules/bank/sandbox-bank';
 import { freeNickname } from './free-nickname';
 
 /** Documented in the README; demo data only. */
@@ -14,6 +15,9 @@ export const DEMO_CUSTOMER = {
   accountName: '토스',
   nickname: '오굿러버',
 } as const;
+
+/** What the demo customer's linked account holds in the sandbox bank when it is seeded. */
+export const DEMO_BANK_BALANCE = 3_000_000;
 
 /** Creates the demo customer once; returns its id either way. */
 export async function ensureDemoCustomer(db: Db): Promise<number> {
@@ -36,7 +40,11 @@ export async function ensureDemoCustomer(db: Db): Promise<number> {
     })
     .onConflictDoNothing()
     .returning({ id: customers.id });
-  if (row) return row.id;
+  if (row) {
+    // The demo account in the sandbox bank, with money for autopay to debit (`npm run bank` changes it).
+    await setSandboxAccount(db, DEMO_CUSTOMER.accountName, DEMO_CUSTOMER.account, { balance: DEMO_BANK_BALANCE });
+    return row.id;
+  }
   const [again] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));
   return again?.id ?? 0;
 }

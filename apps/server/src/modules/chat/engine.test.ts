@@ -259,6 +259,8 @@ describe('FAQ answers come from the rule constants', () => {
     expect(FAQ_ANSWERS.포인트).toContain(`${LIMITS.rouletteValues[0]}~50P`);
     expect(FAQ_ANSWERS.포인트).toContain(`하루 최대 ${LIMITS.dailyWatchPointLimit}P`);
     expect(FAQ_ANSWERS.포인트).toContain('1분에 10P');
+    expect(FAQ_ANSWERS['BNPL 이란?']).toContain('납부일 오전 10시에 연결 계좌에서 자동으로 출금');
+    expect(FAQ_ANSWERS['기간 연장']).toContain('연체 전까지 매일 다시 시도');
   });
   it('change when a rule number changes', () => {
     const changed = faqAnswers({
@@ -266,7 +268,10 @@ describe('FAQ answers come from the rule constants', () => {
       bill: { ...RULE_NUMBERS.bill, dueDay: 20, lateFeeKrw: 3_000 },
       gradePoints: { ...RULE_NUMBERS.gradePoints, krwPerPoint: 25_000, overduePenalty: 33 },
       points: { ...RULE_NUMBERS.points, rouletteValues: [7, 70], dailyWatchLimit: 250 },
+      autopay: { debitHour: 14, reminderDays: 5 },
     });
+    expect(changed['BNPL 이란?']).toContain('납부일 오후 2시에');
+    expect(changed['BNPL 이란?']).toContain('5일 전과 당일');
     expect(changed['BNPL 이란?']).toContain('다음 달 20일에 한 번에 납부');
     expect(changed['연체 패널티']).toContain('등급 점수가 33점 깎이고');
     expect(changed['연체 패널티']).toContain('연체료는 3,000원이야');

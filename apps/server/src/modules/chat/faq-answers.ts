@@ -10,7 +10,7 @@ import { withParticle } from '@ohgood/contract/particles';
 
 export function faqAnswers(rules: RuleNumbers): Readonly<Record<FaqItem, string>> {
   const { bill, gradePoints, score, points } = rules;
-  const { limitRange, rateRange, prizeRange, scoreRange } = rulePhrases(rules);
+  const { limitRange, rateRange, prizeRange, scoreRange, debitTime } = rulePhrases(rules);
   const gradeLines = rules.grades
     .map((g) => `• ${g.label} ${g.min}~${g.max}점: 한도 ${manWon(g.monthlyLimit)}, 적립 ${g.pointPercent}%`)
     .join('\n');
@@ -30,13 +30,14 @@ export function faqAnswers(rules: RuleNumbers): Readonly<Record<FaqItem, string>
     ].join('\n'),
     'BNPL 이란?': [
       'BNPL은 Buy Now Pay Later, 지금 사고 나중에 내는 후불결제야.',
-      `이번 달에 쓴 금액을 모아서 다음 달 ${bill.dueDay}일에 한 번에 납부해.`,
+      `이번 달에 쓴 금액을 모아서 다음 달 ${bill.dueDay}일에 한 번에 납부해. 납부일 ${debitTime}에 연결 계좌에서 자동으로 출금되고, ${rules.autopay.reminderDays}일 전과 당일에 알려 줄게.`,
       `한도는 등급에 따라 ${limitRange}이고, 결제할 때마다 포인트도 ${rateRange} 쌓여.`,
     ].join('\n'),
     '기간 연장': [
       `지난 달 청구서는 한 번, 다음 달 ${bill.dueDay}일에서 그 달 말일까지 연장할 수 있어. 납부하기 화면에서 신청하면 돼.`,
       '이미 연장했거나 연체된 청구서는 연장할 수 없어.',
-      `${bill.dueDay}일까지 안 내면 ${bill.autoExtensionDay}일에 자동으로 연장되는데, 이때는 등급 점수가 ${gradePoints.autoExtensionPenalty}점 깎여.`,
+      `${bill.dueDay}일 자동 납부가 안 됐거나(잔액 부족 등) 자동 납부를 끄고 안 내면 ${bill.autoExtensionDay}일에 자동으로 연장되는데, 이때는 등급 점수가 ${gradePoints.autoExtensionPenalty}점 깎여.`,
+      '자동 납부는 출금이 될 때까지 연체 전까지 매일 다시 시도해. 직접 연장했다면 연장한 납부일에 출금해.',
     ].join('\n'),
     '바로 납부하는 법': [
       '납부하기 화면에서 낼 결제 건을 고르고 즉시 납부를 누르면 연결 계좌에서 바로 납부돼.',

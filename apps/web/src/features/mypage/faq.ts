@@ -13,12 +13,12 @@ export interface FaqEntry {
  */
 export function buildFaq(rules: RuleNumbers): readonly FaqEntry[] {
   const { bill, gradePoints, score, points } = rules;
-  const { limitRange, rateRange, prizeRange, scoreRange } = rulePhrases(rules);
+  const { limitRange, rateRange, prizeRange, scoreRange, debitTime } = rulePhrases(rules);
   const gradeRanges = rules.grades.map((g) => `${g.label} ${g.min}~${g.max}`).join(', ');
   return [
     {
       q: '후불결제(BNPL)가 무엇인가요?',
-      a: `지금 결제하고 다음 달 ${bill.dueDay}일에 한 번에 납부하는 서비스예요. 등급에 따라 ${limitRange} 한도 안에서 이용할 수 있어요.`,
+      a: `지금 결제하고 다음 달 ${bill.dueDay}일에 한 번에 납부하는 서비스예요. 등급에 따라 ${limitRange} 한도 안에서 이용할 수 있어요. 납부일 ${debitTime}에 연결 계좌에서 자동 납부되고(납부하기·마이페이지에서 끌 수 있어요), ${rules.autopay.reminderDays}일 전과 당일에 알림을 보내 드려요.`,
     },
     {
       q: '즉시 납부는 어떻게 하나요?',
@@ -38,7 +38,7 @@ export function buildFaq(rules: RuleNumbers): readonly FaqEntry[] {
     },
     {
       q: '납부일을 연장할 수 있나요?',
-      a: `지난 달 청구서는 한 달에 한 번, 다음 달 말일까지 연장 신청할 수 있어요. ${bill.dueDay}일까지 납부하지 않으면 ${bill.autoExtensionDay}일에 자동으로 연장되고 등급 점수가 ${gradePoints.autoExtensionPenalty}점 깎여요.`,
+      a: `지난 달 청구서는 한 달에 한 번, 다음 달 말일까지 연장 신청할 수 있어요(자동 납부는 연장한 날에 출금해요). ${bill.dueDay}일에 자동 납부가 되지 않았거나 자동 납부를 껐는데 납부하지 않으면 ${bill.autoExtensionDay}일에 자동으로 연장되고 등급 점수가 ${gradePoints.autoExtensionPenalty}점 깎여요. 출금이 안 된 동안에는 연체 전까지 매일 다시 출금을 시도해요.`,
     },
     {
       q: '연체되면 어떻게 되나요?',

@@ -36,7 +36,10 @@ describe('my page', () => {
       gradePoints: { ...RULE_NUMBERS.gradePoints, krwPerPoint: 20_000, autoExtensionPenalty: 8 },
       points: { ...RULE_NUMBERS.points, rouletteValues: [1, 99], dailyWatchLimit: 300 },
       score: { ...RULE_NUMBERS.score, min: 100, max: 900 },
+      autopay: { debitHour: 9, reminderDays: 2 },
     });
+    expect(answer(faq, 'BNPL')).toContain('납부일 오전 9시에 연결 계좌에서 자동 납부');
+    expect(answer(faq, 'BNPL')).toContain('2일 전과 당일에 알림');
     expect(answer(faq, 'BNPL')).toContain('다음 달 25일에 한 번에 납부');
     expect(answer(faq, 'BNPL')).toContain('월 5만~30만 원 한도');
     expect(answer(faq, '포인트')).toContain('하루 한 번 1~99P, 쇼츠 시청으로 하루 최대 300P');
@@ -44,7 +47,8 @@ describe('my page', () => {
     expect(answer(faq, '등급은')).toContain('납부일까지 2만 원을 납부할 때마다 1점');
     expect(answer(faq, '등급은')).toContain('자동 연장되면 8점');
     expect(answer(faq, '오굿 점수')).toMatch(/^100~900점으로/);
-    expect(answer(faq, '연장')).toContain('25일까지 납부하지 않으면 26일에 자동으로 연장되고 등급 점수가 8점');
+    expect(answer(faq, '연장')).toContain('25일에 자동 납부가 되지 않았거나');
+    expect(answer(faq, '연장')).toContain('26일에 자동으로 연장되고 등급 점수가 8점');
     expect(answer(faq, '연체되면')).toContain('다음 달 3일에 연체로 처리');
     expect(answer(faq, '연체되면')).toContain('연체료는 1,500원이에요.');
   });

@@ -11,6 +11,12 @@ import styles from './notifications.module.css';
 
 type Key = keyof NotificationPreferences;
 
+/** The categories a customer may mute: each has an in-app and a push switch (push needs in-app). */
+const OPTIONAL_CATEGORIES = [
+  { category: 'community', inApp: 'communityInApp', push: 'communityPush' },
+  { category: 'benefit', inApp: 'benefitInApp', push: 'benefitPush' },
+] as const;
+
 function SwitchRow({
   label,
   checked,
@@ -72,26 +78,18 @@ export default function NotificationSettingsPage() {
             <p className={styles.hint}>결제·청구 알림은 알림함에 항상 보관돼요.</p>
             <SwitchRow label="푸시 알림" checked={form.billingPush} onChange={set('billingPush')} />
           </fieldset>
-          <fieldset className={styles.fieldset}>
-            <legend>{NOTICE_CATEGORY_LABELS.community}</legend>
-            <SwitchRow label="알림함" checked={form.communityInApp} onChange={set('communityInApp')} />
-            <SwitchRow
-              label="푸시 알림"
-              checked={form.communityPush && form.communityInApp}
-              disabled={!form.communityInApp}
-              onChange={set('communityPush')}
-            />
-          </fieldset>
-          <fieldset className={styles.fieldset}>
-            <legend>{NOTICE_CATEGORY_LABELS.benefit}</legend>
-            <SwitchRow label="알림함" checked={form.benefitInApp} onChange={set('benefitInApp')} />
-            <SwitchRow
-              label="푸시 알림"
-              checked={form.benefitPush && form.benefitInApp}
-              disabled={!form.benefitInApp}
-              onChange={set('benefitPush')}
-            />
-          </fieldset>
+          {OPTIONAL_CATEGORIES.map(({ category, inApp, push }) => (
+            <fieldset key={category} className={styles.fieldset}>
+              <legend>{NOTICE_CATEGORY_LABELS[category]}</legend>
+              <SwitchRow label="알림함" checked={form[inApp]} onChange={set(inApp)} />
+              <SwitchRow
+                label="푸시 알림"
+                checked={form[push] && form[inApp]}
+                disabled={!form[inApp]}
+                onChange={set(push)}
+              />
+            </fieldset>
+          ))}
           <fieldset className={styles.fieldset}>
             <legend>방해 금지 시간</legend>
             <p className={styles.hint}>
