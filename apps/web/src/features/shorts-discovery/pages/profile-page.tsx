@@ -11,6 +11,7 @@ import { LoadingText } from '../../../shared/ui/page';
 import pageStyles from '../../../shared/ui/page.module.css';
 import { useSubscription } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
+import { BlockButton } from '../components/block-button';
 import styles from '../components/discovery.module.css';
 import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
@@ -45,6 +46,9 @@ export default function ProfilePage() {
           </div>
         </dl>
         <ProfileAction profile={profile} />
+        {profile.isSubscribed !== 'SELF' && (
+          <BlockButton customerId={profile.customerId} nickname={profile.customerNickname} />
+        )}
       </header>
       <fieldset className={styles.sortBar}>
         <legend className="visually-hidden">정렬</legend>
