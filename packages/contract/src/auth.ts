@@ -8,7 +8,7 @@ import {
   SIGNUP_RULES as RULE,
 } from './auth-rules';
 import { defineEndpoint, enveloped } from './endpoint';
-import { hasControlChars } from './input';
+import { isDisplayable } from './input';
 import { BANKS, LIMITS } from './limits';
 
 /**
@@ -20,7 +20,8 @@ export const registerRequest = z
     {
       name: z
         .string({ error: RULE.name })
-        .refine((value) => !hasControlChars(value), { error: RULE.name })
+        .refine(isDisplayable, { error: RULE.name })
+        .overwrite((value) => value.normalize('NFC'))
         .trim()
         .min(1, { error: RULE.name })
         .max(LIMITS.nameMax, { error: RULE.name }),

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { makeVideo, multipart } from '../modules/shorts/test-media';
 import { fullDisk } from '../test/full-disk';
 import { bearer, createHarness, type Harness } from '../test/harness';
@@ -72,7 +73,11 @@ it('stays ready while the media store is down, reports it, and refuses uploads w
 
 it('is not ready while DATA_DIR is on a full disk, and ready again once space is freed', async () => {
   const disk = await fullDisk();
-  const h = await createHarness({ config: { DATA_DIR: disk.dir } });
+  // The app's generated-once files (the Web Push keys) cannot be written to a full disk: given, as when scaled out.
+  const vapid = webpush.generateVAPIDKeys();
+  const h = await createHarness({
+    config: { DATA_DIR: disk.dir, VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
+  });
   try {
     const full = await ready(h);
     expect(full.statusCode).toBe(503);

@@ -2,7 +2,7 @@ import { maskAccount } from '@ohgood/contract/bank';
 import { gradeOf } from '@ohgood/contract/grades';
 import { kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { OpsCustomerPage, OpsCustomerRow } from '@ohgood/contract/ops';
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { auditLog, customers, pointLedger, purchases, rateLimitCounters, statements } from '../../db/schema';
@@ -13,6 +13,7 @@ import { REVOCATION_CHANNEL } from '../auth/revocations';
 import { normalizeEmail } from '../auth/service';
 import { owedSql, recomputeSuspension } from '../bills/statements';
 import type { MerchantService } from '../merchants/service';
+import { escapeLike } from '../shorts/search';
 import { writeAudit } from './audit';
 import { maskEmail, maskName } from './masking';
 import { actorOf, type StaffPrincipal } from './staff-service';
@@ -24,10 +25,12 @@ type CustomerRow = typeof customers.$inferSelect;
  * (`auth/service.ts`) and failed payment codes (`payments/service.ts`), both in 10-minute windows.
  */
 const LOCKOUT_WINDOW_MS = 10 * 60 * 1000;
-const lockoutKeys = (customer: Pick<CustomerRow, 'id' | 'email'>) => [
-  `login-fail:email:${customer.email}`,
-  `pay-code-fail:${customer.id}`,
-];
+/** A customer's own lockout counters: login failures per account and per (account, address), failed codes. */
+const lockoutKeys = (customer: Pick<CustomerRow, 'id' | 'email'>) =>
+  or(
+    inArray(rateLimitCounters.key, [`login-fail:account:${customer.email}`, `pay-code-fail:${customer.id}`]),
+    like(rateLimitCounters.key, `login-fail:account-ip:${escapeLike(customer.email)}:%`),
+  );
 
 function rowOf(customer: CustomerRow): OpsCustomerRow {
   return {
@@ -97,7 +100,7 @@ export function createOpsCustomersService(
     async search(q: string): Promise<OpsCustomerRow[]> {
       const term = q.trim();
       const byId = /^\d{1,9}$/.test(term) ? [eq(customers.id, Number(term))] : [];
-      const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = `%${escapeLike(term)}%`;
       const rows = await db
         .select()
         .from(customers)
@@ -141,10 +144,7 @@ export function createOpsCustomersService(
         .select()
         .from(rateLimitCounters)
         .where(
-          and(
-            inArray(rateLimitCounters.key, lockoutKeys(customer)),
-            gt(rateLimitCounters.windowStart, new Date(now.getTime() - LOCKOUT_WINDOW_MS)),
-          ),
+          and(lockoutKeys(customer), gt(rateLimitCounters.windowStart, new Date(now.getTime() - LOCKOUT_WINDOW_MS))),
         );
       const staffChanges = await db
         .select()
@@ -252,7 +252,7 @@ export function createOpsCustomersService(
         const customer = await lockCustomer(tx, customerId);
         const cleared = await tx
           .delete(rateLimitCounters)
-          .where(inArray(rateLimitCounters.key, lockoutKeys(customer)))
+          .where(lockoutKeys(customer))
           .returning({ key: rateLimitCounters.key, count: rateLimitCounters.count });
         await writeAudit(tx, actorOf(by), clock.now(), {
           action: 'customer.reset-lockouts',

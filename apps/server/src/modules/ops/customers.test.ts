@@ -139,11 +139,13 @@ describe('risk actions (O5) and the audit trail (O6)', () => {
     for (let i = 0; i < 5; i++) await login('wrong-password1');
     expect((await login('password1!')).statusCode).toBe(429);
     const page = await call('GET', `/api/ops/customers/${customer.customerId}`, support);
-    expect(page.json().lockouts).toEqual([expect.objectContaining({ key: '로그인 실패', count: 5 })]);
+    // Failures count per account and per (account, address): both counters are the customer's lockout.
+    const loginFailure = expect.objectContaining({ key: '로그인 실패', count: 5 });
+    expect(page.json().lockouts).toEqual([loginFailure, loginFailure]);
     const reset = await call('POST', `/api/ops/customers/${customer.customerId}/lockouts/reset`, risk, {
       reason: '고객 요청: 비밀번호 기억남',
     });
-    expect(reset.json()).toEqual({ cleared: 1 });
+    expect(reset.json()).toEqual({ cleared: 2 });
     expect((await login('password1!')).statusCode).toBe(200);
   });
 

@@ -174,7 +174,8 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
     async signIn(emailInput: string, password: string, ip: string): Promise<string> {
       const email = emailInput.trim().toLowerCase();
       const now = clock.now();
-      const emailWindow = { key: `staff-login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerAccount };
+      // An operator account opens the console: its failures are held to the strictest window, wherever they come from.
+      const emailWindow = { key: `staff-login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerAccountIp };
       const ipWindow = { key: `staff-login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
       if ((await isOver(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
         throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);

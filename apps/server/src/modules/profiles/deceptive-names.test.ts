@@ -115,7 +115,10 @@ describe('nickname uniqueness', () => {
   it('migration 0030 cleans existing names and renames later duplicates before the unique index', async () => {
     const { db } = h.database;
     await db.execute(sql`drop index customers_nickname_key`);
-    const [first, second, third] = await Promise.all([h.signUp(), h.signUp(), h.signUp()]);
+    // One after another: the migration keeps the oldest account's name, so the order must be known.
+    const first = await h.signUp();
+    const second = await h.signUp();
+    const third = await h.signUp();
     const ids = [first.customerId, second.customerId, third.customerId];
     await db
       .update(customers)

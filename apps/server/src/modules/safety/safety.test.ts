@@ -41,7 +41,7 @@ async function idsOfSearch(q: string, viewer?: Viewer): Promise<number[]> {
     url: `/api/public/shorts/search?q=${encodeURIComponent(q)}`,
     headers: viewer ? bearer(viewer.token) : {},
   });
-  return res.json().data.items.map((item: { shortsId: number }) => item.shortsId);
+  return res.json().items.map((item: { shortsId: number }) => item.shortsId);
 }
 
 async function profileIds(viewer: Viewer, targetId: number): Promise<number[]> {
