@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { DataBoundary } from '../data-boundary';
 
 // Its own chunk: the bell's live stream and API code must not grow the first load of `/`.
 const NotificationBell = lazy(() => import('../../features/notifications/components/notification-bell'));
@@ -7,7 +8,9 @@ const NotificationBell = lazy(() => import('../../features/notifications/compone
 export function BellSlot({ className }: { className?: string }) {
   return (
     <Suspense fallback={null}>
-      <NotificationBell className={className} />
+      <DataBoundary>
+        <NotificationBell className={className} />
+      </DataBoundary>
     </Suspense>
   );
 }
