@@ -53,6 +53,8 @@ test('the demo customer extends last month’s statement, then pays selected bil
   // Extension: the e2e server's clock stands on the 10th (playwright.config.ts), before the 15th due date.
   expect(oldest.extension).toBeNull();
   await expect(dueCard).toContainText('15일');
+  const badge = page.getByTestId('group-badge').first();
+  await expect(badge).toHaveText('납부 기한 도래');
   await page.getByRole('button', { name: '연장 신청' }).click();
   const modal = page.getByRole('dialog', { name: '납부 연장 신청' });
   await modal.getByRole('button', { name: '연장 신청하기' }).click();
@@ -60,6 +62,7 @@ test('the demo customer extends last month’s statement, then pays selected bil
   await page.getByRole('button', { name: '확인' }).click();
   await expect(dueCard).toContainText('연장됨');
   await expect(dueCard).toContainText('말일');
+  await expect(badge).toHaveText('연장됨 · 말일 납부');
   expect((await getBody<Info>(page, request, '/api/payment/info')).extension).toBe(true);
   await page.getByRole('button', { name: '연장 신청' }).click();
   await expect.poll(() => alerts).toContain('이미 연장 신청되었습니다.');

@@ -53,6 +53,8 @@ test('shorts search: trimmed query, empty goes without q; profile button needs l
   await search.fill('  커피  ');
   await search.press('Enter');
   await expect(page).toHaveURL(/\/shorts\/search\?q=%EC%BB%A4%ED%94%BC$/);
+  // The search page shows its query in the box once it has rendered (the URL changes first).
+  await expect(search).toHaveValue('커피');
   await search.fill('   ');
   await search.press('Enter');
   await expect(page).toHaveURL(/\/shorts\/search$/);
