@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { doubleTappedFinals } from './bench-finals.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
 import { freePort } from './free-port.mjs';
 
@@ -161,24 +162,7 @@ async function finals(tree) {
       });
       return { requestId: created.requestId, token };
     });
-    let f = 0;
-    const result = await load({
-      url: `${base}/api/payment/final`,
-      amount: toPay.length * 2,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const r = toPay[Math.floor(f++ / 2) % toPay.length];
-            return {
-              ...req,
-              path: `/api/payment/final?point=0&requestId=${r.requestId}`,
-              headers: { authorization: `Bearer ${r.token}` },
-            };
-          },
-        },
-      ],
-    });
+    const result = await load(doubleTappedFinals(base, toPay));
     const db = new pg.Client({ connectionString: embeddedUrl(server.dataDir) });
     await db.connect();
     const counted = await db.query(

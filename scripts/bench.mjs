@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { doubleTappedFinals } from './bench-finals.mjs';
 import { kneeOf, mixedLoad, mixFromEnv, P99_LIMIT_MS, printMixed } from './bench-mixed.mjs';
 import { printSearchBench, searchBench } from './bench-search.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
@@ -422,24 +423,7 @@ async function api(base, dataDir) {
         body: JSON.stringify({ codeType: 'pincode', value: toPay[i].pinCode }),
       }),
     );
-    let f = 0;
-    const finalRun = await load({
-      url: `${base}/api/payment/final`,
-      amount: toPay.length * 2,
-      requests: [
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            const r = toPay[Math.floor(f++ / 2) % toPay.length];
-            return {
-              ...req,
-              path: `/api/payment/final?point=0&requestId=${r.requestId}`,
-              headers: { authorization: `Bearer ${r.token}` },
-            };
-          },
-        },
-      ],
-    });
+    const finalRun = await load(doubleTappedFinals(base, toPay));
     // A fixed number of requests ends mid-second, and autocannon's average counts whole seconds: the rate
     // is the requests over the time to the last response.
     const finalRps = Math.round(finalRun.requests.total / finalRun.seconds);
