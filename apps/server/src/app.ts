@@ -11,6 +11,7 @@ import {
 import { type AppCacheHome, createAppCaches } from './caches';
 import type { Database } from './db/client';
 import { Notifications } from './db/notifications';
+import { onEventsCommitted } from './events/record-event';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler';
@@ -43,7 +44,7 @@ import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
-import { createLiveStatus } from './modules/merchants/live-status';
+import { announcePaidRequests, createLiveStatus } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { createDispatcher, type Dispatcher } from './modules/notifications/dispatcher';
@@ -257,17 +258,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** How often an instance looks for events recorded by other processes (its own wake it at once). */
+const DISPATCH_POLL_MS = 1_000;
+
 /**
  * The notification center (docs/rules/notifications.md): its API and live stream, the Web Push sender and the
- * dispatcher, which wakes on every recorded domain event (migration 0022's trigger) and once when the app is
- * ready, to deliver what an instance that died after its commit left undispatched.
+ * dispatcher. It wakes when a transaction of this process that recorded events commits, polls every
+ * DISPATCH_POLL_MS for events other processes recorded (the jobs command, an instance that died after its
+ * commit), and runs once when the app is ready. Besides notices it announces PAID to the live payment streams.
  */
 async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: Notifications): Promise<void> {
   const { config, database, clock } = deps;
   const vapid = resolveVapidKeys(config, config.DATA_DIR);
   const push = createPushSender(database.db, clock, vapid, app.log);
   const drainPushes = () => void push.drain().catch((error) => app.log.error({ err: error }, 'web push failed'));
-  const dispatcher = createDispatcher(database.db, clock, drainPushes);
+  const dispatcher = createDispatcher(database.db, clock, drainPushes, [announcePaidRequests]);
   app.decorate('notices', { dispatcher, push });
   const live = createLiveNotices(database.db, notifications);
   await app.register(
@@ -278,6 +283,12 @@ async function registerNotices(app: FastifyInstance, deps: AppDeps, notification
     void dispatcher
       .drain()
       .catch((error) => app.log.error({ err: error }, 'event dispatch failed; retried on the next event'));
-  await notifications.subscribe('domain_events_recorded', dispatch);
+  const stopWaking = onEventsCommitted(dispatch);
+  const poll = setInterval(dispatch, DISPATCH_POLL_MS);
+  poll.unref();
+  app.addHook('onClose', async () => {
+    stopWaking();
+    clearInterval(poll);
+  });
   app.addHook('onReady', async () => dispatch());
 }

@@ -52,14 +52,39 @@ function pgCode(error: unknown): string | undefined {
  */
 export async function withTx<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let open: Tx | undefined;
     try {
-      return await db.transaction((tx) => work(tx));
+      const result = await db.transaction((tx) => {
+        open = tx;
+        return work(tx);
+      });
+      if (open) runAfterCommit(open);
+      return result;
     } catch (error) {
       const code = pgCode(error) ?? '';
       if (code === '40P01') txRetries.deadlocks += 1;
       if (attempt >= 4 || !RETRYABLE.has(code)) throw error;
     }
   }
+}
+
+const afterCommits = new WeakMap<Tx, Array<() => void>>();
+
+/**
+ * Runs `callback` once `tx` has committed (never when it rolls back), for a transaction run by `withTx`: a
+ * wake-up for work that reads what the transaction wrote. It must not be the only way that work happens, as a
+ * transaction run some other way never calls it.
+ */
+export function afterCommit(tx: Tx, callback: () => void): void {
+  const callbacks = afterCommits.get(tx);
+  if (callbacks) {
+    if (!callbacks.includes(callback)) callbacks.push(callback);
+  } else afterCommits.set(tx, [callback]);
+}
+
+function runAfterCommit(tx: Tx): void {
+  for (const callback of afterCommits.get(tx) ?? []) callback();
+  afterCommits.delete(tx);
 }
 
 /** Deadlocks this process has met (each one retried): with the lock order above it stays 0. */

@@ -4,15 +4,19 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, domainEvents, notifications, shortSubscriptions } from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
+import type { EventConsumer } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
-import { oneAtATime } from '../../lib/one-at-a-time';
+import { coalesced } from '../../lib/coalesced';
 import { type NoticeDraft, noticesOf } from './notice-copy';
 import { deliveryOf, preferencesOf } from './preferences';
 
 const BATCH = 100;
 
 export interface Dispatcher {
-  /** Turns every undispatched event into notices; resolves with how many events it dispatched. */
+  /**
+   * Turns every undispatched event into notices and hands it to the other consumers; resolves with how many
+   * events it dispatched, once a drain that began after the call has finished.
+   */
   drain(): Promise<number>;
 }
 
@@ -21,24 +25,29 @@ export interface Dispatcher {
  * so a rolled-back fact has none. Each batch is claimed oldest first with `FOR UPDATE SKIP LOCKED` (instances
  * never wait on or repeat each other's batch), its notices are written and the events marked dispatched in
  * the same transaction: a process that dies mid-batch leaves the events undispatched for the next drain, and
- * each notice's dedupe key keeps a repeat from adding one twice. `afterBatch` runs after each commit (the
- * push sender).
+ * each notice's dedupe key keeps a repeat from adding one twice. `consumers` see each batch in the same
+ * transaction; `afterBatch` runs after each commit (the push sender). Drains never overlap on one instance,
+ * and a burst of wake-ups costs at most one more drain.
  */
-export function createDispatcher(db: Db, clock: Clock, afterBatch: () => void = () => undefined): Dispatcher {
-  const serial = oneAtATime();
+export function createDispatcher(
+  db: Db,
+  clock: Clock,
+  afterBatch: () => void = () => undefined,
+  consumers: readonly EventConsumer[] = [],
+): Dispatcher {
   async function drainOnce(): Promise<number> {
     let total = 0;
     for (;;) {
-      const count = await withTx(db, (tx) => dispatchBatch(tx, clock.now()));
+      const count = await withTx(db, (tx) => dispatchBatch(tx, clock.now(), consumers));
       if (count === 0) return total;
       total += count;
       afterBatch();
     }
   }
-  return { drain: () => serial('dispatch', drainOnce) };
+  return { drain: coalesced(drainOnce) };
 }
 
-async function dispatchBatch(tx: Tx, now: Date): Promise<number> {
+async function dispatchBatch(tx: Tx, now: Date, consumers: readonly EventConsumer[]): Promise<number> {
   const rows = await rowsOf<{ id: string; payload: unknown; occurred_at: Date }>(
     tx,
     sql`select id, payload, occurred_at from ${domainEvents} where dispatched_at is null
@@ -60,6 +69,11 @@ async function dispatchBatch(tx: Tx, now: Date): Promise<number> {
     drafts.push(...(await subscriberNotices(tx, event, new Date(row.occurred_at))));
   }
   await writeNotices(tx, drafts, now);
+  for (const consume of consumers)
+    await consume(
+      tx,
+      events.map(({ event }) => event),
+    );
   await tx
     .update(domainEvents)
     .set({ dispatchedAt: now })

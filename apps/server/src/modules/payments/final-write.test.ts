@@ -195,3 +195,42 @@ describe('a final decides on what holds at its write, not on what validate saw',
     expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'CANCELLED', purchases: 0, answers: 0 });
   });
 });
+
+describe('a final that stays deadlocked through every retry', () => {
+  it('answers PAYMENT_BUSY with nothing written, and the same final pays once when tried again', async () => {
+    const r = await reserved(3_000, 500);
+    // Every insert of this customer's purchase fails as a real deadlock (SQLSTATE 40P01) would; the sequence
+    // counts the attempts, as it is not rolled back with them.
+    await query('create sequence busy_attempts');
+    await query(`create function busy_purchase() returns trigger language plpgsql as $$
+      begin
+        perform nextval('busy_attempts');
+        raise exception 'deadlock detected (test)' using errcode = '40P01';
+      end $$`);
+    await query(
+      `create trigger busy_purchase before insert on purchases for each row
+       when (new.customer_id = ${r.customerId}) execute function busy_purchase()`,
+    );
+    try {
+      const busy = await finalPay(h, r.token, r.requestId, 200);
+      expect(busy.statusCode).toBe(409);
+      expect(busy.json().code).toBe('PAYMENT_BUSY');
+      const [attempts] = await query<{ n: string }>('select last_value as n from busy_attempts');
+      expect(Number(attempts?.n)).toBeGreaterThan(1); // withTx ran it again before giving up
+      expect(await written(r.customerId, r.requestId)).toEqual({
+        status: 'ACTIVE',
+        purchases: 0,
+        answers: 0,
+        ledger: 0,
+        balance: 500,
+      });
+    } finally {
+      await query('drop trigger busy_purchase on purchases');
+      await query('drop function busy_purchase()');
+      await query('drop sequence busy_attempts');
+    }
+    const paid = await finalPay(h, r.token, r.requestId, 200);
+    expect(paid.statusCode).toBe(200);
+    expect(await written(r.customerId, r.requestId)).toMatchObject({ status: 'PAID', purchases: 1, answers: 1 });
+  });
+});
