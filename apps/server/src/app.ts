@@ -158,7 +158,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock));
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
   // Every in-process cache, and the changes (announced by the database) that drop each one.
-  const { home, caches, changes } = await createAppCaches(config.PUBLIC_CACHE_MS, notifications);
+  const { home, caches, changes } = await createAppCaches(
+    { publicMs: config.PUBLIC_CACHE_MS, publicFeedMs: config.PUBLIC_FEED_CACHE_MS },
+    notifications,
+  );
   app.decorate('caches', { home, changes });
   registerPublicCache(app, config.PUBLIC_CACHE_MS, publicShortsRoutes(caches));
 

@@ -11,11 +11,11 @@ import type { CacheHome, ChangeKind } from './lib/cache-home';
 export interface CacheChanges {
   /** The feed's order moved (the freshness refresh). */
   rankingChanged(): void;
-  /** A short's counters moved (a reaction, a comment's count): its item and the ranking. */
+  /** A short's counters moved (a reaction, a comment's count): its item and the ranked pages' order. */
   countsChanged(shortId: number): void;
   /** A short's comments changed (written, deleted, hidden): its comment lists, its count, the ranking. */
   commentsChanged(shortId: number): void;
-  /** A short itself changed (status, text, media; hidden or shown): everything about it. */
+  /** A short itself changed (status, text, media; hidden or shown): everything about it, and every feed. */
   shortChanged(shortId: number): void;
   /** Viewers' reactions or subscriptions changed; `'*'` = every viewer. */
   viewersChanged(viewers: readonly number[] | '*'): void;
@@ -35,10 +35,7 @@ export async function announceChange(tx: Pick<Db, 'execute'>, kind: AnnouncedKin
 /** The change API over one instance's cache home. */
 export function changesOf(home: CacheHome): CacheChanges {
   const drop = (kind: ChangeKind, ids: readonly number[] | 'all' = 'all') => home.drop({ kind, ids });
-  const countsChanged = (shortId: number) => {
-    drop('counts', [shortId]);
-    drop('ranking');
-  };
+  const countsChanged = (shortId: number) => drop('counts', [shortId]);
   const commentsChanged = (shortId: number) => {
     drop('comments', [shortId]);
     countsChanged(shortId);
@@ -47,7 +44,10 @@ export function changesOf(home: CacheHome): CacheChanges {
     rankingChanged: () => drop('ranking'),
     countsChanged,
     commentsChanged,
-    shortChanged: commentsChanged,
+    shortChanged: (shortId) => {
+      commentsChanged(shortId);
+      drop('ranking');
+    },
     viewersChanged: (viewers) => drop('viewers', viewers === '*' ? 'all' : viewers),
     everythingChanged: () => home.drop(null),
   };

@@ -22,10 +22,10 @@ let s2: number;
 let viewer: { token: string; customerId: number };
 
 beforeAll(async () => {
-  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000 } });
+  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000, PUBLIC_FEED_CACHE_MS: 60_000 } });
   a = h.app;
   b = await buildApp({
-    config: testConfig({ PUBLIC_CACHE_MS: 60_000 }),
+    config: testConfig({ PUBLIC_CACHE_MS: 60_000, PUBLIC_FEED_CACHE_MS: 60_000 }),
     database: h.database,
     clock: h.clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
@@ -127,7 +127,7 @@ describe('one cache home: what a change drops, on both instances', () => {
     expect(result).toEqual({ a: ALL, b: ALL });
   });
 
-  it('a reaction drops the feed and that short, not its comments nor another short', async () => {
+  it('a reaction drops that short, not the anonymous feed (its counts wait for the refresh), its comments nor another short', async () => {
     const result = await afterChange(async () => {
       const res = await a.inject({
         method: 'POST',
@@ -137,11 +137,11 @@ describe('one cache home: what a change drops, on both instances', () => {
       });
       expect(res.statusCode).toBe(200);
     });
-    const expected = { ...ALL, feed: false, short1: false };
+    const expected = { ...ALL, short1: false };
     expect(result).toEqual({ a: expected, b: expected });
   });
 
-  it("a comment drops that short's comments, its item and the feed", async () => {
+  it("a comment drops that short's comments and its item, not the anonymous feed", async () => {
     const result = await afterChange(async () => {
       const res = await b.inject({
         method: 'POST',
@@ -151,7 +151,7 @@ describe('one cache home: what a change drops, on both instances', () => {
       });
       expect(res.statusCode).toBe(200);
     });
-    const expected = { ...ALL, feed: false, short2: false, comments2: false };
+    const expected = { ...ALL, short2: false, comments2: false };
     expect(result).toEqual({ a: expected, b: expected });
     const list = await a.inject({ method: 'GET', url: `/api/public/shorts/feeds/${s2}/comments` });
     expect(list.json().data.map((c: { content: string }) => c.content)).toContain('캐시 댓글');
@@ -189,6 +189,8 @@ describe('one cache home: what a change drops, on both instances', () => {
   it('the change API drops exactly its kind on the instance that calls it', async () => {
     await stillCached(a);
     a.caches.changes.commentsChanged(s1);
+    expect(await stillCached(a)).toEqual({ ...ALL, short1: false, comments1: false });
+    a.caches.changes.shortChanged(s1);
     expect(await stillCached(a)).toEqual({ ...ALL, feed: false, short1: false, comments1: false });
     a.caches.changes.viewersChanged([viewer.customerId]);
     expect(await stillCached(a)).toEqual(ALL);

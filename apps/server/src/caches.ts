@@ -11,13 +11,25 @@ export const publicShortPath = (id: number) => `/api/public/shorts/${id}`;
 export const publicCommentsPath = (id: number) => `/api/public/shorts/feeds/${id}/comments`;
 
 /** Every in-process cache of the app, declared in one place: capacity, lifetime and what drops it. */
-function declareCaches(home: CacheHome, publicTtlMs: number) {
+/** How long anonymous answers live in process (each is also dropped by the changes it follows). */
+export interface PublicLifetimes {
+  /** One short and its comments (and the answers' shared-cache max-age). */
+  publicMs: number;
+  /** The anonymous feed's pages. */
+  publicFeedMs: number;
+}
+
+function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }: PublicLifetimes) {
   return {
-    /** Anonymous feed answers by URL (page, size, keyword): whatever moves the ranking moves them. */
+    /**
+     * Anonymous feed answers by URL (page, size, keyword). A short's own change and the ranking's refresh drop
+     * them; a reaction or comment does not, so under real traffic they stay served from here, and their counts
+     * lag by at most the refresh (docs/rules/shorts.md#S20).
+     */
     publicFeed: home.define<string, PublicAnswer>({
       name: 'public-feed',
       max: 5_000,
-      ttlMs: publicTtlMs,
+      ttlMs: publicFeedMs,
       droppedBy: { ranking: 'all' },
     }),
     /** Anonymous single-short answers: that short's item changed. */
@@ -34,18 +46,21 @@ function declareCaches(home: CacheHome, publicTtlMs: number) {
       ttlMs: publicTtlMs,
       droppedBy: { comments: (ids) => ids.map(publicCommentsPath) },
     }),
-    /** The ranking's pages (rows shared by every reader, personalised afterwards), by `size:page`. */
+    /**
+     * The ranking's pages (rows shared by every reader, personalised afterwards), by `size:page`: a count that
+     * moved moves the order, and signed-in readers see their own reaction counted at once.
+     */
     feedPages: home.define<string, RankedPage>({
       name: 'feed-pages',
       max: 10_000,
       ttlMs: publicTtlMs,
-      droppedBy: { ranking: 'all' },
+      droppedBy: { ranking: 'all', counts: 'all' },
     }),
     /** Where each ranked page ended (keyset paging behind page numbers), by `size:page`. */
     feedCursors: home.define<string, RankCursor>({
       name: 'feed-cursors',
       max: 10_000,
-      droppedBy: { ranking: 'all' },
+      droppedBy: { ranking: 'all', counts: 'all' },
     }),
     /** A playable short's comment rows (only `deletable` is per viewer), by short id. */
     commentRows: home.define<number, CommentRow[]>({
@@ -80,9 +95,9 @@ export interface AppCacheHome {
  * The app's caches and the changes that drop them, hearing every instance's writes through the database
  * (`feed_changed`, `viewer_changed`; migrations 0003, 0010, 0040). A reconnect after a gap drops everything.
  */
-export async function createAppCaches(publicTtlMs: number, notifications: Notifications): Promise<AppCacheHome> {
+export async function createAppCaches(lifetimes: PublicLifetimes, notifications: Notifications): Promise<AppCacheHome> {
   const home = new CacheHome();
-  const caches = declareCaches(home, publicTtlMs);
+  const caches = declareCaches(home, lifetimes);
   const changes = changesOf(home);
   await notifications.subscribe('feed_changed', (payload) => applyAnnounced(changes, payload));
   await notifications.subscribe('viewer_changed', (payload) => changes.viewersChanged(viewersOfNotification(payload)));

@@ -13,7 +13,9 @@ function sample(text: string, series: string): number | undefined {
 describe('/metrics', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ config: { METRICS_TOKEN: TOKEN, PUBLIC_CACHE_MS: 60_000 } });
+    h = await createHarness({
+      config: { METRICS_TOKEN: TOKEN, PUBLIC_CACHE_MS: 60_000, PUBLIC_FEED_CACHE_MS: 60_000 },
+    });
   });
   afterAll(() => h.close());
 

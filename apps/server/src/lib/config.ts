@@ -66,6 +66,11 @@ const envSchema = z.object({
   CLOCK_START: z.string().datetime({ offset: true }).optional(),
   /** Anonymous public shorts answers (feed, one short, comments) are kept this long in process. */
   PUBLIC_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * The anonymous feed's pages are kept longer: a real change of a short (new, hidden, deleted, edited) and the
+   * ranking's refresh drop them at once; only their like and comment counts may lag, until the refresh.
+   */
+  PUBLIC_FEED_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   /** Bearer token for `GET /metrics` (Prometheus); unset = no metrics endpoint (404). */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Successful sign-ups allowed per client IP per hour and per day (each account gets a limit at once). */
@@ -126,5 +131,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // Scratch files of tests go to the system temp directory, never into the repository's ./data. No response
   // cache by default: tests write rows directly and read them back at once; the cache has its own tests.
   const DATA_DIR = join(tmpdir(), 'ohgood-test-data');
-  return { ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR, PUBLIC_CACHE_MS: '0' }), ...overrides };
+  return {
+    ...loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR, PUBLIC_CACHE_MS: '0', PUBLIC_FEED_CACHE_MS: '0' }),
+    ...overrides,
+  };
 }

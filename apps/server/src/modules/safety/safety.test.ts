@@ -13,7 +13,7 @@ let moderator: Record<string, string>;
 
 beforeAll(async () => {
   // The anonymous answers are cached for a minute here, so a hide must drop them itself.
-  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000 } });
+  h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000, PUBLIC_FEED_CACHE_MS: 60_000 } });
   moderator = (await signedInOperator(h, 'MODERATOR')).auth;
 });
 afterAll(() => h.close());
