@@ -25,6 +25,15 @@ export const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 /** A purchase's status in Korean. */
 export const PAYMENT_STATUS: Record<string, string> = { UNPAID: '미납', PAID: '납부 완료', REFUNDED: '환불' };
 
+/** A merchant's payment request's status in Korean. */
+export const REQUEST_STATUS: Record<string, string> = {
+  ACTIVE: '결제 대기',
+  PAID: '결제 완료',
+  EXPIRED: '만료',
+  CANCELLED: '취소',
+  REFUNDED: '환불',
+};
+
 /** The authenticator app's 6-digit code (sign-in and enrolment). */
 export function TotpInput({ value, onChange }: { value: string; onChange: (code: string) => void }) {
   return (

@@ -2,7 +2,7 @@ import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
 import { won } from '../../shared/format';
 import { ActionButton } from './action-dialog';
-import { CopyButton, minute, PAYMENT_STATUS, Rows, Status } from './console-ui';
+import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from './console-ui';
 import { callOps } from './ops-client';
 import styles from './ops-console.module.css';
 import { useOps } from './use-ops';
@@ -52,36 +52,41 @@ export function Merchants() {
                   <td>{m.category ?? '-'}</td>
                   <td>{m.disabled ? <span className={styles.tagDanger}>중지</span> : '사용 중'}</td>
                   <td>{m.createdAt.slice(0, 10)}</td>
-                  <td className={styles.row}>
-                    <button type="button" className={styles.linkButton} onClick={() => setSelected(m.merchantId)}>
-                      상세
-                    </button>
-                    {!m.disabled && (
-                      <>
-                        <ActionButton
-                          label="키 교체"
-                          title={`${m.name} API 키 교체`}
-                          variant="linkButton"
-                          summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
-                          run={async (reason) =>
-                            setNewKey(
-                              await callOps(api.rotateMerchantKey, { params: { id: m.merchantId }, body: { reason } }),
-                            )
-                          }
-                          onDone={reload}
-                        />
-                        <ActionButton
-                          label="사용 중지"
-                          title={`${m.name} 사용 중지`}
-                          variant="linkButton"
-                          summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
-                          run={(reason) =>
-                            callOps(api.disableMerchant, { params: { id: m.merchantId }, body: { reason } })
-                          }
-                          onDone={reload}
-                        />
-                      </>
-                    )}
+                  <td>
+                    <div className={styles.row}>
+                      <button type="button" className={styles.linkButton} onClick={() => setSelected(m.merchantId)}>
+                        상세
+                      </button>
+                      {!m.disabled && (
+                        <>
+                          <ActionButton
+                            label="키 교체"
+                            title={`${m.name} API 키 교체`}
+                            variant="linkButton"
+                            summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
+                            run={async (reason) =>
+                              setNewKey(
+                                await callOps(api.rotateMerchantKey, {
+                                  params: { id: m.merchantId },
+                                  body: { reason },
+                                }),
+                              )
+                            }
+                            onDone={reload}
+                          />
+                          <ActionButton
+                            label="사용 중지"
+                            title={`${m.name} 사용 중지`}
+                            variant="linkButton"
+                            summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
+                            run={(reason) =>
+                              callOps(api.disableMerchant, { params: { id: m.merchantId }, body: { reason } })
+                            }
+                            onDone={reload}
+                          />
+                        </>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -168,7 +173,7 @@ function MerchantDetail({ merchantId }: { merchantId: number }) {
               empty="요청이 없습니다."
               rows={d.recentRequests.map((r) => ({
                 key: r.requestId,
-                cells: [minute(r.createdAt), r.requestName, won(r.totalPrice), r.status],
+                cells: [minute(r.createdAt), r.requestName, won(r.totalPrice), REQUEST_STATUS[r.status] ?? r.status],
               }))}
             />
           </div>

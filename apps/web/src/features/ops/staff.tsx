@@ -85,20 +85,22 @@ export function Staff({ myStaffId }: { myStaffId: number }) {
                     <span className={styles.tag}>등록 대기</span>
                   )}
                 </td>
-                <td className={styles.row}>
-                  {!s.disabled && s.staffId !== myStaffId && (
-                    <>
-                      <ChangeRole staffId={s.staffId} name={s.name} current={s.role} onDone={reload} />
-                      <ActionButton
-                        label="사용 중지"
-                        title={`${s.name} 사용 중지`}
-                        variant="linkButton"
-                        summary="이 운영자는 바로 로그아웃되고 다시 로그인할 수 없어요."
-                        run={(reason) => callOps(api.disableStaff, { params: { id: s.staffId }, body: { reason } })}
-                        onDone={reload}
-                      />
-                    </>
-                  )}
+                <td>
+                  <div className={styles.row}>
+                    {!s.disabled && s.staffId !== myStaffId && (
+                      <>
+                        <ChangeRole staffId={s.staffId} name={s.name} current={s.role} onDone={reload} />
+                        <ActionButton
+                          label="사용 중지"
+                          title={`${s.name} 사용 중지`}
+                          variant="linkButton"
+                          summary="이 운영자는 바로 로그아웃되고 다시 로그인할 수 없어요."
+                          run={(reason) => callOps(api.disableStaff, { params: { id: s.staffId }, body: { reason } })}
+                          onDone={reload}
+                        />
+                      </>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
