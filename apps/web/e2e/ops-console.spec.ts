@@ -192,7 +192,7 @@ test('a moderator hides a reported short and an anonymous feed no longer shows i
   expect(restored.ok()).toBe(true);
 });
 
-test('admin screens: merchants and operators (screenshots)', async ({ page }) => {
+test('admin screens: merchants, operators and a customer with statements (screenshots)', async ({ page }) => {
   // The admin's API session, handed to the console (its token lives in this tab's session storage).
   await page.addInitScript((token) => sessionStorage.setItem('opsToken', token), admin.authorization?.slice(7) ?? '');
   await page.goto('/ops');
@@ -205,6 +205,20 @@ test('admin screens: merchants and operators (screenshots)', async ({ page }) =>
   await menu.getByRole('button', { name: '운영자' }).click();
   await expect(page.getByRole('cell', { name: 'risk@ops.ohgood.kr' })).toBeVisible();
   await page.screenshot({ path: join(shots, 'staff.png') });
+
+  // The demo customer's page: six months of statements, each with its lines, payments with refund buttons.
+  await menu.getByRole('button', { name: '고객' }).click();
+  await page.getByLabel('고객 검색 (이름, 이메일, 고객 번호)').fill('demo@ohgood.kr');
+  await page.getByRole('button', { name: '검색' }).click();
+  await page
+    .getByRole('button', { name: /^고객 #\d+ 열기$/ })
+    .first()
+    .click();
+  const statement = page.locator('details').first();
+  await statement.locator('summary').click();
+  await expect(statement.getByRole('row').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: '환불' }).first()).toBeVisible();
+  await page.screenshot({ path: join(shots, 'customer-demo.png'), fullPage: true });
 });
 
 function escapeRegExp(text: string): string {

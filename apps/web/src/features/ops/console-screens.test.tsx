@@ -80,7 +80,7 @@ const page = (overrides: Partial<OpsCustomerPage['customer']> = {}): OpsCustomer
       status: 'UNPAID',
     },
   ],
-  points: [],
+  points: [{ date: '2026-10-03', amount: 45, reason: 'PURCHASE_EARN' }],
   notices: [{ at: '2026-11-01T09:00:00+09:00', kind: 'STATEMENT', title: '10월 청구서', body: '4,500원' }],
   lockouts: [],
   suspensionHistory: [],
@@ -188,12 +188,13 @@ describe('the customer page', () => {
     ]);
   });
 
-  it('shows statements with their lines, notices sent, and no actions to support', async () => {
+  it('shows statements with their lines, points in Korean, notices sent, and no actions to support', async () => {
     serve(customerRoutes());
     render(<CustomerDetail customerId={7} staffRole="SUPPORT" />);
     expect(await screen.findByText(/2026-10 · 1건/)).toBeInTheDocument();
     expect(screen.getAllByText('아메리카노').length).toBeGreaterThan(0);
     expect(screen.getByText('10월 청구서')).toBeInTheDocument();
+    expect(screen.getByText('결제 적립')).toBeInTheDocument();
     expect(screen.getByText('이 역할은 조회만 할 수 있습니다.')).toBeInTheDocument();
     for (const action of ['정지 해제', '한도 변경', '잠금 초기화', '모든 세션 끊기', '환불']) {
       expect(screen.queryByRole('button', { name: action })).not.toBeInTheDocument();

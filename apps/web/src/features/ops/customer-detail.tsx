@@ -1,6 +1,7 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';
 import { won } from '../../shared/format';
 import { ActionButton } from './action-dialog';
@@ -151,7 +152,11 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
                 empty="포인트 내역이 없습니다."
                 rows={data.points.map((p, i) => ({
                   key: `${p.date}-${i}`,
-                  cells: [p.date, p.reason, `${p.amount > 0 ? '+' : ''}${p.amount.toLocaleString('ko-KR')}P`],
+                  cells: [
+                    p.date,
+                    POINT_REASON_LABELS[p.reason as PointReason] ?? p.reason,
+                    `${p.amount > 0 ? '+' : ''}${p.amount.toLocaleString('ko-KR')}P`,
+                  ],
                 }))}
               />
             </div>
