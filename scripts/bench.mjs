@@ -898,7 +898,7 @@ if (process.env.BENCH_SKIP_API !== '1') {
   if (MILLION) {
     console.log('== A million shorts');
     // No public answer cache: every figure is the database's work at this size.
-    server = await startServer(port, dataDir, { PUBLIC_CACHE_MS: '0' });
+    server = await startServer(port, dataDir, { PUBLIC_CACHE_MS: '0', PUBLIC_FEED_CACHE_MS: '0' });
     try {
       await million(base, dataDir);
     } finally {

@@ -3,7 +3,12 @@
 // every migration file (scripts/migration-hashes.json) and is run by `npm run lint`:
 //   node scripts/migration-hashes.mjs           fails when a hashed file changed or went, or a file has no hash
 //   node scripts/migration-hashes.mjs --update  adds the hashes of new files; refuses if a hashed one changed
+// It also keeps the journal append-only: Drizzle's migrator skips a migration whose `when` is older than the
+// newest one a database applied, so a migration slotted in before a committed one (a lower number, merged
+// late) would never reach an existing database. The committed journal's entries must stay its first entries,
+// and `when` must grow with each entry.
 // Plain Node, no dependencies.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +16,35 @@ import { fileURLToPath } from 'node:url';
 
 const MIGRATIONS = 'apps/server/src/db/migrations';
 const HASHES = 'scripts/migration-hashes.json';
+const JOURNAL = `${MIGRATIONS}/meta/_journal.json`;
+
+/** The journal's entries as committed at HEAD (none outside a git checkout or before its first commit). */
+function committedJournal(root) {
+  try {
+    const text = execFileSync('git', ['show', `HEAD:${JOURNAL}`], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+    return JSON.parse(text.toString()).entries;
+  } catch {
+    return [];
+  }
+}
+
+/** What breaks the journal's order: a committed entry moved or gone, or a `when` that does not grow. */
+export function journalProblems(root, committed = committedJournal(root)) {
+  const entries = JSON.parse(readFileSync(join(root, JOURNAL), 'utf8')).entries;
+  const problems = [];
+  committed.forEach((entry, i) => {
+    if (entries[i]?.tag !== entry.tag || entries[i]?.when !== entry.when)
+      problems.push(
+        `journal entry ${i} was ${entry.tag}: committed entries stay first (give new migrations the next number)`,
+      );
+  });
+  for (let i = 1; i < entries.length; i++)
+    if (entries[i].when <= entries[i - 1].when)
+      problems.push(
+        `journal: ${entries[i].tag} is not newer than ${entries[i - 1].tag} (databases past it would skip it)`,
+      );
+  return problems;
+}
 
 /** sha256 of each migration file under `root`, by file name. */
 export function migrationHashes(root) {
@@ -68,7 +102,7 @@ export function addNewHashes(root) {
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const update = process.argv.includes('--update');
-  const problems = migrationProblems(root, { allowNew: update });
+  const problems = [...migrationProblems(root, { allowNew: update }), ...journalProblems(root)];
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
   if (update) {

@@ -12,18 +12,20 @@ import { type Manifest, pagesOfTable, routeHints } from './src/build/route-hints
  * Writes .br and .gz beside every text asset of the build, so the server sends them precompressed
  * (@fastify/static `preCompressed`) at no CPU cost per request.
  */
-function precompress(): Plugin {
+function precompress(scope: 'whole-dist' | 'own-files' = 'whole-dist'): Plugin {
   const compressible = /\.(js|css|html|svg|json)$/;
   return {
     name: 'ohgood-precompress',
     apply: 'build',
-    writeBundle(options) {
+    writeBundle(options, bundle) {
       const outDir = options.dir ?? 'dist';
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
           entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
         );
-      for (const file of walk(outDir).filter((f) => compressible.test(f))) {
+      // The console's build adds to the app's dist: it compresses only what it wrote.
+      const files = scope === 'own-files' ? Object.keys(bundle).map((name) => join(outDir, name)) : walk(outDir);
+      for (const file of files.filter((f) => compressible.test(f))) {
         const data = readFileSync(file);
         if (data.length < 1024) continue;
         writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
@@ -149,21 +151,67 @@ const pwa = VitePWA({
   },
 });
 
-export default defineConfig(({ isSsrBuild }) => ({
-  // The prerender's server bundle (src/build/prerender.tsx) needs none of the client build's own files.
-  plugins: [routerProductionBuild(), react(), ...(isSsrBuild ? [] : [precompress(), routeHintsFile(), pwa])],
+/**
+ * In development, /ops and its deep links (/ops/enrol/…) open the console's own page, as the server does.
+ */
+function consolePageInDev(): Plugin {
+  return {
+    name: 'ohgood-console-page-in-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        if (req.url && /^\/ops(\/|$|\?)/.test(req.url)) req.url = '/ops.html';
+        next();
+      });
+    },
+  };
+}
+
+/**
+ * The operator console (ADR 0138) is a page of its own, `ops.html`, built after the app (`--mode ops`) into the
+ * same dist: nothing of it, not even a route, is in the customer app's bundle, so the console adds no byte to
+ * the customer's first load. The server answers /ops/* with ops.html.
+ */
+const consoleBuild = defineConfig({
+  plugins: [routerProductionBuild(), react(), precompress('own-files')],
   resolve: { alias: [zodTypesOnly] },
-  server: {
-    port: 5173,
-    proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
-  },
   build: {
     outDir: 'dist',
+    // The app's build is already there.
+    emptyOutDir: false,
     target: 'es2022',
     sourcemap: false,
-    // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
-    manifest: !isSsrBuild,
-    chunkSizeWarningLimit: 200,
-    rolldownOptions: { output: { codeSplitting: { groups: vendorChunks } } },
+    // The app's manifest (bench, route hints) stays the app's alone.
+    manifest: false,
+    chunkSizeWarningLimit: 300,
+    rolldownOptions: { input: fileURLToPath(new URL('./ops.html', import.meta.url)) },
   },
-}));
+});
+
+export default defineConfig(({ isSsrBuild, mode }) =>
+  mode === 'ops'
+    ? consoleBuild
+    : {
+        // The prerender's server bundle (src/build/prerender.tsx) needs none of the client build's own files.
+        plugins: [
+          routerProductionBuild(),
+          react(),
+          consolePageInDev(),
+          ...(isSsrBuild ? [] : [precompress(), routeHintsFile(), pwa]),
+        ],
+        resolve: { alias: [zodTypesOnly] },
+        server: {
+          port: 5173,
+          proxy: Object.fromEntries(proxied.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
+        },
+        build: {
+          outDir: 'dist',
+          target: 'es2022',
+          sourcemap: false,
+          // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
+          manifest: !isSsrBuild,
+          chunkSizeWarningLimit: 200,
+          rolldownOptions: { output: { codeSplitting: { groups: vendorChunks } } },
+        },
+      },
+);

@@ -99,6 +99,14 @@ export const domainEvent = z.discriminatedUnion('type', [
   /** Suspension began (an overdue statement) or lifted (none left), docs/rules/bills-and-grades.md#B10–B11. */
   z.object({ type: z.literal('account.suspended'), ...customer }),
   z.object({ type: z.literal('account.suspension_lifted'), ...customer }),
+  /** Risk changed the customer's monthly limit (docs/rules/operations.md#O8); null: the grade's applies. */
+  z.object({
+    type: z.literal('credit_limit.changed'),
+    ...customer,
+    from: z.number().int().nonnegative(),
+    to: z.number().int().nonnegative(),
+    creditLimit: z.number().int().nonnegative().nullable(),
+  }),
   /** Grade points moved; `from.grade !== to.grade` is a grade up or down. */
   z.object({
     type: z.literal('grade.changed'),

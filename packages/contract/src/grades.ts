@@ -65,3 +65,21 @@ export function pointsToNextGrade(gradePoint: number): number | null {
 }
 
 export const TOP_GRADE_MESSAGE = '최고 등급입니다!';
+
+/**
+ * A limit risk sets for one customer (docs/rules/operations.md#O8): whole 10,000 KRW, at least 10,000 and at
+ * most the grade's monthly limit. It is a ceiling under the grade's: the limit in force is the lower of the
+ * two, so a later grade down still lowers it and it never lifts a customer above the grade.
+ */
+export const CREDIT_LIMIT_RULES = { min: 10_000, step: 10_000 } as const;
+
+/** The range risk may set a customer's limit in, for their grade points. */
+export function creditLimitBounds(gradePoint: number): { min: number; max: number; step: number } {
+  return { min: CREDIT_LIMIT_RULES.min, max: gradeOf(gradePoint).monthlyLimit, step: CREDIT_LIMIT_RULES.step };
+}
+
+/** The monthly limit in force: the grade's, or risk's lower one (null: none set). */
+export function monthlyLimitOf(customer: { gradePoint: number; creditLimit: number | null }): number {
+  const grade = gradeOf(customer.gradePoint).monthlyLimit;
+  return customer.creditLimit === null ? grade : Math.min(customer.creditLimit, grade);
+}

@@ -57,6 +57,8 @@ export const homeResponse = z.object({
   payments: z.object({ count: z.number().int(), amount: z.number().int() }),
   refunds: z.object({ count: z.number().int(), amount: z.number().int() }),
   overdueCustomers: z.number().int(),
+  /** Today's autopay debits that failed (the bank refused; tried again the next day). */
+  autopayFailures: z.number().int(),
   openReports: z.number().int(),
 });
 export type OpsHome = z.infer<typeof homeResponse>;
@@ -98,7 +100,12 @@ export const customerPage = z.object({
     accountName: z.string(),
     createdAt: z.string(),
     gradePoint: z.number().int(),
+    /** The monthly limit in force: the grade's, or risk's lower one (docs/rules/operations.md#O8). */
     limit: z.number().int(),
+    gradeLimit: z.number().int(),
+    /** Risk's own limit, null when the grade's applies. */
+    creditLimit: z.number().int().nullable(),
+    limitBounds: z.object({ min: z.number().int(), max: z.number().int(), step: z.number().int() }),
     usedThisMonth: z.number().int(),
     pointBalance: z.number().int(),
     staffSuspended: z.boolean(),
@@ -128,6 +135,8 @@ export const customerPage = z.object({
     }),
   ),
   points: z.array(z.object({ date: z.string(), amount: z.number().int(), reason: z.string() })),
+  /** The notices the customer was sent (the notification center), newest first. */
+  notices: z.array(z.object({ at: z.string(), kind: z.string(), title: z.string(), body: z.string() })),
   lockouts: z.array(z.object({ key: z.string(), count: z.number().int(), until: z.string() })),
   suspensionHistory: z.array(z.object({ at: z.string(), what: z.string() })),
 });
@@ -145,6 +154,13 @@ export const customerState = z.object({
 });
 export const clearedResponse = z.object({ cleared: z.number().int() });
 export const revokedResponse = z.object({ revokedAt: z.string() });
+/** Risk sets a customer's limit within the grade's bounds (`creditLimitBounds`); the grade's own limit clears it. */
+export const changeLimitRequest = z.object({ limit: z.number().int().min(0).max(10_000_000), reason }).strict();
+export const changeLimitResponse = z.object({
+  customerId: z.number().int(),
+  limit: z.number().int(),
+  creditLimit: z.number().int().nullable(),
+});
 export const paymentParams = z.object({ paymentId: dbId() });
 export const refundResponse = z.object({ paymentId: z.number().int(), status: z.string() });
 
@@ -168,6 +184,14 @@ export const merchantDetail = merchantRow.extend({
       totalPrice: z.number().int(),
       status: z.string(),
       createdAt: z.string(),
+    }),
+  ),
+  recentRefunds: z.array(
+    z.object({
+      paymentId: z.number().int(),
+      requestName: z.string(),
+      totalPrice: z.number().int(),
+      refundedAt: z.string(),
     }),
   ),
 });
@@ -385,6 +409,16 @@ export const opsEndpoints = {
     summary: '고객의 모든 로그인 세션 끊기',
     tags,
   }),
+  changeLimit: defineEndpoint({
+    method: 'POST',
+    path: '/api/ops/customers/:id/limit',
+    params: customerParams,
+    body: changeLimitRequest,
+    response: changeLimitResponse,
+    access: CHANGE_CUSTOMERS,
+    summary: '한도 변경 (등급 한도 안에서)',
+    tags,
+  }),
   refund: defineEndpoint({
     method: 'POST',
     path: '/api/ops/payments/:paymentId/refund',
@@ -466,6 +500,16 @@ export const opsEndpoints = {
     response: staffRow,
     access: ADMINISTER,
     summary: '운영자 역할 변경',
+    tags,
+  }),
+  disableStaff: defineEndpoint({
+    method: 'POST',
+    path: '/api/ops/staff/:id/disable',
+    params: customerParams,
+    body: reasonBody,
+    response: staffRow,
+    access: ADMINISTER,
+    summary: '운영자 사용 중지',
     tags,
   }),
   audit: defineEndpoint({

@@ -52,6 +52,8 @@ export const customers = pgTable(
     /** Uploads are refused until then (docs/rules/shorts.md#S14). */
     uploadBannedUntil: timestamp('upload_banned_until', { withTimezone: true }),
     strikes: integer('strikes').notNull().default(0),
+    /** A limit risk set under the grade's (docs/rules/operations.md#O8); null follows the grade. */
+    creditLimit: integer('credit_limit'),
     nickname: text('nickname').notNull(),
     introduce: text('introduce').notNull().default(''),
     profileImg: text('profile_img'),
@@ -66,6 +68,7 @@ export const customers = pgTable(
     uniqueIndex('customers_nickname_key').on(sql`lower(normalize(${t.nickname}, NFKC))`),
     check('customers_point_balance_nonnegative', sql`${t.pointBalance} >= 0`),
     check('customers_grade_point_range', sql`${t.gradePoint} between 0 and 150`),
+    check('customers_credit_limit_nonnegative', sql`${t.creditLimit} >= 0`),
   ],
 );
 

@@ -12,6 +12,7 @@ beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'ohgood-dist-'));
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(join(dist, 'ops.html'), '<!doctype html><div id="ops"></div>');
   writeFileSync(join(dist, 'assets/app-abc123.js'), script);
   writeFileSync(join(dist, 'assets/app-abc123.js.br'), brotliCompressSync(script));
   h = await createHarness({ config: { WEB_DIST: dist } });
@@ -32,6 +33,19 @@ it('serves index.html, uncached, for every app route (deep links)', async () => 
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['cache-control']).toBe('no-cache');
+  }
+});
+
+it('serves the console its own page (ops.html) on /ops and its deep links, and the app everywhere else', async () => {
+  for (const url of ['/ops', '/ops/', '/ops/enrol/abcdefghijklmnopqrstuvwxyz012345', '/ops?x=1']) {
+    const res = await h.app.inject({ method: 'GET', url });
+    expect(res.statusCode, url).toBe(200);
+    expect(res.body, url).toContain('<div id="ops">');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  }
+  for (const url of ['/', '/opsx', '/payment/ops']) {
+    const res = await h.app.inject({ method: 'GET', url });
+    expect(res.body, url).not.toContain('<div id="ops">');
   }
 });
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,6 +22,9 @@ export function servesTheApp(request: Pick<FastifyRequest, 'method' | 'url' | 'h
   return !isApiPath(path) || (request.headers.accept ?? '').includes('text/html');
 }
 
+/** The operator console's paths: its own page, ops.html (ADR 0138), not the customer app. */
+export const isConsolePath = (path: string) => path === '/ops' || path.startsWith('/ops/');
+
 /**
  * Serves the built web app: hashed assets with long cache, index.html for every other GET (SPA fallback),
  * so deep links such as /qrpin?code=… open the app. The HTML names the page's own chunks and its largest
@@ -34,6 +37,8 @@ export async function registerWebApp(
 ): Promise<void> {
   const hasDist = distDir !== undefined && existsSync(join(distDir, 'index.html'));
   const pageHtml = hasDist ? createPageHtml(distDir, lcpImageOf) : null;
+  const consoleFile = distDir === undefined ? undefined : join(distDir, 'ops.html');
+  const consoleHtml = consoleFile && existsSync(consoleFile) ? readFileSync(consoleFile, 'utf8') : null;
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -51,6 +56,10 @@ export async function registerWebApp(
   }
   app.setNotFoundHandler(async (request, reply) => {
     if (pageHtml && servesTheApp(request)) {
+      const path = request.url.split('?')[0] ?? '/';
+      if (consoleHtml && isConsolePath(path)) {
+        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(consoleHtml);
+      }
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')

@@ -28,7 +28,6 @@ export const pageLoaders = {
   '/notifications': () => import('../features/notifications/pages/notifications-page'),
   '/notifications/settings': () => import('../features/notifications/pages/notification-settings-page'),
   '/merchant': () => import('../features/merchant/merchant-page'),
-  '/ops': () => import('../features/ops/ops-console-page'),
   '/chat': () => import('./pages/chat-route'),
   '/dashboard': () => import('./pages/dashboard-route'),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;

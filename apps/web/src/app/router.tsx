@@ -69,7 +69,6 @@ const mypage = lazyPage('/mypage');
 const notices = lazyPage('/notifications');
 const noticeSettings = lazyPage('/notifications/settings');
 const merchant = lazyPage('/merchant');
-const ops = lazyPage('/ops');
 const chat = lazyPage('/chat');
 const dashboard = lazyPage('/dashboard');
 
@@ -89,8 +88,6 @@ export function AppRoutes() {
       <Routes>
         {/* The merchant's checkout screen stands alone: no customer header or footer. */}
         <Route path="/merchant" element={merchant} />
-        {/* The operator console stands alone too, desktop-first, its own chunk. */}
-        <Route path="/ops/*" element={ops} />
         <Route element={<MainLayout />}>
           <Route path="/" element={home} />
           <Route path="/login" element={login} />

@@ -8,7 +8,7 @@ import type {
   StatementStatus,
   UnpaidLine,
 } from '@ohgood/contract/bills';
-import { gradeOf } from '@ohgood/contract/grades';
+import { gradeOf, monthlyLimitOf } from '@ohgood/contract/grades';
 import { kstDate, kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
@@ -218,7 +218,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         balance: await availableLimit(db, customerId, kstMonth(now)),
         gradeName: grade.name,
         pointPercentage: grade.pointPercent,
-        limitPrice: grade.monthlyLimit,
+        limitPrice: monthlyLimitOf(customer),
         unpaidBills: [...groups.values()],
       };
     },

@@ -1,5 +1,5 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { gradeOf } from '@ohgood/contract/grades';
+import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
 import { and, Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
@@ -58,27 +58,34 @@ function outer(value: number | string | Column): SQL | number | string {
   return sql`${sql.identifier(getTableName(value.table))}.${sql.identifier(value.name)}`;
 }
 
-/** The grade's monthly limit minus what is owed (docs/rules/bills-and-grades.md#B3), never below zero. */
-export function limitLeft(gradePoint: number, owed: number | string): number {
-  return Math.max(0, gradeOf(gradePoint).monthlyLimit - Number(owed));
+/** What a customer's limit is based on: their grade points and risk's own limit, if any. */
+export interface LimitBasis {
+  gradePoint: number;
+  creditLimit: number | null;
 }
 
 /**
- * Available limit (docs/rules/bills-and-grades.md#B3): the grade's monthly limit minus what is still owed on this
- * month's unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
+ * The monthly limit in force (the grade's, or risk's lower one: docs/rules/operations.md#O8) minus what is
+ * owed (docs/rules/bills-and-grades.md#B3), never below zero.
  */
-export async function availableLimit(
-  db: Executor,
-  customerId: number,
-  currentMonth: string,
-  /** The customer's grade points when the caller already holds the locked row. */
-  knownGradePoint?: number,
-): Promise<number> {
+export function limitLeft(basis: LimitBasis, owed: number | string): number {
+  return Math.max(0, monthlyLimitOf(basis) - Number(owed));
+}
+
+/**
+ * Available limit (docs/rules/bills-and-grades.md#B3): the monthly limit in force (the grade's, or risk's lower
+ * one) minus what is still owed on this month's unpaid, non-refunded purchases. Derived every time, never stored, so it cannot drift.
+ */
+export async function availableLimit(db: Executor, customerId: number, currentMonth: string): Promise<number> {
   const [row] = await db
-    .select({ gradePoint: customers.gradePoint, owed: owedSql(customerId, currentMonth) })
+    .select({
+      gradePoint: customers.gradePoint,
+      creditLimit: customers.creditLimit,
+      owed: owedSql(customerId, currentMonth),
+    })
     .from(customers)
     .where(eq(customers.id, customerId));
-  return limitLeft(knownGradePoint ?? row?.gradePoint ?? 0, row?.owed ?? 0);
+  return row ? limitLeft(row, row.owed) : 0;
 }
 
 /**

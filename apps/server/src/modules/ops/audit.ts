@@ -1,4 +1,4 @@
-import { kstEndOfDay, kstStartOfDay } from '@ohgood/contract/kst';
+import { kstEndOfDay, kstIso, kstStartOfDay } from '@ohgood/contract/kst';
 import type { AuditRow } from '@ohgood/contract/ops';
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -73,7 +73,8 @@ export async function readAudit(
     .limit(PAGE + 1);
   const items = rows.slice(0, PAGE).map((row) => ({
     auditId: row.id,
-    at: row.at.toISOString(),
+    // KST, like every time the console shows.
+    at: kstIso(row.at),
     staffId: row.staffId,
     staffName: row.staffName,
     role: row.role,

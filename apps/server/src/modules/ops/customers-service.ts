@@ -1,14 +1,24 @@
 import { maskAccount } from '@ohgood/contract/bank';
-import { gradeOf } from '@ohgood/contract/grades';
+import { creditLimitBounds, gradeOf, monthlyLimitOf } from '@ohgood/contract/grades';
 import { kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { OpsCustomerPage, OpsCustomerRow } from '@ohgood/contract/ops';
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { auditLog, customers, pointLedger, purchases, rateLimitCounters, statements } from '../../db/schema';
+import {
+  auditLog,
+  autopayAttempts,
+  customers,
+  notifications,
+  pointLedger,
+  purchases,
+  rateLimitCounters,
+  statements,
+} from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
-import { conflict, notFound } from '../../lib/errors';
+import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { REVOCATION_CHANNEL } from '../auth/revocations';
 import { normalizeEmail } from '../auth/service';
 import { owedSql, recomputeSuspension } from '../bills/statements';
@@ -50,6 +60,12 @@ function stateOf(customer: Pick<CustomerRow, 'id' | 'suspended' | 'staffSuspende
     staffSuspended: customer.staffSuspended,
     overdueLifted: customer.overdueLifted,
   };
+}
+
+/** Whether `limit` is one risk may set for these grade points (docs/rules/operations.md#O8). */
+export function isLimitInBounds(gradePoint: number, limit: number): boolean {
+  const { min, max, step } = creditLimitBounds(gradePoint);
+  return limit >= min && limit <= max && limit % step === 0;
 }
 
 const notFoundCustomer = () => notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
@@ -140,6 +156,12 @@ export function createOpsCustomersService(
         .where(eq(pointLedger.customerId, customerId))
         .orderBy(desc(pointLedger.id))
         .limit(50);
+      const notices = await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.customerId, customerId))
+        .orderBy(desc(notifications.id))
+        .limit(50);
       const lockouts = await db
         .select()
         .from(rateLimitCounters)
@@ -172,7 +194,10 @@ export function createOpsCustomersService(
           accountName: customer.accountName,
           createdAt: kstIso(customer.createdAt),
           gradePoint: customer.gradePoint,
-          limit: grade.monthlyLimit,
+          limit: monthlyLimitOf(customer),
+          gradeLimit: grade.monthlyLimit,
+          creditLimit: customer.creditLimit,
+          limitBounds: creditLimitBounds(customer.gradePoint),
           usedThisMonth: Number(owed?.owed ?? 0),
           pointBalance: customer.pointBalance,
           staffSuspended: customer.staffSuspended,
@@ -204,6 +229,7 @@ export function createOpsCustomersService(
           status: line.status,
         })),
         points: points.map((p) => ({ date: p.kstDate, amount: p.amount, reason: p.reason })),
+        notices: notices.map((n) => ({ at: kstIso(n.createdAt), kind: n.kind, title: n.title, body: n.body })),
         lockouts: lockouts.map((row) => ({
           key: row.key.startsWith('login-fail') ? '로그인 실패' : '결제 코드 실패',
           count: row.count,
@@ -287,6 +313,39 @@ export function createOpsCustomersService(
       return kstIso(at);
     },
 
+    /**
+     * Sets the customer's monthly limit within the grade's bounds (docs/rules/operations.md#O8), under the
+     * customer's lock, so no final decides on the old limit after this commits. The grade's own limit clears
+     * risk's (the customer follows the grade again). Audited and recorded as `credit_limit.changed` in the
+     * transaction of the change.
+     */
+    async changeLimit(by: StaffPrincipal, customerId: number, limit: number, reason: string) {
+      return withTx(db, async (tx) => {
+        const before = await lockCustomer(tx, customerId);
+        const { min, max, step } = creditLimitBounds(before.gradePoint);
+        if (!isLimitInBounds(before.gradePoint, limit)) {
+          throw unprocessable(
+            'LIMIT_OUT_OF_BOUNDS',
+            `한도는 ${gradeOf(before.gradePoint).label} 등급 범위인 ${min.toLocaleString('ko-KR')}원~${max.toLocaleString('ko-KR')}원 안에서 ${step.toLocaleString('ko-KR')}원 단위로 정할 수 있습니다.`,
+          );
+        }
+        const creditLimit = limit === max ? null : limit;
+        await tx.update(customers).set({ creditLimit }).where(eq(customers.id, customerId));
+        const from = monthlyLimitOf(before);
+        const at = clock.now();
+        await writeAudit(tx, actorOf(by), at, {
+          action: 'customer.limit',
+          targetType: 'customer',
+          targetId: customerId,
+          reason,
+          before: { limit: from, creditLimit: before.creditLimit },
+          after: { limit, creditLimit },
+        });
+        await recordEvent(tx, { type: 'credit_limit.changed', customerId, from, to: limit, creditLimit }, at);
+        return { customerId, limit, creditLimit };
+      });
+    },
+
     /** The merchant's own refund, with its rules, on the merchant's behalf; audited in its transaction. */
     async refund(by: StaffPrincipal, paymentId: number, reason: string) {
       const [purchase] = await db
@@ -328,11 +387,16 @@ export function createOpsCustomersService(
           and(eq(purchases.customerId, statements.customerId), eq(purchases.statementMonth, statements.month)),
         )
         .where(and(isNotNull(statements.overdueAt), eq(purchases.status, 'UNPAID')));
+      const [autopay] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(autopayAttempts)
+        .where(and(eq(autopayAttempts.kstDate, today), eq(autopayAttempts.status, 'FAILED')));
       return {
         date: today,
         payments: { count: Number(figures?.payments ?? 0), amount: Number(figures?.amount ?? 0) },
         refunds: { count: Number(figures?.refunds ?? 0), amount: Number(figures?.refunded ?? 0) },
         overdueCustomers: Number(overdue?.n ?? 0),
+        autopayFailures: Number(autopay?.n ?? 0),
       };
     },
   };

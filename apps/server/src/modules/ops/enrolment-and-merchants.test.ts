@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { signedInOperator } from '../../test/staff-fixture';
+import { STAFF_PASSWORD, signedInOperator } from '../../test/staff-fixture';
 
 /** docs/rules/operations.md#O3 (enrolment links) and #O7 (merchants and their keys). */
 
@@ -56,6 +56,42 @@ describe('enrolment (O3)', () => {
     });
     expect(totp.json()).toMatchObject({ role: 'SUPPORT', idleMinutes: 30 });
   });
+
+  it('an admin disables an operator: the open session ends, sign-in refuses them, and it is audited', async () => {
+    const target = await signedInOperator(h, 'SUPPORT');
+    const me = (token: Record<string, string>) => h.app.inject({ method: 'GET', url: '/api/ops/me', headers: token });
+    expect((await me(target.auth)).statusCode).toBe(200);
+    const disable = (id: number) =>
+      h.app.inject({
+        method: 'POST',
+        url: `/api/ops/staff/${id}/disable`,
+        headers: admin,
+        payload: { reason: '퇴사' },
+      });
+    const disabled = await disable(target.staffId);
+    expect(disabled.json()).toMatchObject({ staffId: target.staffId, disabled: true });
+    expect((await me(target.auth)).statusCode).toBe(401);
+    const again = await h.app.inject({
+      method: 'POST',
+      url: '/api/ops/auth/sign-in',
+      payload: { email: target.email, password: STAFF_PASSWORD },
+    });
+    expect(again.statusCode).toBe(401);
+    expect((await disable(target.staffId)).json().code).toBe('STAFF_ALREADY_DISABLED');
+    const log = await h.app.inject({ method: 'GET', url: `/api/ops/audit?action=staff.disable`, headers: admin });
+    expect(log.json().items).toMatchObject([{ targetType: 'staff', targetId: String(target.staffId), reason: '퇴사' }]);
+  });
+
+  it('an admin cannot disable themself', async () => {
+    const self = await signedInOperator(h, 'ADMIN');
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/ops/staff/${self.staffId}/disable`,
+      headers: self.auth,
+      payload: { reason: '테스트' },
+    });
+    expect(res.json().code).toBe('STAFF_SELF_DISABLE');
+  });
 });
 
 describe('merchants (O7)', () => {
@@ -75,6 +111,9 @@ describe('merchants (O7)', () => {
         payload: { orderId: `o-${Math.random()}`, requestName: '커피', totalPrice: 1000 },
       });
     expect((await request(apiKey)).statusCode).toBe(200);
+    const detail = await h.app.inject({ method: 'GET', url: `/api/ops/merchants/${merchantId}`, headers: admin });
+    expect(detail.json()).toMatchObject({ name: '새 가맹점', recentRefunds: [] });
+    expect(detail.json().recentRequests).toHaveLength(1);
     const rotated = await h.app.inject({
       method: 'POST',
       url: `/api/ops/merchants/${merchantId}/rotate-key`,

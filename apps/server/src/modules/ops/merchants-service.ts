@@ -1,7 +1,7 @@
 import { kstIso } from '@ohgood/contract/kst';
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { merchantApiKeys, merchants, paymentRequests } from '../../db/schema';
+import { merchantApiKeys, merchants, paymentRequests, purchases } from '../../db/schema';
 import { type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
@@ -64,8 +64,20 @@ export function createOpsMerchantsService(db: Db, clock: Clock) {
         .where(eq(paymentRequests.merchantId, merchantId))
         .orderBy(desc(paymentRequests.createdAt))
         .limit(30);
+      const refunds = await db
+        .select()
+        .from(purchases)
+        .where(and(eq(purchases.merchantId, merchantId), isNotNull(purchases.refundedAt)))
+        .orderBy(desc(purchases.refundedAt))
+        .limit(30);
       return {
         ...rowOf(row),
+        recentRefunds: refunds.map((p) => ({
+          paymentId: p.id,
+          requestName: p.requestName,
+          totalPrice: p.totalPrice,
+          refundedAt: kstIso(p.refundedAt as Date),
+        })),
         recentRequests: requests.map((r) => ({
           requestId: r.id,
           orderId: r.orderId,

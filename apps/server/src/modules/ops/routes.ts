@@ -67,6 +67,9 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
     registerEndpoint(app, api.revokeSessions, async (request) => ({
       revokedAt: await s.customers.revokeSessions(requireStaff(request), request.params.id, request.body.reason),
     }));
+    registerEndpoint(app, api.changeLimit, async (request) =>
+      s.customers.changeLimit(requireStaff(request), request.params.id, request.body.limit, request.body.reason),
+    );
     registerEndpoint(app, api.refund, async (request) =>
       s.customers.refund(requireStaff(request), request.params.paymentId, request.body.reason),
     );
@@ -92,6 +95,9 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
     });
     registerEndpoint(app, api.setStaffRole, async (request) =>
       s.staff.setRole(requireStaff(request), request.params.id, request.body.role, request.body.reason),
+    );
+    registerEndpoint(app, api.disableStaff, async (request) =>
+      s.staff.disable(requireStaff(request), request.params.id, request.body.reason),
     );
     registerEndpoint(app, api.audit, async (request) => readAudit(s.db, request.query));
 

@@ -113,6 +113,14 @@ async function insertStaff(
  * TOTP code, 30-minute idle sessions, one-time enrolment links. Sign-in failures are limited exactly like a
  * customer's login, per email and per IP.
  */
+/** Ends every open session of an operator (a role change, a disable). */
+function endSessions(tx: Tx, staffId: number, at: Date) {
+  return tx
+    .update(staffSessions)
+    .set({ endedAt: at })
+    .where(and(eq(staffSessions.staffId, staffId), isNull(staffSessions.endedAt)));
+}
+
 export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
   async function openEnrolment(token: string) {
     const [row] = await db
@@ -277,10 +285,7 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
         if (!before) throw notFound('STAFF_NOT_FOUND', '운영자를 찾을 수 없습니다.');
         const [after] = await tx.update(staff).set({ role }).where(eq(staff.id, staffId)).returning();
         // A new role takes effect at the next sign-in: end the operator's open sessions.
-        await tx
-          .update(staffSessions)
-          .set({ endedAt: clock.now() })
-          .where(and(eq(staffSessions.staffId, staffId), isNull(staffSessions.endedAt)));
+        await endSessions(tx, staffId, clock.now());
         await writeAudit(tx, actorOf(by), clock.now(), {
           action: 'staff.role',
           targetType: 'staff',
@@ -288,6 +293,28 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
           reason,
           before: { role: before.role },
           after: { role },
+        });
+        return staffRowOf(after ?? before);
+      });
+    },
+
+    /** Disables an operator: their sessions end now and sign-in refuses them. Not oneself (the last admin). */
+    async disable(by: StaffPrincipal, staffId: number, reason: string) {
+      if (by.staffId === staffId) throw conflict('STAFF_SELF_DISABLE', '자기 자신은 사용 중지할 수 없습니다.');
+      return withTx(db, async (tx) => {
+        const [before] = await tx.select().from(staff).where(eq(staff.id, staffId)).for('update');
+        if (!before) throw notFound('STAFF_NOT_FOUND', '운영자를 찾을 수 없습니다.');
+        if (before.disabledAt) throw conflict('STAFF_ALREADY_DISABLED', '이미 사용 중지된 운영자입니다.');
+        const now = clock.now();
+        const [after] = await tx.update(staff).set({ disabledAt: now }).where(eq(staff.id, staffId)).returning();
+        await endSessions(tx, staffId, now);
+        await writeAudit(tx, actorOf(by), now, {
+          action: 'staff.disable',
+          targetType: 'staff',
+          targetId: staffId,
+          reason,
+          before: { disabled: false },
+          after: { disabled: true },
         });
         return staffRowOf(after ?? before);
       });

@@ -25,6 +25,8 @@ export interface FinalSeen {
   suspended: boolean;
   pointBalance: number;
   gradePoint: number;
+  /** Risk's limit under the grade's, if set (docs/rules/operations.md#O8). */
+  creditLimit: number | null;
   /** This month's unpaid total. */
   owed: number;
   request: FinalRequest | null;
@@ -89,6 +91,7 @@ export async function readFinal(
     suspended: customer.suspended,
     pointBalance: customer.pointBalance,
     gradePoint: customer.gradePoint,
+    creditLimit: customer.creditLimit,
     owed: Number(row.owed),
     request: row.request && { ...row.request, expiresAt: new Date(row.request.expiresAt) },
     requestAnswer: row.request_answer,

@@ -104,7 +104,7 @@ function decideFinal(
     throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
   }
   const owed = request.totalPrice - point;
-  const available = limitLeft(seen.gradePoint, seen.owed);
+  const available = limitLeft(seen, seen.owed);
   if (owed > available) throw unprocessable('LIMIT_EXCEEDED', PAY_MSG.limitExceeded);
   const earned = earnedPoints(owed, gradeOf(seen.gradePoint).pointPercent);
   return {
@@ -249,7 +249,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
         requestName: reserved.requestName,
         price: reserved.totalPrice,
         point: me.pointBalance,
-        balance: limitLeft(me.gradePoint, me.owed),
+        balance: limitLeft(me, me.owed),
         requestId: reserved.id,
       };
     },

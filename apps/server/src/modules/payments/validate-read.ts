@@ -14,6 +14,8 @@ export interface ValidateSeen {
   suspended: boolean;
   pointBalance: number;
   gradePoint: number;
+  /** Risk's limit under the grade's, if set (docs/rules/operations.md#O8). */
+  creditLimit: number | null;
   /** This month's unpaid total. */
   owed: number;
   held: HeldRequest | null;
@@ -54,6 +56,7 @@ export async function readValidate(
       suspended: customers.suspended,
       pointBalance: customers.pointBalance,
       gradePoint: customers.gradePoint,
+      creditLimit: customers.creditLimit,
       owed: owedSql(customerId, month),
       held,
     })

@@ -1,4 +1,4 @@
-import { gradeOf } from '@ohgood/contract/grades';
+import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { addMonths, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
 import { SCORE_MESSAGES, SCORE_MONTHS } from '@ohgood/contract/report-rules';
@@ -39,6 +39,7 @@ export function createReportService(db: Db, clock: Clock, bills: BillsService): 
       .select({
         name: customers.name,
         gradePoint: customers.gradePoint,
+        creditLimit: customers.creditLimit,
         suspended: customers.suspended,
         pointBalance: customers.pointBalance,
       })
@@ -138,7 +139,7 @@ export function createReportService(db: Db, clock: Clock, bills: BillsService): 
         spendThisMonth: thisMonth?.totalSpend ?? 0,
         spendLastMonth: recent.monthly[addMonths(current, -1)]?.totalSpend ?? 0,
         categoriesThisMonth: thisMonth?.categories ?? [],
-        monthlyLimit: gradeOf(me.gradePoint).monthlyLimit,
+        monthlyLimit: monthlyLimitOf(me),
         pointBalance: me.pointBalance,
         suspended: status.suspended,
         overdueAmount: status.overdueAmount,

@@ -1,0 +1,226 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { apiCustomer, MERCHANT, uniqueEmail } from './helpers';
+
+/*
+ * The operator console end to end, on the demo operators (README's demo table): an operator signs in with a
+ * TOTP code the test computes, finds a customer, lifts a suspension with a reason and sees it in the audit
+ * log; a moderator hides a reported short and an anonymous feed no longer shows it.
+ */
+
+const PASSWORD = 'ohgood-ops-123!';
+const OPERATORS = {
+  RISK: { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' },
+  MODERATOR: { email: 'moderator@ops.ohgood.kr', secret: 'NPGH446TF7SD64GYCIX4SKQYFGK3DGQM' },
+  ADMIN: { email: 'admin@ops.ohgood.kr', secret: 'QPGIMB3LVH3TATUS5RBTLBV26KZUM6WB' },
+};
+const shots = join(import.meta.dirname, '.tmp', 'ops');
+
+test.use({ viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false });
+
+/**
+ * The server's clock runs shifted (CLOCK_START), and TOTP codes are checked at its time: a payment request's
+ * `createdAt` tells the offset from this machine's clock.
+ */
+async function serverOffsetMs(request: APIRequestContext): Promise<number> {
+  const res = await request.post('/api/merchant/payment-requests', {
+    headers: MERCHANT,
+    data: { orderId: `ops-clock-${Date.now()}`, requestName: '시계 확인', totalPrice: 1000 },
+  });
+  expect(res.ok()).toBe(true);
+  const { createdAt } = (await res.json()) as { createdAt: string };
+  return new Date(createdAt).getTime() - Date.now();
+}
+
+const codeFor = (secret: string, offsetMs: number) =>
+  generate({ secret, epoch: Math.floor((Date.now() + offsetMs) / 1000) });
+
+/** An operator signed in through the API (setup and clean-up only): password, then the code. */
+async function apiOperator(request: APIRequestContext, who: keyof typeof OPERATORS, offsetMs: number) {
+  const first = await request.post('/api/ops/auth/sign-in', {
+    data: { email: OPERATORS[who].email, password: PASSWORD },
+  });
+  expect(first.ok()).toBe(true);
+  const headers = { authorization: `Bearer ${(await first.json()).token}` };
+  const second = await request.post('/api/ops/auth/totp', {
+    headers,
+    data: { code: await codeFor(OPERATORS[who].secret, offsetMs) },
+  });
+  expect(second.ok(), await second.text()).toBe(true);
+  return headers;
+}
+
+/** Signs in on the console's own screen: email and password, then the authenticator's code. */
+async function signInOnScreen(page: Page, who: keyof typeof OPERATORS, offsetMs: number) {
+  await page.goto('/ops');
+  await page.getByLabel('이메일').fill(OPERATORS[who].email);
+  await page.getByLabel('비밀번호').fill(PASSWORD);
+  await page.getByRole('button', { name: '다음' }).click();
+  await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(OPERATORS[who].secret, offsetMs));
+  await page.getByRole('button', { name: '로그인' }).click();
+  await expect(page.getByRole('navigation', { name: '운영 메뉴' })).toBeVisible();
+}
+
+/** Gives a reason, goes on to the confirmation and runs the action in the open dialog. */
+async function confirmWithReason(page: Page, reason: string) {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/사유/).fill(reason);
+  await dialog.getByRole('button', { name: '다음' }).click();
+  await expect(dialog.getByText(`사유: ${reason}`)).toBeVisible();
+  await dialog.getByRole('button', { name: '실행' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+let offsetMs = 0;
+let admin: Record<string, string>;
+
+test.beforeAll(async ({ request }) => {
+  mkdirSync(shots, { recursive: true });
+  offsetMs = await serverOffsetMs(request);
+  admin = await apiOperator(request, 'ADMIN', offsetMs);
+});
+
+test('risk signs in with TOTP, finds a customer, lifts a suspension with a reason and sees it in the audit log', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('ops');
+  await apiCustomer(request, email);
+  // The customer is suspended through the console's API first.
+  const search = await request.get(`/api/ops/customers?q=${encodeURIComponent(email)}`, { headers: admin });
+  const [found] = (await search.json()).items as Array<{ customerId: number }>;
+  expect(found).toBeTruthy();
+  const customerId = (found as { customerId: number }).customerId;
+  const suspended = await request.post(`/api/ops/customers/${customerId}/suspend`, {
+    headers: admin,
+    data: { reason: 'e2e: 명의 도용 의심' },
+  });
+  expect(suspended.ok()).toBe(true);
+
+  await signInOnScreen(page, 'RISK', offsetMs);
+  await expect(page.getByText('오늘의 현황')).toBeVisible();
+  await page.screenshot({ path: join(shots, 'home.png') });
+  // Risk has no merchant or operator screens.
+  const menu = page.getByRole('navigation', { name: '운영 메뉴' });
+  await expect(menu.getByRole('button', { name: '가맹점' })).toHaveCount(0);
+  await expect(menu.getByRole('button', { name: '운영자' })).toHaveCount(0);
+
+  await menu.getByRole('button', { name: '고객' }).click();
+  await page.getByLabel('고객 검색 (이름, 이메일, 고객 번호)').fill(email);
+  await page.getByRole('button', { name: '검색' }).click();
+  const results = page.getByRole('region', { name: '검색 결과' });
+  // Masked in the list: the e-mail is not shown in clear.
+  await expect(results.getByText(`#${customerId}`)).toBeVisible();
+  await expect(results.getByText(email)).toHaveCount(0);
+  await results.getByRole('button', { name: `고객 #${customerId} 열기` }).click();
+
+  const detail = page.getByRole('region', { name: new RegExp(`고객 #${customerId}`) });
+  const lift = detail.getByRole('button', { name: '정지 해제' });
+  await expect(lift).toBeVisible();
+  await expect(detail.getByTestId('personal-email')).toHaveText(/^op\*\*@example\.com$/);
+  await page.screenshot({ path: join(shots, 'customer.png'), fullPage: true });
+  await lift.click();
+  await page.screenshot({ path: join(shots, 'action-dialog.png') });
+  await confirmWithReason(page, '입금 확인 후 해제');
+  await expect(page.getByText('정지 해제 완료')).toBeVisible();
+  await expect(detail.getByRole('button', { name: '결제 정지' })).toBeVisible();
+
+  await menu.getByRole('button', { name: '감사 기록' }).click();
+  const log = page.getByRole('region', { name: '감사 기록' });
+  await log.getByLabel('대상 번호').fill(String(customerId));
+  await log.getByRole('button', { name: '적용' }).click();
+  const row = log.getByRole('row').filter({ hasText: '입금 확인 후 해제' });
+  await expect(row).toContainText('정지 해제');
+  await expect(row).toContainText('RISK');
+  await expect(log.getByRole('row').filter({ hasText: 'e2e: 명의 도용 의심' })).toContainText('결제 정지');
+  await page.screenshot({ path: join(shots, 'audit.png') });
+});
+
+test('a moderator hides a reported short and an anonymous feed no longer shows it', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const feed = await request.get('/api/public/shorts/feeds?page=1&size=50');
+  const items = (await feed.json()).data as Array<{ shortsId: number; title: string }>;
+  // The feed's last short: the other specs look at the top of the feed.
+  const target = items.at(-1) as { shortsId: number; title: string };
+  expect(target).toBeTruthy();
+  for (const reason of ['SPAM', 'HATE'] as const) {
+    const token = await apiCustomer(request);
+    const reported = await request.post('/api/shorts/reports', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { targetType: 'SHORT', targetId: target.shortsId, reason },
+    });
+    expect(reported.ok(), await reported.text()).toBe(true);
+  }
+
+  await signInOnScreen(page, 'MODERATOR', offsetMs);
+  const menu = page.getByRole('navigation', { name: '운영 메뉴' });
+  await expect(menu.getByRole('button', { name: '고객' })).toHaveCount(0);
+  await menu.getByRole('button', { name: '신고 검토' }).click();
+  const card = page.getByRole('article', { name: new RegExp(`: ${escapeRegExp(target.title)}$`) });
+  await expect(card).toContainText('신고 2건');
+  await page.screenshot({ path: join(shots, 'moderation.png') });
+  await card.getByRole('button', { name: '숨김' }).click();
+  await confirmWithReason(page, '스팸 신고 확인');
+  await expect(page.getByText('쇼츠 숨김 완료')).toBeVisible();
+
+  // A fresh, anonymous browser: the feed and the short's own page no longer have it.
+  const anonymous = await browser.newContext();
+  try {
+    const after = await anonymous.request.get('/api/public/shorts/feeds?page=1&size=50');
+    const ids = ((await after.json()).data as Array<{ shortsId: number }>).map((s) => s.shortsId);
+    expect(ids).not.toContain(target.shortsId);
+    expect((await anonymous.request.get(`/api/public/shorts/${target.shortsId}`)).ok()).toBe(false);
+  } finally {
+    await anonymous.close();
+  }
+
+  // Clean-up for the specs after this one: the admin restores the short.
+  const hidden = await request.get('/api/ops/moderation?state=HIDDEN', { headers: admin });
+  const kase = ((await hidden.json()).items as Array<{ caseId: number; targetId: number }>).find(
+    (c) => c.targetId === target.shortsId,
+  );
+  expect(kase).toBeTruthy();
+  const restored = await request.post(`/api/ops/moderation/${kase?.caseId}/decision`, {
+    headers: admin,
+    data: { action: 'RESTORE', reason: 'e2e 정리' },
+  });
+  expect(restored.ok()).toBe(true);
+});
+
+test('admin screens: merchants, operators and a customer with statements (screenshots)', async ({ page }) => {
+  // The admin's API session, handed to the console (its token lives in this tab's session storage).
+  await page.addInitScript((token) => sessionStorage.setItem('opsToken', token), admin.authorization?.slice(7) ?? '');
+  await page.goto('/ops');
+  const menu = page.getByRole('navigation', { name: '운영 메뉴' });
+  await menu.getByRole('button', { name: '가맹점' }).click();
+  await expect(page.getByRole('cell', { name: '#1' })).toBeVisible();
+  await page.getByRole('button', { name: '상세' }).first().click();
+  await expect(page.getByRole('heading', { name: '최근 결제 요청' })).toBeVisible();
+  await page.screenshot({ path: join(shots, 'merchants.png'), fullPage: true });
+  await menu.getByRole('button', { name: '운영자' }).click();
+  await expect(page.getByRole('cell', { name: 'risk@ops.ohgood.kr' })).toBeVisible();
+  await page.screenshot({ path: join(shots, 'staff.png') });
+
+  // The demo customer's page: six months of statements, each with its lines, payments with refund buttons.
+  await menu.getByRole('button', { name: '고객' }).click();
+  await page.getByLabel('고객 검색 (이름, 이메일, 고객 번호)').fill('demo@ohgood.kr');
+  await page.getByRole('button', { name: '검색' }).click();
+  await page
+    .getByRole('button', { name: /^고객 #\d+ 열기$/ })
+    .first()
+    .click();
+  const statement = page.locator('details').first();
+  await statement.locator('summary').click();
+  await expect(statement.getByRole('row').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: '환불' }).first()).toBeVisible();
+  await page.screenshot({ path: join(shots, 'customer-demo.png'), fullPage: true });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,27 @@
+import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/endpoint';
+import { opsEndpoints as api } from '@ohgood/contract/ops';
+
+/**
+ * What an operator's role may use, read from the contract's declarations (`access` on each endpoint): the
+ * console hides what the server would refuse, from the same source, so the two cannot disagree. The server
+ * still enforces every call.
+ */
+export function canCall(endpoint: Endpoint, role: StaffRole): boolean {
+  return isStaffAccess(endpoint.access) && endpoint.access.staff.includes(role);
+}
+
+export type Section = 'home' | 'customers' | 'moderation' | 'merchants' | 'staff' | 'audit';
+
+/** Each screen and the endpoint that opens it: a role that may not call it does not see the screen. */
+const SECTIONS: ReadonlyArray<{ id: Section; label: string; opens: Endpoint }> = [
+  { id: 'home', label: '홈', opens: api.home },
+  { id: 'customers', label: '고객', opens: api.searchCustomers },
+  { id: 'moderation', label: '신고 검토', opens: api.moderation },
+  { id: 'merchants', label: '가맹점', opens: api.merchants },
+  { id: 'staff', label: '운영자', opens: api.staff },
+  { id: 'audit', label: '감사 기록', opens: api.audit },
+];
+
+export function sectionsFor(role: StaffRole): Array<{ id: Section; label: string }> {
+  return SECTIONS.filter((s) => canCall(s.opens, role)).map(({ id, label }) => ({ id, label }));
+}

@@ -1,0 +1,262 @@
+import type { OpsCustomerPage } from '@ohgood/contract/ops';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetToastLog, toastLog } from '../../test/toast-log';
+import { describeChange } from './audit-log';
+import { sectionsFor } from './console-access';
+import { CustomerDetail } from './customer-detail';
+import { Merchants } from './merchants';
+import { opsToken } from './ops-client';
+
+/**
+ * The console's screens against a stubbed network (the server's own rules are proved by its tests): every
+ * action asks for a reason and a confirmation before it calls, personal data is masked until '보기', and a
+ * role sees only what the contract lets it call.
+ */
+
+type Call = { method: string; path: string; body: unknown };
+let calls: Call[] = [];
+
+/** Answers each request by `METHOD /path` from `routes`; records every call. */
+function serve(routes: Record<string, (body: unknown) => unknown>) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const path = url.split('?')[0] as string;
+      const method = init.method ?? 'GET';
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method, path, body });
+      const route = routes[`${method} ${path}`];
+      if (!route) return new Response(JSON.stringify({ code: 'NOT_FOUND', message: '없음' }), { status: 404 });
+      return new Response(JSON.stringify(route(body)), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }),
+  );
+}
+
+const page = (overrides: Partial<OpsCustomerPage['customer']> = {}): OpsCustomerPage => ({
+  customer: {
+    customerId: 7,
+    name: '김*굿',
+    email: 'de**@ohgood.kr',
+    account: '****6789',
+    gradeName: 'bronze',
+    suspended: true,
+    nickname: '오굿러',
+    accountName: '국민',
+    createdAt: '2026-01-02T10:00:00+09:00',
+    gradePoint: 5,
+    limit: 100_000,
+    gradeLimit: 100_000,
+    creditLimit: null,
+    limitBounds: { min: 10_000, max: 100_000, step: 10_000 },
+    usedThisMonth: 30_000,
+    pointBalance: 120,
+    staffSuspended: true,
+    overdueLifted: false,
+    sessionsRevokedAt: null,
+    uploadBannedUntil: null,
+    ...overrides,
+  },
+  statements: [
+    {
+      month: '2026-10',
+      extension: null,
+      overdue: false,
+      paid: false,
+      lines: [{ paymentId: 31, requestName: '아메리카노', price: 4_500, status: 'UNPAID' }],
+    },
+  ],
+  payments: [
+    {
+      paymentId: 31,
+      date: '2026-10-03T09:00:00+09:00',
+      requestName: '아메리카노',
+      totalPrice: 4_500,
+      pointUsed: 0,
+      status: 'UNPAID',
+    },
+  ],
+  points: [{ date: '2026-10-03', amount: 45, reason: 'PURCHASE_EARN' }],
+  notices: [{ at: '2026-11-01T09:00:00+09:00', kind: 'STATEMENT', title: '10월 청구서', body: '4,500원' }],
+  lockouts: [],
+  suspensionHistory: [],
+});
+
+const customerRoutes = (extra: Record<string, (body: unknown) => unknown> = {}) => ({
+  'GET /api/ops/customers/7': () => page(),
+  'GET /api/ops/customers/7/audit': () => ({ items: [], nextCursor: null }),
+  ...extra,
+});
+
+const posts = () => calls.filter((c) => c.method === 'POST');
+
+beforeEach(() => {
+  calls = [];
+  resetToastLog();
+  opsToken.set('staff-token');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('a console action', () => {
+  it('asks for a reason, then a confirmation, and only then calls the server', async () => {
+    const user = userEvent.setup();
+    serve(customerRoutes({ 'POST /api/ops/customers/7/lift': () => ({ customerId: 7, suspended: false }) }));
+    render(<CustomerDetail customerId={7} staffRole="RISK" />);
+    await user.click(await screen.findByRole('button', { name: '정지 해제' }));
+    const dialog = screen.getByRole('dialog', { name: '정지 해제' });
+
+    await user.click(within(dialog).getByRole('button', { name: '다음' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('사유를 2자 이상 입력해주세요.');
+    expect(posts()).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText(/사유/), '  입금 확인  ');
+    await user.click(within(dialog).getByRole('button', { name: '다음' }));
+    expect(within(dialog).getByText('사유: 입금 확인')).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await user.click(within(dialog).getByRole('button', { name: '실행' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts()).toEqual([{ method: 'POST', path: '/api/ops/customers/7/lift', body: { reason: '입금 확인' } }]);
+    expect(toastLog).toContain('정지 해제 완료');
+  });
+
+  it('backs out on 취소 without calling', async () => {
+    const user = userEvent.setup();
+    serve(customerRoutes());
+    render(<CustomerDetail customerId={7} staffRole="RISK" />);
+    await user.click(await screen.findByRole('button', { name: '잠금 초기화' }));
+    await user.type(screen.getByLabelText(/사유/), '고객 요청');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    await user.click(screen.getByRole('button', { name: '취소' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(posts()).toEqual([]);
+  });
+
+  it('refuses a limit outside the grade’s bounds before calling, then sends one inside them', async () => {
+    const user = userEvent.setup();
+    serve(
+      customerRoutes({
+        'POST /api/ops/customers/7/limit': () => ({ customerId: 7, limit: 50_000, creditLimit: 50_000 }),
+      }),
+    );
+    render(<CustomerDetail customerId={7} staffRole="ADMIN" />);
+    await user.click(await screen.findByRole('button', { name: '한도 변경' }));
+    const limit = screen.getByLabelText(/새 월 한도/);
+    await user.clear(limit);
+    await user.type(limit, '150000');
+    await user.type(screen.getByLabelText(/사유/), '소득 확인 전');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('10,000원~100,000원');
+    await user.clear(limit);
+    await user.type(limit, '50000');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    expect(screen.getByText('월 한도 100,000원 → 50,000원')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '실행' }));
+    await waitFor(() =>
+      expect(posts()).toEqual([
+        { method: 'POST', path: '/api/ops/customers/7/limit', body: { limit: 50_000, reason: '소득 확인 전' } },
+      ]),
+    );
+  });
+});
+
+describe('the customer page', () => {
+  it('masks personal data; 보기 reveals one field after a reason and a confirmation', async () => {
+    const user = userEvent.setup();
+    serve(
+      customerRoutes({
+        'POST /api/ops/customers/7/reveal': () => ({ field: 'name', value: '김오굿' }),
+      }),
+    );
+    render(<CustomerDetail customerId={7} staffRole="SUPPORT" />);
+    expect(await screen.findByTestId('personal-name')).toHaveTextContent('김*굿');
+    expect(screen.getByTestId('personal-email')).toHaveTextContent('de**@ohgood.kr');
+    const [revealName] = screen.getAllByRole('button', { name: '보기' });
+    await user.click(revealName as HTMLElement);
+    await user.type(screen.getByLabelText(/사유/), '본인 확인 통화');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    await user.click(screen.getByRole('button', { name: '실행' }));
+    await waitFor(() => expect(screen.getByTestId('personal-name')).toHaveTextContent('김오굿'));
+    // Only the one field: the others stay masked.
+    expect(screen.getByTestId('personal-email')).toHaveTextContent('de**@ohgood.kr');
+    expect(posts()).toEqual([
+      { method: 'POST', path: '/api/ops/customers/7/reveal', body: { field: 'name', reason: '본인 확인 통화' } },
+    ]);
+  });
+
+  it('shows statements with their lines, points in Korean, notices sent, and no actions to support', async () => {
+    serve(customerRoutes());
+    render(<CustomerDetail customerId={7} staffRole="SUPPORT" />);
+    expect(await screen.findByText(/2026-10 · 1건/)).toBeInTheDocument();
+    expect(screen.getAllByText('아메리카노').length).toBeGreaterThan(0);
+    expect(screen.getByText('10월 청구서')).toBeInTheDocument();
+    expect(screen.getByText('결제 적립')).toBeInTheDocument();
+    expect(screen.getByText('이 역할은 조회만 할 수 있습니다.')).toBeInTheDocument();
+    for (const action of ['정지 해제', '한도 변경', '잠금 초기화', '모든 세션 끊기', '환불']) {
+      expect(screen.queryByRole('button', { name: action })).not.toBeInTheDocument();
+    }
+  });
+});
+
+describe('screens by role', () => {
+  it('shows each role only the screens its endpoints allow', () => {
+    const ids = (role: Parameters<typeof sectionsFor>[0]) => sectionsFor(role).map((s) => s.id);
+    expect(ids('SUPPORT')).toEqual(['home', 'customers']);
+    expect(ids('RISK')).toEqual(['home', 'customers', 'audit']);
+    expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
+    expect(ids('ADMIN')).toEqual(['home', 'customers', 'moderation', 'merchants', 'staff', 'audit']);
+  });
+});
+
+describe('merchants', () => {
+  it('shows a rotated key once, with a copy button', async () => {
+    const user = userEvent.setup();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    serve({
+      'GET /api/ops/merchants': () => ({
+        items: [
+          {
+            merchantId: 3,
+            name: '카페',
+            category: '식비',
+            disabled: false,
+            keys: 1,
+            createdAt: '2026-11-01T00:00:00+09:00',
+          },
+        ],
+      }),
+      'POST /api/ops/merchants/3/rotate-key': () => ({ merchantId: 3, apiKey: 'mk_live_new' }),
+    });
+    render(<Merchants />);
+    await user.click(await screen.findByRole('button', { name: '키 교체' }));
+    await user.type(screen.getByLabelText(/사유/), '유출 의심');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    await user.click(screen.getByRole('button', { name: '실행' }));
+    expect(await screen.findByTestId('api-key')).toHaveTextContent('mk_live_new');
+    await user.click(screen.getByRole('button', { name: '복사' }));
+    expect(writeText).toHaveBeenCalledWith('mk_live_new');
+    await user.click(screen.getByRole('button', { name: '닫기' }));
+    expect(screen.queryByText('mk_live_new')).not.toBeInTheDocument();
+  });
+});
+
+describe('the audit log', () => {
+  it('shows what an action changed, field by field, in Korean', () => {
+    expect(
+      describeChange(
+        { customerId: 5, suspended: true, staffSuspended: true, overdueLifted: false },
+        { customerId: 5, suspended: false, staffSuspended: false, overdueLifted: false },
+      ),
+    ).toBe('결제 정지: true → false, 운영자 정지: true → false');
+    expect(describeChange({ limit: 100_000, creditLimit: null }, { limit: 50_000, creditLimit: 50_000 })).toBe(
+      '한도: 100000 → 50000, 개별 한도: null → 50000',
+    );
+    expect(describeChange(null, { field: 'email' })).toBe('항목: email');
+    expect(describeChange(null, null)).toBe('');
+  });
+});

@@ -1,0 +1,99 @@
+import { notify } from '../../shared/notify';
+import { OpsError } from './ops-client';
+import styles from './ops-console.module.css';
+
+/** The Korean message of a failed console call. */
+export const failure = (error: unknown) => (error instanceof OpsError ? error.message : '요청에 실패했습니다.');
+
+/** A read's loading and error (with a retry) states. */
+export function Status({ loading, error, retry }: { loading: boolean; error?: string; retry: () => void }) {
+  if (loading) return <p role="status">불러오는 중...</p>;
+  if (!error) return null;
+  return (
+    <p className={styles.error} role="alert">
+      {error}{' '}
+      <button type="button" className={styles.linkButton} onClick={retry}>
+        다시 시도
+      </button>
+    </p>
+  );
+}
+
+/** 'YYYY-MM-DDTHH:mm…' as 'YYYY-MM-DD HH:mm'. */
+export const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** A purchase's status in Korean. */
+export const PAYMENT_STATUS: Record<string, string> = { UNPAID: '미납', PAID: '납부 완료', REFUNDED: '환불' };
+
+/** A merchant's payment request's status in Korean. */
+export const REQUEST_STATUS: Record<string, string> = {
+  ACTIVE: '결제 대기',
+  PAID: '결제 완료',
+  EXPIRED: '만료',
+  CANCELLED: '취소',
+  REFUNDED: '환불',
+};
+
+/** The authenticator app's 6-digit code (sign-in and enrolment). */
+export function TotpInput({ value, onChange }: { value: string; onChange: (code: string) => void }) {
+  return (
+    <label>
+      인증 앱의 6자리 코드
+      <input
+        className={styles.input}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+      />
+    </label>
+  );
+}
+
+/** A form's error line, announced. */
+export function FormError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p className={styles.error} role="alert">
+      {error}
+    </p>
+  );
+}
+
+/** Copies a value shown once (a new API key, an enrolment link), with a toast either way. */
+export function CopyButton({ value, what }: { value: string; what: string }) {
+  return (
+    <button
+      type="button"
+      className={styles.button}
+      onClick={() =>
+        navigator.clipboard.writeText(value).then(
+          () => notify(`${what}를 복사했어요.`),
+          () => notify(`복사하지 못했어요. ${what}를 직접 선택해 복사해주세요.`),
+        )
+      }
+    >
+      복사
+    </button>
+  );
+}
+
+/** Plain rows of text cells, or a line saying there are none. */
+export function Rows({ rows, empty }: { rows: Array<{ key: string | number; cells: string[] }>; empty: string }) {
+  if (rows.length === 0) return <p className={styles.muted}>{empty}</p>;
+  return (
+    <table className={styles.table}>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            {row.cells.map((cell, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed columns
+              <td key={i}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,83 @@
+import type { StaffRole } from '@ohgood/contract/endpoint';
+import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { useState } from 'react';
+import { Status } from './console-ui';
+import { CustomerDetail } from './customer-detail';
+import { callOps } from './ops-client';
+import styles from './ops-console.module.css';
+import { useOps } from './use-ops';
+
+/** Search by name, email or customer id (results masked), then one customer's page. */
+export function Customers({ staffRole }: { staffRole: StaffRole }) {
+  const [q, setQ] = useState('');
+  const [submitted, setSubmitted] = useState('');
+  const [selected, setSelected] = useState<number | null>(null);
+  const results = useOps(
+    () => (submitted ? callOps(api.searchCustomers, { query: { q: submitted } }) : Promise.resolve({ items: [] })),
+    submitted,
+  );
+  return (
+    <>
+      <form
+        className={`${styles.card} ${styles.row}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSubmitted(q.trim());
+          setSelected(null);
+        }}
+      >
+        <label className={styles.field}>
+          고객 검색 (이름, 이메일, 고객 번호)
+          <input className={styles.input} value={q} onChange={(e) => setQ(e.target.value)} maxLength={100} />
+        </label>
+        <button className={styles.button} type="submit">
+          검색
+        </button>
+      </form>
+      {submitted && (
+        <section className={styles.card} aria-label="검색 결과">
+          <Status {...results} />
+          {results.data?.items.length === 0 && <p>검색 결과가 없습니다.</p>}
+          {results.data && results.data.items.length > 0 && (
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th>번호</th>
+                  <th>이름</th>
+                  <th>이메일</th>
+                  <th>계좌</th>
+                  <th>등급</th>
+                  <th>상태</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {results.data.items.map((c) => (
+                  <tr key={c.customerId} className={selected === c.customerId ? styles.selectedRow : undefined}>
+                    <td>#{c.customerId}</td>
+                    <td>{c.name}</td>
+                    <td>{c.email}</td>
+                    <td>{c.account}</td>
+                    <td>{c.gradeName}</td>
+                    <td>{c.suspended ? '결제 정지' : '정상'}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        aria-label={`고객 #${c.customerId} 열기`}
+                        onClick={() => setSelected(c.customerId)}
+                      >
+                        열기
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+      {selected !== null && <CustomerDetail key={selected} customerId={selected} staffRole={staffRole} />}
+    </>
+  );
+}

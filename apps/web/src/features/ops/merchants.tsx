@@ -1,0 +1,194 @@
+import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { useState } from 'react';
+import { won } from '../../shared/format';
+import { ActionButton } from './action-dialog';
+import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from './console-ui';
+import { callOps } from './ops-client';
+import styles from './ops-console.module.css';
+import { useOps } from './use-ops';
+
+/**
+ * Merchants (ADMIN, docs/rules/operations.md#O7): the list, onboarding, disabling, rotating the API key — a new
+ * key is shown once, here, with a copy button — and one merchant's recent requests and refunds.
+ */
+export function Merchants() {
+  const [version, setVersion] = useState(0);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [newKey, setNewKey] = useState<{ merchantId: number; apiKey: string } | null>(null);
+  const list = useOps(() => callOps(api.merchants), String(version));
+  const reload = () => setVersion((v) => v + 1);
+  return (
+    <>
+      <section className={styles.card} aria-labelledby="merchants-title">
+        <div className={styles.row}>
+          <h2 id="merchants-title">가맹점</h2>
+          <CreateMerchant
+            onCreated={(key) => {
+              setNewKey(key);
+              reload();
+            }}
+          />
+        </div>
+        {newKey && <KeyOnce {...newKey} onClose={() => setNewKey(null)} />}
+        <Status {...list} />
+        {list.data?.items.length === 0 && <p>가맹점이 없습니다.</p>}
+        {list.data && list.data.items.length > 0 && (
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th>번호</th>
+                <th>이름</th>
+                <th>분류</th>
+                <th>상태</th>
+                <th>등록일</th>
+                <th>조치</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.items.map((m) => (
+                <tr key={m.merchantId} className={selected === m.merchantId ? styles.selectedRow : undefined}>
+                  <td>#{m.merchantId}</td>
+                  <td>{m.name}</td>
+                  <td>{m.category ?? '-'}</td>
+                  <td>{m.disabled ? <span className={styles.tagDanger}>중지</span> : '사용 중'}</td>
+                  <td>{m.createdAt.slice(0, 10)}</td>
+                  <td>
+                    <div className={styles.row}>
+                      <button type="button" className={styles.linkButton} onClick={() => setSelected(m.merchantId)}>
+                        상세
+                      </button>
+                      {!m.disabled && (
+                        <>
+                          <ActionButton
+                            label="키 교체"
+                            title={`${m.name} API 키 교체`}
+                            variant="linkButton"
+                            summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
+                            run={async (reason) =>
+                              setNewKey(
+                                await callOps(api.rotateMerchantKey, {
+                                  params: { id: m.merchantId },
+                                  body: { reason },
+                                }),
+                              )
+                            }
+                            onDone={reload}
+                          />
+                          <ActionButton
+                            label="사용 중지"
+                            title={`${m.name} 사용 중지`}
+                            variant="linkButton"
+                            summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
+                            run={(reason) =>
+                              callOps(api.disableMerchant, { params: { id: m.merchantId }, body: { reason } })
+                            }
+                            onDone={reload}
+                          />
+                        </>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {selected !== null && <MerchantDetail key={`${selected}:${version}`} merchantId={selected} />}
+    </>
+  );
+}
+
+function CreateMerchant({ onCreated }: { onCreated: (key: { merchantId: number; apiKey: string }) => void }) {
+  const [name, setName] = useState('');
+  const [category, setCategory] = useState('');
+  return (
+    <ActionButton
+      label="가맹점 등록"
+      variant="button"
+      fields={
+        <>
+          <label className={styles.field}>
+            가맹점 이름
+            <input className={styles.input} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label className={styles.field}>
+            분류 (선택)
+            <input
+              className={styles.input}
+              value={category}
+              maxLength={30}
+              onChange={(e) => setCategory(e.target.value)}
+            />
+          </label>
+        </>
+      }
+      check={() => (name.trim() ? null : '가맹점 이름을 입력해주세요.')}
+      summary={`'${name.trim()}' 가맹점을 등록하고 API 키를 발급합니다.`}
+      run={async (reason) =>
+        onCreated(
+          await callOps(api.createMerchant, {
+            body: { name: name.trim(), category: category.trim() || undefined, reason },
+          }),
+        )
+      }
+    />
+  );
+}
+
+/** A new API key, shown this once (only its hash is kept), with a copy button. */
+function KeyOnce({ merchantId, apiKey, onClose }: { merchantId: number; apiKey: string; onClose: () => void }) {
+  return (
+    <section className={styles.card} aria-label="새 API 키">
+      <p>
+        가맹점 #{merchantId}의 새 API 키예요. <strong>이 화면을 닫으면 다시 볼 수 없어요.</strong>
+      </p>
+      <p className={styles.secret} data-testid="api-key">
+        {apiKey}
+      </p>
+      <div className={styles.row}>
+        <CopyButton value={apiKey} what="API 키" />
+        <button type="button" className={styles.secondary} onClick={onClose}>
+          닫기
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function MerchantDetail({ merchantId }: { merchantId: number }) {
+  const detail = useOps(() => callOps(api.merchant, { params: { id: merchantId } }), String(merchantId));
+  const d = detail.data;
+  return (
+    <section className={styles.card} aria-labelledby="merchant-title">
+      <h2 id="merchant-title">
+        가맹점 #{merchantId} {d?.name}
+      </h2>
+      <Status {...detail} />
+      {d && (
+        <div className={styles.split}>
+          <div>
+            <h3>최근 결제 요청</h3>
+            <Rows
+              empty="요청이 없습니다."
+              rows={d.recentRequests.map((r) => ({
+                key: r.requestId,
+                cells: [minute(r.createdAt), r.requestName, won(r.totalPrice), REQUEST_STATUS[r.status] ?? r.status],
+              }))}
+            />
+          </div>
+          <div>
+            <h3>최근 환불</h3>
+            <Rows
+              empty="환불이 없습니다."
+              rows={d.recentRefunds.map((r) => ({
+                key: r.paymentId,
+                cells: [minute(r.refundedAt), r.requestName, won(r.totalPrice), PAYMENT_STATUS.REFUNDED ?? '환불'],
+              }))}
+            />
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
