@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineEndpoint, enveloped, envelopedWithCode } from './endpoint';
-import { errorCode } from './errors';
 import { DB_INT_MAX, dbId, decimalInt, plainText } from './input';
 import { LIMITS } from './limits';
 
@@ -122,7 +121,8 @@ export type EarnRequest = z.infer<typeof earnRequest>;
  */
 export const earnResult = z.object({
   success: z.boolean(),
-  code: errorCode.optional(),
+  /** The one refusal the earn call answers in its body (the day's cap); errors.ts declares it too. */
+  code: z.literal('DAILY_LIMIT_REACHED').optional(),
   message: z.string(),
   earnedPoints: z.number().int(),
   todayTotalPoints: z.number().int(),

@@ -105,7 +105,7 @@ describe('what each write refetches', () => {
   });
 
   it('a failed payment refetches nothing', async () => {
-    respond({ code: 'LIMIT_EXCEEDED', message: '한도 초과' }, 400);
+    respond({ success: false, code: 'LIMIT_EXCEEDED', message: '한도 초과' }, 400);
     const { result } = renderHook(() => useFinalPayment(), { wrapper });
     await expect(result.current.mutateAsync({ requestId: 'r1', point: 0, idempotencyKey: 'k1' })).rejects.toThrow();
     await settled();
@@ -134,7 +134,7 @@ describe('what each write refetches', () => {
   });
 
   it('a (un)subscription: profiles and the shorts my page, even when it failed, never the feed being watched', async () => {
-    respond({ code: 'NOT_FOUND', message: '없음' }, 404);
+    respond({ success: false, code: 'NOT_FOUND', message: '없음' }, 404);
     const { result } = renderHook(() => useSubscription(), { wrapper });
     await expect(result.current.mutateAsync({ targetId: 42, subscribe: true })).rejects.toThrow();
     await settled();

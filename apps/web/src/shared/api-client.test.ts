@@ -240,7 +240,7 @@ describe('callEndpoint', () => {
     expect(getToken()).toBe('tok');
   });
 
-  it('turns a code the contract does not know into REQUEST_FAILED', async () => {
+  it('turns a body that is not our error envelope (a proxy’s page) into REQUEST_FAILED', async () => {
     setToken('tok');
     vi.stubGlobal('fetch', respond(502, { code: 'SOMETHING_ELSE' }));
     await expect(callEndpoint(privateCall, { body: { a: 'x' } })).rejects.toMatchObject({
@@ -248,6 +248,18 @@ describe('callEndpoint', () => {
       code: 'REQUEST_FAILED',
       message: '요청에 실패했습니다.',
     });
+  });
+
+  it('keeps a newer server’s code and message in our envelope, and refuses a code of another shape', async () => {
+    setToken('tok');
+    vi.stubGlobal('fetch', respond(409, { success: false, code: 'SOMETHING_NEWER', message: '새 규칙입니다.' }));
+    await expect(callEndpoint(privateCall, { body: { a: 'x' } })).rejects.toMatchObject({
+      status: 409,
+      code: 'SOMETHING_NEWER',
+      message: '새 규칙입니다.',
+    });
+    vi.stubGlobal('fetch', respond(409, { success: false, code: '<b>x</b>', message: '이상한 코드' }));
+    await expect(callEndpoint(privateCall, { body: { a: 'x' } })).rejects.toMatchObject({ code: 'REQUEST_FAILED' });
   });
 
   it('calls the merchant API with its key only, and a merchant 401 keeps the customer session', async () => {

@@ -6,7 +6,7 @@ import type {
   EndpointQueryInput,
   EndpointResponse,
 } from '@ohgood/contract/endpoint';
-import { ERROR_CODES, type ErrorCode } from '@ohgood/contract/errors';
+import type { ErrorCode } from '@ohgood/contract/errors';
 import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
 import { clearToken, expireSession, getToken } from './auth-token';
@@ -38,10 +38,16 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
-const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
-/** A code the contract does not know (a newer server, a proxy's page) becomes the generic one. */
-function toErrorCode(code: unknown): ErrorCode {
-  return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : 'REQUEST_FAILED';
+/**
+ * The code of our error envelope (`{success: false, code, message}`); anything else (a proxy's page, a body
+ * that is not ours) is the generic one. A code this build does not know yet (a newer server) is kept: no screen
+ * branches on it, and its message is still the server's. The contract's list of codes stays out of the bundle.
+ */
+function toErrorCode(body: { success?: unknown; code?: unknown }): ErrorCode {
+  const { success, code } = body;
+  return success === false && typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)
+    ? (code as ErrorCode)
+    : 'REQUEST_FAILED';
 }
 
 /** 403 codes that mean "your session is not valid": they log the user out. Business 403s (e.g. a
@@ -85,7 +91,7 @@ function failedBody(body: unknown): ApiError | null {
   const wrapped = body as { success?: unknown; code?: unknown; message?: unknown };
   if (wrapped.success !== false) return null;
   const message = typeof wrapped.message === 'string' && wrapped.message ? wrapped.message : MSG.requestFailed;
-  return new ApiError(200, toErrorCode(wrapped.code), message);
+  return new ApiError(200, toErrorCode(wrapped), message);
 }
 
 /** An idempotent read is tried this many times more while the server answers 503 (a dependency restarting). */
@@ -153,8 +159,8 @@ async function sendOnce(call: Call): Promise<unknown> {
     parsed = null;
   }
   if (!response.ok) {
-    const err = (parsed ?? {}) as { code?: unknown; message?: unknown; field?: unknown };
-    const code = toErrorCode(err.code);
+    const err = (parsed ?? {}) as { success?: unknown; code?: unknown; message?: unknown; field?: unknown };
+    const code = toErrorCode(err);
     if (!call.asMerchant && (response.status === 401 || (response.status === 403 && AUTH_FORBIDDEN_CODES.has(code)))) {
       // A held token the server refuses is an expired session: say so, rather than land on /login mutely.
       if (token && window.location.pathname !== '/login') notify(MSG.sessionExpired);
