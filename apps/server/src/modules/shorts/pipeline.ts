@@ -15,6 +15,7 @@ import { isDependencyOutage } from '../../lib/unavailable';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, ToolError, transcodeToMp4 } from '../media/ffmpeg';
+import { oweDeletion, settleDeletions } from '../media/owed-deletions';
 import type { MediaStorage } from '../media/storage';
 import { renderThumbnail } from '../media/thumbnail';
 import { type LeaseTimes, leaseEnded, TRANSCODE_LEASE, TranscodeLeases } from './transcode-lease';
@@ -310,6 +311,14 @@ export class ShortsPipeline {
     this.#wakeIdle();
   }
 
+  /** Deletes owed files now; what the store refuses stays owed for the media sweep (media/sweep.ts). */
+  async #settle(keys: string[]): Promise<void> {
+    const { failed } = await settleDeletions(this.db, this.storage, this.clock, keys).catch(() => ({
+      failed: keys.length,
+    }));
+    if (failed > 0) this.log.warn?.({ keys }, 'media store refused deletes; the media sweep retries them');
+  }
+
   async #isReady(id: number): Promise<boolean> {
     const [row] = await this.db.select({ status: shorts.status }).from(shorts).where(eq(shorts.id, id));
     return row?.status === 'READY';
@@ -346,14 +355,17 @@ export class ShortsPipeline {
           })
           .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
           .returning({ id: shorts.id });
-        if (done.length > 0) await recordUploadFinished(tx, row, 'READY', this.clock.now());
+        if (done.length > 0) {
+          await recordUploadFinished(tx, row, 'READY', this.clock.now());
+          await oweDeletion(tx, [row.sourceKey], this.clock.now());
+        }
         return done;
       });
       // Not ours any more. An instance that stalled past its lease may finish after the one that took over
       // (or the other way round): the video sits under the same key, so keep it unless the short is gone.
       this.#retries.delete(id);
       if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
-      await this.storage.delete(row.sourceKey).catch(() => undefined);
+      await this.#settle([row.sourceKey]);
     } catch (error) {
       if (signal.aborted) return; // shutting down or taken over: leave PROCESSING to the lease's holder
       if (isStorageOutage(error)) {
@@ -362,6 +374,7 @@ export class ShortsPipeline {
         return;
       }
       this.#retries.delete(id);
+      const files = [row.videoKey, row.thumbnailKey, row.sourceKey].filter((key): key is string => key !== null);
       // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
       // the original this one could then not read), and its files must stay.
       const failed = await withTx(this.db, async (tx) => {
@@ -376,17 +389,16 @@ export class ShortsPipeline {
           })
           .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
           .returning({ id: shorts.id });
-        if (done.length > 0) await recordUploadFinished(tx, row, 'FAILED', this.clock.now());
+        if (done.length > 0) {
+          await recordUploadFinished(tx, row, 'FAILED', this.clock.now());
+          // A failed short keeps its row as a status record for the uploader, but no files.
+          await oweDeletion(tx, files, this.clock.now());
+        }
         return done;
       });
       if (failed.length === 0) return;
       this.log.error({ err: error, shortsId: id }, 'transcode failed');
-      // A failed short keeps its row as a status record for the uploader, but no files.
-      await Promise.all(
-        [row.videoKey, row.thumbnailKey, row.sourceKey]
-          .filter((key): key is string => key !== null)
-          .map((key) => this.storage.delete(key).catch(() => undefined)),
-      );
+      await this.#settle(files);
     } finally {
       stopHeartbeat();
       await rm(work, { recursive: true, force: true });

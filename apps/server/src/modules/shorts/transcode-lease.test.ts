@@ -8,6 +8,7 @@ import { shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { createHarness, type Harness } from '../../test/harness';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
+import { withHooks } from '../../test/storage-hooks';
 import { probe } from '../media/ffmpeg';
 import { createStorage, type MediaStorage } from '../media/storage';
 import { type PipelineInstance, ShortsPipeline } from './pipeline';
@@ -52,19 +53,13 @@ function gate() {
 /** The real S3 storage; `downloads` counts transcodes started, `beforeDownload` can hold one. */
 function counted(hooks: { beforeDownload?: () => Promise<void> } = {}) {
   const state = { downloads: 0 };
-  const wrapped: MediaStorage = {
-    kind: storage.kind,
-    putFile: (key, file, type) => storage.putFile(key, file, type),
-    size: (key) => storage.size(key),
-    read: (key, range) => storage.read(key, range),
-    delete: (key) => storage.delete(key),
-    check: () => storage.check(),
+  const wrapped = withHooks(storage, {
     async download(key, file) {
       state.downloads += 1;
       await hooks.beforeDownload?.();
       return storage.download(key, file);
     },
-  };
+  });
   return { storage: wrapped, state };
 }
 
