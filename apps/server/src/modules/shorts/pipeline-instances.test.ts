@@ -75,7 +75,7 @@ async function twoInstances(order: 'second-finishes-late' | 'second-loses-origin
     join(dir, 'work-a'),
     { instanceId: `${order}-a`, lease: { heartbeatMs: 3_600_000 } },
   );
-  // Instance B starts meanwhile and re-queues it; it goes on only after A is done.
+  // Instance B takes the short over once the lease runs out; it goes on only after A is done.
   const b = new ShortsPipeline(
     h.database.db,
     h.clock,
