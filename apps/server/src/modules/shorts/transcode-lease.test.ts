@@ -178,3 +178,88 @@ it('runs exactly one transcode when two instances resume the same PROCESSING sho
     await Promise.all([first.close(), second.close()]);
   }
 }, 120_000);
+
+it('stops a stalled instance’s transcode once its renewal finds the lease taken over, leaving the short to the new owner', async () => {
+  const clip = await makeVideo(work, 'stalled.mp4', { seconds: 1 });
+  // E stalls in its download past the lease; its renewal (every 50 ms here) then finds F holding the short.
+  const eHeld = gate();
+  const fHeld = gate();
+  const eEntered = gate();
+  let stoppedLogged: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stoppedLogged = resolve;
+  });
+  let eVideos = 0;
+  const eStorage = withHooks(storage, {
+    async download(key, file) {
+      eEntered.open();
+      await eHeld.opened;
+      return storage.download(key, file);
+    },
+    async putFile(key, file, type) {
+      if (key.startsWith('shorts/') && key.endsWith('.mp4')) eVideos += 1;
+      return storage.putFile(key, file, type);
+    },
+  });
+  const stalled = new ShortsPipeline(
+    h.database.db,
+    h.clock,
+    eStorage,
+    testTools,
+    limits,
+    {
+      error: () => undefined,
+      warn: (_obj, msg) => {
+        if (msg === 'transcode lease was taken over; stopping this transcode') stoppedLogged();
+      },
+    },
+    join(work, 'instance-e'),
+    { instanceId: 'instance-e', lease: { heartbeatMs: 50 } },
+  );
+  const fEntered = gate();
+  const f = counted({
+    beforeDownload: () => {
+      fEntered.open();
+      return fHeld.opened;
+    },
+  });
+  const taker = instance(h.database.db, f.storage, 'instance-f');
+  try {
+    const { shortsId } = await stalled.accept({
+      customerId,
+      title: '멈춘 인스턴스',
+      content: '임대 만료',
+      videoFile: clip,
+      thumbnailFile: null,
+    });
+    await eEntered.opened;
+    // E's renewals keep its lease fresh while the clock stands still: F finds nothing to take.
+    await taker.takeOverStranded();
+    await taker.idle();
+    expect(f.state.downloads).toBe(0);
+    // Time jumps past the lease (E stalled) and F takes the short over; should E's renewal slip in between
+    // the jump and F's claim, time jumps again.
+    let taken = false;
+    void fEntered.opened.then(() => {
+      taken = true;
+    });
+    while (!taken) {
+      h.clock.advance(TRANSCODE_LEASE.leaseMs);
+      await taker.takeOverStranded();
+      await Promise.race([fEntered.opened, taker.idle()]);
+    }
+    await stopped;
+    expect((await rowOf(shortsId))?.transcodeOwner).toBe('instance-f');
+    eHeld.open();
+    await stalled.idle();
+    expect(eVideos).toBe(0);
+    fHeld.open();
+    await taker.idle();
+    expect(f.state.downloads).toBe(1);
+    expect(await rowOf(shortsId)).toMatchObject({ status: 'READY', transcodeOwner: null });
+  } finally {
+    eHeld.open();
+    fHeld.open();
+    await Promise.all([stalled.close(), taker.close()]);
+  }
+}, 120_000);
