@@ -23,6 +23,7 @@ import { isApiPath } from './http/paths';
 import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerUnreadBodyClose } from './http/unread-body';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerSecurityHeaders(app, config.MEDIA_BASE_URL);
   registerInputGuard(app);
+  registerUnreadBodyClose(app);
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {

@@ -24,7 +24,7 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
     /**
      * Anonymous feed answers by URL (page, size, keyword). A short's own change and the ranking's refresh drop
      * them; a reaction or comment does not, so under real traffic they stay served from here, and their counts
-     * lag by at most the refresh (docs/rules/shorts.md#S20).
+     * lag by at most the refresh (docs/rules/shorts.md#S19).
      */
     publicFeed: home.define<string, PublicAnswer>({
       name: 'public-feed',

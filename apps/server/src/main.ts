@@ -20,6 +20,7 @@ const loadAppModules = () =>
     import('./modules/media/storage'),
     import('./modules/autopay/autopay-job'),
     import('./modules/bank/sandbox-bank'),
+    import('./modules/media/sweep'),
   ]);
 
 function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof config) => string): string {
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
     { createStorage, mediaDir },
     { runAutopay },
     { createSandboxBank },
+    { sweepMedia },
   ] = await modules;
   phases.modulesLoaded = Math.round(performance.now());
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
         {
           autopay: () => runAutopay(database.db, bank, clock),
           pushes: () => app.notices.push.drain(),
+          mediaSweep: () => sweepMedia(database.db, storage, clock),
         },
         app.metrics,
       )

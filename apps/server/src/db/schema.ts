@@ -352,6 +352,9 @@ export const shorts = pgTable(
     /** A CHECK constraint (migration 0008) holds it to the contract's enum. */
     status: text('status', { enum: PROCESSING_STATUSES }).notNull().default('PROCESSING'),
     failureReason: text('failure_reason'),
+    /** The instance transcoding this PROCESSING short, and until when its lease holds (migration 0047). */
+    transcodeOwner: text('transcode_owner'),
+    transcodeLeaseUntil: timestamp('transcode_lease_until', { withTimezone: true }),
     likeCount: integer('like_count').notNull().default(0),
     dislikeCount: integer('dislike_count').notNull().default(0),
     commentCount: integer('comment_count').notNull().default(0),
@@ -363,8 +366,20 @@ export const shorts = pgTable(
   (t) => [
     index('shorts_status_created_idx').on(t.status, t.createdAt),
     index('shorts_customer_idx').on(t.customerId, t.createdAt),
+    index('shorts_processing_lease_idx').on(t.transcodeLeaseUntil).where(sql`${t.status} = 'PROCESSING'`),
     check('shorts_counts_nonnegative', sql`${t.likeCount} >= 0 and ${t.dislikeCount} >= 0 and ${t.commentCount} >= 0`),
   ],
+);
+
+/** Media objects whose delete is owed, retried by the media sweep until the store confirms it (migration 0048). */
+export const mediaDeletions = pgTable(
+  'media_deletions',
+  {
+    key: text('key').primaryKey(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [index('media_deletions_due_idx').on(t.dueAt)],
 );
 
 /** One reaction per customer per short (docs/rules/shorts.md#S3). */

@@ -43,7 +43,7 @@ describe('/metrics', () => {
       h.database.db,
       h.clock,
       h.app.log,
-      { autopay: async () => ({}), pushes: async () => 0 },
+      { autopay: async () => ({}), pushes: async () => 0, mediaSweep: async () => ({}) },
       h.app.metrics,
     );
     stop();

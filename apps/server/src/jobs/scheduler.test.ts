@@ -31,7 +31,11 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
   const clock = shiftedClock(new Date(Date.parse('2027-03-16T00:05:00+09:00') - 2_000));
   const { log, finished } = recordingLog();
   const ran = finished('auto-extension');
-  const stop = await startScheduler(database.db, clock, log, { autopay: async () => ({}), pushes: async () => 0 });
+  const stop = await startScheduler(database.db, clock, log, {
+    autopay: async () => ({}),
+    pushes: async () => 0,
+    mediaSweep: async () => ({}),
+  });
   try {
     const claimed = () =>
       database.db
@@ -42,6 +46,29 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
     expect(await ran).toMatchObject({ job: 'auto-extension', period: '2027-03', ran: true });
     const [row] = await claimed();
     expect(row?.startedAt.getTime()).toBeGreaterThanOrEqual(Date.parse('2027-03-16T00:05:00+09:00'));
+  } finally {
+    stop();
+  }
+}, 30_000);
+
+it('runs the media sweep when the clock passes its minute of the hour', async () => {
+  // Two seconds before xx:41 KST, the sweep's minute.
+  const clock = shiftedClock(new Date(Date.parse('2027-03-16T10:41:00+09:00') - 2_000));
+  const { log } = recordingLog();
+  let swept: (at: Date) => void = () => undefined;
+  const sweptAt = new Promise<Date>((resolve) => {
+    swept = resolve;
+  });
+  const stop = await startScheduler(database.db, clock, log, {
+    autopay: async () => ({}),
+    pushes: async () => 0,
+    mediaSweep: async () => {
+      swept(clock.now());
+      return {};
+    },
+  });
+  try {
+    expect((await sweptAt).getTime()).toBeGreaterThanOrEqual(Date.parse('2027-03-16T10:41:00+09:00'));
   } finally {
     stop();
   }

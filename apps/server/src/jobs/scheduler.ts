@@ -16,10 +16,14 @@ const MAX_TIMER_MS = 2_147_483_647;
 export interface BackgroundWork {
   autopay(): Promise<object>;
   pushes(): Promise<number>;
+  /** The media sweep (modules/media/sweep.ts): owed deletes, then objects no row refers to. */
+  mediaSweep(): Promise<object>;
 }
 
 /** How often the background work looks for due rows (one cheap indexed query each). */
 const BACKGROUND_CRON = '*/5 * * * *';
+/** The media sweep lists the swept prefixes of the store: hourly, off the hour's busy minutes. */
+const MEDIA_SWEEP_CRON = '41 * * * *';
 
 /**
  * Starts the in-process scheduler (KST) after catching up missed runs. Several instances may run it: the
@@ -50,6 +54,13 @@ export async function startScheduler(
     }
   };
   await background();
+  const mediaSweep = async () => {
+    try {
+      log.info(await work.mediaSweep(), 'media sweep finished');
+    } catch (error) {
+      log.error({ err: error }, 'media sweep failed; it runs again within the hour');
+    }
+  };
   let stopped = false;
   const timers = new Map<string, NodeJS.Timeout>();
 
@@ -89,6 +100,7 @@ export async function startScheduler(
   const kst = (pattern: string) => new Cron(pattern, { timezone: 'Asia/Seoul', paused: true });
   for (const job of Object.keys(JOBS) as JobName[]) schedule(job, kst(JOBS[job].cron), () => run(job));
   schedule('background', kst(BACKGROUND_CRON), background);
+  schedule('media-sweep', kst(MEDIA_SWEEP_CRON), mediaSweep);
   return () => {
     stopped = true;
     for (const timer of timers.values()) clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -10,6 +10,8 @@ export interface TestS3Server {
   bucket: string;
   /** Config that points the app at this store. */
   config: Partial<Config>;
+  /** Makes a stored object look last modified at `at` (the store reports its file's mtime). */
+  backdate(key: string, at: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function startTestS3Server(bucket = 'ohgood-media'): Promise<TestS3
       S3_ACCESS_KEY_ID: ACCESS_KEY,
       S3_SECRET_ACCESS_KEY: ACCESS_KEY,
       S3_FORCE_PATH_STYLE: true,
+    },
+    async backdate(key, at) {
+      // s3rver keeps an object's bytes in `<dir>/<bucket>/<key>._S3rver_object`.
+      await utimes(join(directory, bucket, `${key}._S3rver_object`), at, at);
     },
     async close() {
       await server.close();

@@ -1,11 +1,17 @@
 import { constants, createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { access, copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { MSG } from '@ohgood/contract/messages';
 import type { Config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import { isDependencyOutage } from '../../lib/unavailable';
+
+/** One stored object as a listing sees it. */
+export interface StoredObject {
+  key: string;
+  lastModified: Date;
+}
 
 /** Where media bytes live. Keys are relative paths such as `shorts/3f…a1.mp4`; API responses carry keys. */
 export interface MediaStorage {
@@ -19,6 +25,8 @@ export interface MediaStorage {
   /** Copies the object to a local file (for ffmpeg). */
   download(key: string, file: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (e.g. `shorts/`), page by page, in no promised order. */
+  list(prefix: string): AsyncIterable<StoredObject>;
   /** Throws when the store cannot be used right now (readiness probe). */
   check(): Promise<void>;
 }
@@ -85,6 +93,24 @@ export class LocalStorage implements MediaStorage {
   }
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    // Prefixes name directories here (`shorts/`); a missing one holds nothing.
+    yield* this.#walk(this.pathOf(prefix.replace(/\/+$/, '')));
+  }
+  async *#walk(dir: string): AsyncIterable<StoredObject> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) yield* this.#walk(path);
+      else if (entry.isFile()) {
+        const info = await stat(path).catch(() => null);
+        if (info) yield { key: relative(this.root, path).split(sep).join('/'), lastModified: info.mtime };
+      }
+    }
   }
   async check(): Promise<void> {
     await mkdir(this.root, { recursive: true });
@@ -169,6 +195,19 @@ export class S3Storage implements MediaStorage {
   async delete(key: string): Promise<void> {
     const [{ DeleteObjectCommand }, client] = await Promise.all([this.#sdk, this.#client]);
     await client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+  async *list(prefix: string): AsyncIterable<StoredObject> {
+    const [{ ListObjectsV2Command }, client] = await Promise.all([this.#sdk, this.#client]);
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
   async check(): Promise<void> {
     const [{ HeadBucketCommand }, client] = await Promise.all([this.#sdk, this.#client]);

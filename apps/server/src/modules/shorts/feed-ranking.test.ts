@@ -120,7 +120,7 @@ describe('public answer cache', () => {
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
 
-    // A reaction shows at once on the short's own answer; the anonymous feed keeps its page (docs/rules/shorts.md#S20)
+    // A reaction shows at once on the short's own answer; the anonymous feed keeps its page (docs/rules/shorts.md#S19)
     // and shows the new count after the ranking's refresh.
     const fan = await h.signUp();
     const liked = await like(h, id, fan.token);

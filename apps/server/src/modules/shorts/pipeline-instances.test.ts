@@ -9,11 +9,13 @@ import { probe } from '../media/ffmpeg';
 import { LocalStorage, type MediaStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
 import { makeVideo, testTools } from './test-media';
+import { TRANSCODE_LEASE } from './transcode-lease';
 
 /*
- * Several instances: each re-queues PROCESSING shorts at start-up, so two of them can transcode the same
- * short. Whatever the interleaving, the short must end READY with its files. Gates on the real storage
- * force the two bad orders deterministically.
+ * Several instances: the transcode lease keeps two of them off one short, but an instance that stalls past
+ * its lease (a paused process: no renewal) is still transcoding when another takes the short over. Whatever
+ * the interleaving, the short must end READY with its files. Gates on the real storage force the two bad
+ * orders deterministically.
  */
 let h: Harness;
 let work: string;
@@ -62,7 +64,7 @@ async function twoInstances(order: 'second-finishes-late' | 'second-loses-origin
   const storage = new LocalStorage(dir);
   const secondStarted = gate();
   const firstDone = gate();
-  // Instance A takes the upload; it transcodes only once B has picked the same short.
+  // Instance A takes the upload and stalls: it renews no lease, and transcodes only once B has the short.
   const a = new ShortsPipeline(
     h.database.db,
     h.clock,
@@ -70,8 +72,10 @@ async function twoInstances(order: 'second-finishes-late' | 'second-loses-origin
     testTools,
     limits,
     quiet,
+    join(dir, 'work-a'),
+    { instanceId: `${order}-a`, lease: { heartbeatMs: 3_600_000 } },
   );
-  // Instance B starts meanwhile and re-queues it; it goes on only after A is done.
+  // Instance B takes the short over once the lease runs out; it goes on only after A is done.
   const b = new ShortsPipeline(
     h.database.db,
     h.clock,
@@ -85,6 +89,8 @@ async function twoInstances(order: 'second-finishes-late' | 'second-loses-origin
     testTools,
     limits,
     quiet,
+    join(dir, 'work-b'),
+    { instanceId: `${order}-b` },
   );
   const clip = await makeVideo(work, `${order}.mp4`, { seconds: 1 });
   const { shortsId } = await a.accept({
@@ -94,6 +100,8 @@ async function twoInstances(order: 'second-finishes-late' | 'second-loses-origin
     videoFile: clip,
     thumbnailFile: null,
   });
+  // A's lease runs out unrenewed; B starts and takes the short over.
+  h.clock.advance(TRANSCODE_LEASE.leaseMs);
   await b.recover();
   await a.idle();
   firstDone.open();

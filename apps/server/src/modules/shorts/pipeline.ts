@@ -15,8 +15,10 @@ import { isDependencyOutage } from '../../lib/unavailable';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import { extractPoster, type MediaTools, measureDuration, probe, ToolError, transcodeToMp4 } from '../media/ffmpeg';
+import { oweDeletion, settleDeletions } from '../media/owed-deletions';
 import type { MediaStorage } from '../media/storage';
 import { renderThumbnail } from '../media/thumbnail';
+import { type LeaseTimes, leaseEnded, TRANSCODE_LEASE, TranscodeLeases } from './transcode-lease';
 
 /** The upload limits of the configuration, in bytes and seconds. */
 export function uploadLimits(
@@ -62,9 +64,18 @@ function isStorageOutage(error: unknown): boolean {
 /** Probed durations are a few ms off; a clip recorded for exactly the limit must still pass. */
 const DURATION_TOLERANCE_SECONDS = 0.25;
 
+/** Who this instance is to the other instances (its transcode leases carry it) and its lease timing. */
+export interface PipelineInstance {
+  /** Unique per process; the default is a fresh random id. */
+  instanceId?: string;
+  lease?: Partial<LeaseTimes>;
+}
+
 /**
  * Upload → validated, stored original + poster + PROCESSING row → background transcode → READY (or FAILED
- * with every stored file removed). Status lives in the database; PROCESSING rows are re-queued at start-up.
+ * with every stored file removed). Status lives in the database. A transcode runs under a lease the instance
+ * renews while it works (transcode-lease.ts): PROCESSING shorts without a live lease, left by a stopped or
+ * dead instance, are taken over at start-up and by a periodic look, and never by two instances at once.
  */
 export class ShortsPipeline {
   #queue: number[] = [];
@@ -76,6 +87,9 @@ export class ShortsPipeline {
   /** Shorts waiting to try again after a storage or disk outage: id → failed tries so far. */
   #retries = new Map<number, number>();
   #retryTimers = new Set<NodeJS.Timeout>();
+  readonly #leases: TranscodeLeases;
+  readonly #times: LeaseTimes;
+  #takeoverTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -90,7 +104,16 @@ export class ShortsPipeline {
      * at start. The default (system temp) is for tools and tests that build a pipeline by hand.
      */
     readonly workRoot: string = join(tmpdir(), 'ohgood-work'),
-  ) {}
+    instance: PipelineInstance = {},
+  ) {
+    this.#times = { ...TRANSCODE_LEASE, ...instance.lease };
+    this.#leases = new TranscodeLeases(db, clock, instance.instanceId ?? randomUUID(), this.#times.leaseMs);
+  }
+
+  /** This instance's id in the transcode leases. */
+  get instanceId(): string {
+    return this.#leases.owner;
+  }
 
   private get tools(): MediaTools {
     this.#tools ??= typeof this.toolsOf === 'function' ? this.toolsOf() : this.toolsOf;
@@ -162,6 +185,9 @@ export class ShortsPipeline {
           width: info.width,
           height: info.height,
           status: 'PROCESSING',
+          // Leased to this instance from the start, so no other takes it before its transcode begins.
+          transcodeOwner: this.#leases.owner,
+          transcodeLeaseUntil: this.#leases.until(),
           createdAt: this.clock.now(),
         })
         .returning({ id: shorts.id });
@@ -183,14 +209,28 @@ export class ShortsPipeline {
   }
 
   /**
-   * Start-up recovery: scratch files a killed process left are removed, and whatever was PROCESSING when
-   * the last process stopped goes back in the queue.
+   * Start-up recovery: scratch files a killed process left are removed, PROCESSING shorts nobody holds a
+   * live lease on go in the queue, and from then on the same look runs every few seconds, so a short whose
+   * instance died (it stopped renewing) is taken over once its lease runs out.
    */
   async recover(): Promise<void> {
     const removed = await cleanWorkRoot(this.workRoot);
     if (removed.length > 0) this.log.warn?.({ removed }, 'removed scratch files left by a stopped process');
-    const rows = await this.db.select({ id: shorts.id }).from(shorts).where(eq(shorts.status, 'PROCESSING'));
-    for (const row of rows) this.enqueue(row.id);
+    await this.takeOverStranded();
+    if (this.#takeoverTimer || this.#closed) return;
+    this.#takeoverTimer = setInterval(
+      () =>
+        this.takeOverStranded().catch((error: unknown) =>
+          this.log.warn?.({ err: error }, 'could not look for stranded transcodes; looking again shortly'),
+        ),
+      this.#times.takeoverMs,
+    );
+    this.#takeoverTimer.unref();
+  }
+
+  /** Queues every PROCESSING short whose lease is free or has run out (the claim itself is atomic). */
+  async takeOverStranded(): Promise<void> {
+    for (const id of await this.#leases.claimable()) this.enqueue(id);
   }
 
   /** Uploads waiting or being transcoded (the one in hand counts while the queue drains). */
@@ -225,14 +265,39 @@ export class ShortsPipeline {
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
-  /** Stops the queue and kills a running ffmpeg; the row stays PROCESSING and is recovered next start. */
+  /**
+   * Stops the queue and kills a running ffmpeg; the row stays PROCESSING and its lease is handed back, so
+   * another instance (or this one restarted) takes it over at once. A process that dies cannot hand it
+   * back: its lease runs out instead.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     this.#queue = [];
     for (const timer of this.#retryTimers) clearTimeout(timer);
     this.#retryTimers.clear();
+    if (this.#takeoverTimer) clearInterval(this.#takeoverTimer);
     this.#abort.abort();
     await this.#running;
+    await this.#leases
+      .releaseAll()
+      .catch((error: unknown) => this.log.warn?.({ err: error }, 'could not hand back transcode leases'));
+  }
+
+  /**
+   * Renews the lease while the transcode runs. A lease found taken over (this instance stalled past its
+   * expiry) stops this transcode: the new owner does it. A renewal the database could not answer is tried
+   * at the next beat; the lease stays ours until it runs out.
+   */
+  #heartbeat(id: number, lost: AbortController): () => void {
+    const timer = setInterval(async () => {
+      const held = await this.#leases.renew(id).catch(() => true);
+      if (!held) {
+        this.log.warn?.({ shortsId: id }, 'transcode lease was taken over; stopping this transcode');
+        lost.abort();
+      }
+    }, this.#times.heartbeatMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async #drain(): Promise<void> {
@@ -246,19 +311,27 @@ export class ShortsPipeline {
     this.#wakeIdle();
   }
 
+  /** Deletes owed files now; what the store refuses stays owed for the media sweep (media/sweep.ts). */
+  async #settle(keys: string[]): Promise<void> {
+    const { failed } = await settleDeletions(this.db, this.storage, this.clock, keys).catch(() => ({
+      failed: keys.length,
+    }));
+    if (failed > 0) this.log.warn?.({ keys }, 'media store refused deletes; the media sweep retries them');
+  }
+
   async #isReady(id: number): Promise<boolean> {
     const [row] = await this.db.select({ status: shorts.status }).from(shorts).where(eq(shorts.id, id));
     return row?.status === 'READY';
   }
 
   async #process(id: number): Promise<void> {
-    const [row] = await this.db
-      .select()
-      .from(shorts)
-      .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')));
+    // Only with the lease: another instance holding a live one is transcoding this short right now.
+    const row = await this.#leases.claim(id);
     if (!row?.sourceKey) return;
     const work = await makeWorkDir(this.workRoot, 'transcode-');
-    const signal = this.#abort.signal;
+    const lost = new AbortController();
+    const stopHeartbeat = this.#heartbeat(id, lost);
+    const signal = AbortSignal.any([this.#abort.signal, lost.signal]);
     try {
       const source = join(work, `source-${row.sourceKey.split('/').pop()}`);
       const output = join(work, 'out.mp4');
@@ -273,6 +346,7 @@ export class ShortsPipeline {
         const done = await tx
           .update(shorts)
           .set({
+            ...leaseEnded,
             status: 'READY',
             sourceKey: null,
             durationMs,
@@ -281,42 +355,52 @@ export class ShortsPipeline {
           })
           .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
           .returning({ id: shorts.id });
-        if (done.length > 0) await recordUploadFinished(tx, row, 'READY', this.clock.now());
+        if (done.length > 0) {
+          await recordUploadFinished(tx, row, 'READY', this.clock.now());
+          await oweDeletion(tx, [row.sourceKey], this.clock.now());
+        }
         return done;
       });
-      // Not ours any more. Another instance may have finished the same short (several instances re-queue
-      // PROCESSING rows at start-up): its video sits under the same key, so keep it unless the short is gone.
+      // Not ours any more. An instance that stalled past its lease may finish after the one that took over
+      // (or the other way round): the video sits under the same key, so keep it unless the short is gone.
       this.#retries.delete(id);
       if (updated.length === 0 && !(await this.#isReady(id))) await this.storage.delete(row.videoKey);
-      await this.storage.delete(row.sourceKey).catch(() => undefined);
+      await this.#settle([row.sourceKey]);
     } catch (error) {
-      if (signal.aborted) return; // shutting down: leave PROCESSING for recovery
+      if (signal.aborted) return; // shutting down or taken over: leave PROCESSING to the lease's holder
       if (isStorageOutage(error)) {
         this.log.warn?.({ err: error, shortsId: id }, 'transcode waits for the media store or disk');
         this.#retryLater(id);
         return;
       }
       this.#retries.delete(id);
+      const files = [row.videoKey, row.thumbnailKey, row.sourceKey].filter((key): key is string => key !== null);
       // Only a short still PROCESSING fails: another instance may have finished it meanwhile (and removed
       // the original this one could then not read), and its files must stay.
       const failed = await withTx(this.db, async (tx) => {
         const done = await tx
           .update(shorts)
-          .set({ status: 'FAILED', sourceKey: null, thumbnailKey: null, failureReason: '영상 변환에 실패했습니다.' })
+          .set({
+            ...leaseEnded,
+            status: 'FAILED',
+            sourceKey: null,
+            thumbnailKey: null,
+            failureReason: '영상 변환에 실패했습니다.',
+          })
           .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
           .returning({ id: shorts.id });
-        if (done.length > 0) await recordUploadFinished(tx, row, 'FAILED', this.clock.now());
+        if (done.length > 0) {
+          await recordUploadFinished(tx, row, 'FAILED', this.clock.now());
+          // A failed short keeps its row as a status record for the uploader, but no files.
+          await oweDeletion(tx, files, this.clock.now());
+        }
         return done;
       });
       if (failed.length === 0) return;
       this.log.error({ err: error, shortsId: id }, 'transcode failed');
-      // A failed short keeps its row as a status record for the uploader, but no files.
-      await Promise.all(
-        [row.videoKey, row.thumbnailKey, row.sourceKey]
-          .filter((key): key is string => key !== null)
-          .map((key) => this.storage.delete(key).catch(() => undefined)),
-      );
+      await this.#settle(files);
     } finally {
+      stopHeartbeat();
       await rm(work, { recursive: true, force: true });
     }
   }

@@ -7,8 +7,9 @@ import { shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { createHarness, type Harness } from '../../test/harness';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
+import { withHooks } from '../../test/storage-hooks';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
-import { createStorage, type MediaStorage } from '../media/storage';
+import { createStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
 import { makeVideo, testTools } from './test-media';
 
@@ -40,19 +41,13 @@ it('keeps a short PROCESSING through a media-store outage during its transcode a
   const s3Storage = createStorage(testConfig({ ...s3.config, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` }));
   let downloads = 0;
   // The real S3 storage; its first download finds the store gone.
-  const storage: MediaStorage = {
-    kind: s3Storage.kind,
-    putFile: (key, file, type) => s3Storage.putFile(key, file, type),
-    size: (key) => s3Storage.size(key),
-    read: (key, range) => s3Storage.read(key, range),
-    delete: (key) => s3Storage.delete(key),
-    check: () => s3Storage.check(),
+  const storage = withHooks(s3Storage, {
     async download(key, file) {
       downloads += 1;
       if (downloads === 1) await proxy.cut();
       return s3Storage.download(key, file);
     },
-  };
+  });
   let waited: () => void = () => undefined;
   const firstWait = new Promise<void>((resolve) => {
     waited = resolve;
