@@ -28,7 +28,8 @@ function serve(routes: Record<string, (body: unknown) => unknown>) {
       const body = init.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ method, path, body });
       const route = routes[`${method} ${path}`];
-      if (!route) return new Response(JSON.stringify({ success: false, code: 'NOT_FOUND', message: '없음' }), { status: 404 });
+      if (!route)
+        return new Response(JSON.stringify({ success: false, code: 'NOT_FOUND', message: '없음' }), { status: 404 });
       return new Response(JSON.stringify(route(body)), {
         status: 200,
         headers: { 'content-type': 'application/json' },
