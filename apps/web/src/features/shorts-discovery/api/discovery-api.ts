@@ -1,3 +1,4 @@
+import { safetyEndpoints } from '@ohgood/contract/safety';
 import { shortsEndpoints } from '@ohgood/contract/shorts';
 import type { ProfileSort, SearchCursor } from '@ohgood/contract/shorts-discovery';
 import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
@@ -19,6 +20,7 @@ export const discoveryKeys = {
   overview: dataKeys.myOverview,
   subscriptions: dataKeys.mySubscriptions,
   videos: (list: VideoList) => (list === 'all' ? dataKeys.myLiked : dataKeys.myCommented),
+  blocks: dataKeys.myBlocks,
 };
 
 /* The calls (docs/rules/api.md#A1): search and the my page's bodies are bare; profile calls are enveloped (`.data`). */
@@ -102,5 +104,26 @@ export function useSubscription() {
     onSettled: () => {
       void invalidateAfter(client, 'subscription');
     },
+  });
+}
+
+/** The creators I blocked, most recent first (docs/rules/shorts.md#S13). */
+export function useBlockedCreators() {
+  return useQuery({
+    queryKey: discoveryKeys.blocks,
+    queryFn: () => callEndpoint(safetyEndpoints.blocks).then((body) => body.data),
+  });
+}
+
+/**
+ * Blocks or unblocks a creator: their shorts and comments leave (or come back to) every list I see, so
+ * those are read again.
+ */
+export function useBlock() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ customerId, block }: { customerId: number; block: boolean }) =>
+      callEndpoint(block ? safetyEndpoints.block : safetyEndpoints.unblock, { params: { customerId } }),
+    onSuccess: () => invalidateAfter(client, 'block'),
   });
 }

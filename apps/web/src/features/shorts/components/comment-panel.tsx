@@ -1,7 +1,7 @@
 import { mediaUrl } from '@ohgood/contract/media-url';
 import type { CommentItem } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
+import { CircleUserRound, Flag, Send, Trash2, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
@@ -13,6 +13,7 @@ import { useReturnFocus } from '../../../shared/use-return-focus';
 import { useAddComment, useComments, useDeleteComment } from '../api/shorts-api';
 import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
+import { ReportSheet } from './report-sheet';
 
 interface Props {
   shortsId: number;
@@ -32,6 +33,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const [text, setText] = useState('');
   const [replyTo, setReplyTo] = useState<{ commentId: number; nickname: string } | null>(null);
   const [sending, setSending] = useState(false);
+  const [reporting, setReporting] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   useReturnFocus();
 
@@ -41,7 +43,9 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   }, [list.data, onCountChange]);
 
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    // A sheet opened above the panel (a report) closes itself on Escape; the panel stays.
+    const onKey = (event: KeyboardEvent) =>
+      event.key === 'Escape' && !(event.target as Element | null)?.closest?.('dialog') && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -99,6 +103,16 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           {!isReply && !comment.deleted && (
             <button type="button" className={styles.commentAction} onClick={() => reply(comment)}>
               답글
+            </button>
+          )}
+          {!comment.deleted && !comment.deletable && (
+            <button
+              type="button"
+              className={styles.commentAction}
+              onClick={() => gate() && setReporting(comment.commentId)}
+              aria-label={`${comment.nickname}님의 댓글 신고`}
+            >
+              <Flag size={14} aria-hidden /> 신고
             </button>
           )}
           {comment.deletable && (
@@ -177,6 +191,9 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           </button>
         </form>
       </section>
+      {reporting !== null && (
+        <ReportSheet targetType="COMMENT" targetId={reporting} onClose={() => setReporting(null)} />
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { mediaUrl } from '@ohgood/contract/media-url';
 import type { MyReaction, ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import {
   CircleUserRound,
+  Flag,
   MessageCircle,
   Pause,
   Play,
@@ -44,6 +45,7 @@ export interface SlideProps {
   onSubscribe(item: ShortItem): void;
   onComments(item: ShortItem): void;
   onShare(item: ShortItem): void;
+  onReport(item: ShortItem): void;
   onLimit(): void;
 }
 
@@ -246,6 +248,14 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
           </span>
           <span>공유</span>
         </button>
+        {subscription !== 'SELF' && (
+          <button type="button" className={styles.action} aria-label="신고하기" onClick={() => props.onReport(item)}>
+            <span className={styles.actionIcon}>
+              <Flag size={22} aria-hidden />
+            </span>
+            <span>신고</span>
+          </button>
+        )}
       </div>
     </article>
   );
