@@ -42,7 +42,7 @@ test('a customer reports a comment and blocks a creator; unblocking brings the c
   const slide = page.locator(`[data-testid=short-slide][data-shorts-id="${eggRoll}"]`);
   await expect(slide.getByTestId('active-video')).toBeVisible();
   // Another creator's short offers 신고하기 too, in the action column.
-  await expect(slide.getByRole('button', { name: '신고하기' })).toBeVisible();
+  await expect(slide.getByRole('button', { name: '신고', exact: true })).toBeVisible();
   await shoot(page, 'feed-actions');
   await slide.getByRole('button', { name: /^댓글/ }).click();
   const panel = page.getByRole('dialog', { name: '댓글' });
@@ -76,7 +76,12 @@ test('a customer reports a comment and blocks a creator; unblocking brings the c
   await sheet.getByRole('button', { name: '신고하기' }).click();
   await expect(sheet).toBeHidden();
   await expect.poll(() => alerts).toContain('이미 신고한 콘텐츠입니다.');
-  // Escape closes the comments (no sheet is open above them now).
+  // Escape closes only the sheet on top; the next one closes the comments.
+  await reportButton.click();
+  await expect(sheet).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 

@@ -8,12 +8,8 @@ import { mypageKeys } from '../features/mypage/api/mypage-api';
 import { paymentKeys, useFinalPayment } from '../features/payments/api/payments-api';
 import { reportKeys } from '../features/report/api/report-api';
 import { shortsKeys, useAddComment, useEarn } from '../features/shorts/api/shorts-api';
-import {
-  discoveryKeys,
-  useBlock,
-  useEditProfile,
-  useSubscription,
-} from '../features/shorts-discovery/api/discovery-api';
+import { useBlock } from '../features/shorts-discovery/api/blocks-api';
+import { discoveryKeys, useEditProfile, useSubscription } from '../features/shorts-discovery/api/discovery-api';
 import { clearToken, setToken } from '../shared/auth-token';
 import { invalidateAfter } from '../shared/query-keys';
 

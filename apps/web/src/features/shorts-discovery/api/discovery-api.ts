@@ -1,4 +1,3 @@
-import { safetyEndpoints } from '@ohgood/contract/safety';
 import { shortsEndpoints } from '@ohgood/contract/shorts';
 import type { ProfileSort, SearchCursor } from '@ohgood/contract/shorts-discovery';
 import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
@@ -104,26 +103,5 @@ export function useSubscription() {
     onSettled: () => {
       void invalidateAfter(client, 'subscription');
     },
-  });
-}
-
-/** The creators I blocked, most recent first (docs/rules/shorts.md#S13). */
-export function useBlockedCreators() {
-  return useQuery({
-    queryKey: discoveryKeys.blocks,
-    queryFn: () => callEndpoint(safetyEndpoints.blocks).then((body) => body.data),
-  });
-}
-
-/**
- * Blocks or unblocks a creator: their shorts and comments leave (or come back to) every list I see, so
- * those are read again.
- */
-export function useBlock() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ customerId, block }: { customerId: number; block: boolean }) =>
-      callEndpoint(block ? safetyEndpoints.block : safetyEndpoints.unblock, { params: { customerId } }),
-    onSuccess: () => invalidateAfter(client, 'block'),
   });
 }

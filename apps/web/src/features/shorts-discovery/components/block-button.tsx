@@ -3,7 +3,7 @@ import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
-import { useBlock, useBlockedCreators } from '../api/discovery-api';
+import { useBlock, useBlockedCreators } from '../api/blocks-api';
 
 /**
  * '차단하기' on a creator's channel (docs/rules/shorts.md#S13): after a confirm, their shorts and comments

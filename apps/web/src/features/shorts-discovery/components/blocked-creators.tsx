@@ -5,7 +5,7 @@ import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { ErrorText, LoadingText } from '../../../shared/ui/page';
-import { useBlock, useBlockedCreators } from '../api/discovery-api';
+import { useBlock, useBlockedCreators } from '../api/blocks-api';
 import { Avatar } from './avatar';
 import styles from './discovery.module.css';
 

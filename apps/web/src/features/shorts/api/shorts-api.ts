@@ -1,4 +1,3 @@
-import { type ReportRequest, safetyEndpoints } from '@ohgood/contract/safety';
 import { shortsEndpoints as api, type ProcessingStatus, type ReactionType } from '@ohgood/contract/shorts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
@@ -109,11 +108,6 @@ export function useSubscription() {
       void invalidateAfter(client, 'subscription');
     },
   });
-}
-
-/** A report of a short or a comment (docs/rules/shorts.md#S10): nothing on screen changes until it is reviewed. */
-export function useReport() {
-  return useMutation({ mutationFn: (body: ReportRequest) => callEndpoint(safetyEndpoints.report, { body }) });
 }
 
 /** Opens a view on the server: its clock is what pays the watch points. */

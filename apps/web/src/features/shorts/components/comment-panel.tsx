@@ -1,7 +1,7 @@
 import { mediaUrl } from '@ohgood/contract/media-url';
 import type { CommentItem } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import { CircleUserRound, Flag, Send, Trash2, X } from 'lucide-react';
+import { CircleUserRound, Send, Trash2, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { confirmSheet } from '../../../shared/confirm';
@@ -13,7 +13,7 @@ import { useReturnFocus } from '../../../shared/use-return-focus';
 import { useAddComment, useComments, useDeleteComment } from '../api/shorts-api';
 import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
-import { ReportSheet } from './report-sheet';
+import { ReportSheet } from './report-sheet-slot';
 
 interface Props {
   shortsId: number;
@@ -43,9 +43,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   }, [list.data, onCountChange]);
 
   useEffect(() => {
-    // A sheet opened above the panel (a report) closes itself on Escape; the panel stays.
-    const onKey = (event: KeyboardEvent) =>
-      event.key === 'Escape' && !(event.target as Element | null)?.closest?.('dialog') && onClose();
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
@@ -112,7 +110,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
               onClick={() => gate() && setReporting(comment.commentId)}
               aria-label={`${comment.nickname}님의 댓글 신고`}
             >
-              <Flag size={14} aria-hidden /> 신고
+              신고
             </button>
           )}
           {comment.deletable && (

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
 import { resetToastLog, toastLog } from '../../../test/toast-log';
-import { ReportSheet } from './report-sheet';
+import ReportSheet from './report-sheet';
 
 let sent: unknown[];
 let answer: { status: number; body: unknown };

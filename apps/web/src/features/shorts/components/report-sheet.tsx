@@ -13,7 +13,7 @@ import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { LimitedField } from '../../../shared/ui/limited-field';
 import { Modal } from '../../../shared/ui/modal';
-import { useReport } from '../api/shorts-api';
+import { useReport } from '../api/report-api';
 import styles from './report-sheet.module.css';
 
 export const REPORT_COPY = {
@@ -25,7 +25,7 @@ export const REPORT_COPY = {
 
 const TARGET_NAME: Record<ReportTarget, string> = { SHORT: '영상', COMMENT: '댓글' };
 
-interface Props {
+export interface ReportSheetProps {
   targetType: ReportTarget;
   targetId: number;
   onClose(): void;
@@ -38,7 +38,7 @@ type Problem = { at: 'text' | 'form'; message: string } | null;
  * '신고하기' for a short or a comment (docs/rules/shorts.md#S10): one reason, 기타 with its text. A toast
  * confirms; a second report of the same item closes with the server's calm '이미 신고한 콘텐츠입니다.'.
  */
-export function ReportSheet({ targetType, targetId, onClose }: Props) {
+export default function ReportSheet({ targetType, targetId, onClose }: ReportSheetProps) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<Problem>(null);

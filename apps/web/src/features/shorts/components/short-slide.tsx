@@ -2,7 +2,6 @@ import { mediaUrl } from '@ohgood/contract/media-url';
 import type { MyReaction, ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import {
   CircleUserRound,
-  Flag,
   MessageCircle,
   Pause,
   Play,
@@ -249,9 +248,11 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
           <span>공유</span>
         </button>
         {subscription !== 'SELF' && (
-          <button type="button" className={styles.action} aria-label="신고하기" onClick={() => props.onReport(item)}>
+          <button type="button" className={styles.action} onClick={() => props.onReport(item)}>
             <span className={styles.actionIcon}>
-              <Flag size={22} aria-hidden />
+              <svg viewBox="0 0 24 24" className={styles.flag} aria-hidden>
+                <path d="M5 21V4h12l-2 4.5 2 4.5H5" />
+              </svg>
             </span>
             <span>신고</span>
           </button>

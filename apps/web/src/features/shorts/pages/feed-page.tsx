@@ -10,7 +10,7 @@ import { RetryButton } from '../../../shared/ui/page';
 import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
 import { CommentPanel } from '../components/comment-panel';
 import styles from '../components/feed.module.css';
-import { ReportSheet } from '../components/report-sheet';
+import { ReportSheet } from '../components/report-sheet-slot';
 import { ShareDialog } from '../components/share-dialog';
 import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
