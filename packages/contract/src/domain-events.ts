@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEBIT_RESULTS } from './autopay';
 import { GRADE_NAMES } from './grades';
 import { POINT_REASON_CODES } from './point-reasons';
+import { REPORT_TARGETS } from './safety-rules';
 
 /*
  * The facts of money, points and grade that other parts of the product react to (notifications, receipts,
@@ -26,6 +27,15 @@ const DEBIT_FAILURES = DEBIT_RESULTS.filter((r) => r !== 'paid') as [
   'account_closed',
   'unavailable',
 ];
+
+/** A moderated item: a short, or a comment on the short `shortId`, and its first characters to name it. */
+const moderatedItem = {
+  target: z.enum(REPORT_TARGETS),
+  targetId: id,
+  shortId: id,
+  /** The short's title, or the comment's first characters. */
+  preview: z.string(),
+};
 
 /** Why grade points moved (docs/rules/bills-and-grades.md#G2, #G3; docs/rules/payments.md#P15). */
 export const GRADE_CHANGE_REASONS = ['REPAYMENT', 'REFUND', 'AUTO_EXTENSION', 'OVERDUE'] as const;
@@ -168,6 +178,18 @@ export const domainEvent = z.discriminatedUnion('type', [
     /** The comment's first characters. */
     preview: z.string(),
   }),
+  /**
+   * A short or a comment of `customerId` was taken out of every read path (docs/rules/shorts.md#S11, #S12):
+   * by the report threshold, pending review (`REPORTS`), or by a moderator (`MODERATOR`).
+   */
+  z.object({
+    type: z.literal('shorts.content_hidden'),
+    ...customer,
+    ...moderatedItem,
+    by: z.enum(['REPORTS', 'MODERATOR']),
+  }),
+  /** A moderator put a hidden short or comment of `customerId` back (restore, or dismiss of an auto-hidden one). */
+  z.object({ type: z.literal('shorts.content_restored'), ...customer, ...moderatedItem }),
   /** Watch points reached the daily cap (docs/rules/points.md#R6). */
   z.object({ type: z.literal('shorts.watch_cap_reached'), ...customer, date, limit: z.number().int().positive() }),
 ]);

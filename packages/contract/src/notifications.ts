@@ -34,6 +34,8 @@ export const NOTICE_KINDS = [
   'comment_reply',
   'short_comment',
   'creator_new_short',
+  'content_hidden',
+  'content_restored',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 

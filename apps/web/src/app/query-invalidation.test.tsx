@@ -8,6 +8,7 @@ import { mypageKeys } from '../features/mypage/api/mypage-api';
 import { paymentKeys, useFinalPayment } from '../features/payments/api/payments-api';
 import { reportKeys } from '../features/report/api/report-api';
 import { shortsKeys, useAddComment, useEarn } from '../features/shorts/api/shorts-api';
+import { useBlock } from '../features/shorts-discovery/api/blocks-api';
 import { discoveryKeys, useEditProfile, useSubscription } from '../features/shorts-discovery/api/discovery-api';
 import { clearToken, setToken } from '../shared/auth-token';
 import { invalidateAfter } from '../shared/query-keys';
@@ -45,6 +46,7 @@ const CACHED: Record<string, QueryKey> = {
   myLiked: discoveryKeys.videos('all'),
   myCommented: discoveryKeys.videos('comments'),
   search: discoveryKeys.search('커피'),
+  myBlocks: discoveryKeys.blocks,
 };
 
 let client: QueryClient;
@@ -94,6 +96,22 @@ afterEach(() => {
 const sorted = (names: string[]) => [...names].sort();
 const BILLS = ['billInfo', 'billStatus', 'billThisMonth'];
 const REPORT = ['reportScore', 'reportAnalysis', 'reportAdvice'];
+/** Every cached view of shorts: the feed, comments, channels, the shorts my page's lists, search. */
+const EVERY_SHORTS_VIEW = [
+  'shortsFeed',
+  'shortsOne',
+  'commentsOf7',
+  'commentsOf8',
+  'watchToday',
+  'profile',
+  'otherProfile',
+  'ownProfile',
+  'myOverview',
+  'mySubscriptions',
+  'myLiked',
+  'myCommented',
+  'search',
+];
 
 describe('what each write refetches', () => {
   it('a payment: the bill, limit, both histories, the grade page and the report, nothing of shorts or check-in', async () => {
@@ -149,26 +167,18 @@ describe('what each write refetches', () => {
     expect(invalidated()).toEqual(sorted(['commentsOf7', 'myOverview', 'myCommented']));
   });
 
+  it('a block or unblock: every list of shorts and comments and the blocked list, nothing of payments', async () => {
+    respond({ success: true, message: 'OK', data: { customerId: 42, blocked: false } });
+    const { result } = renderHook(() => useBlock(), { wrapper });
+    await result.current.mutateAsync({ customerId: 42, block: false });
+    await settled();
+    expect(invalidated()).toEqual(sorted([...EVERY_SHORTS_VIEW, 'myBlocks']));
+  });
+
   it('a profile edit: everywhere the channel shows, nothing of payments', async () => {
     respond({ success: true, message: 'OK', data: {} });
     const { result } = renderHook(() => useEditProfile(), { wrapper });
     await result.current.mutateAsync(new FormData());
-    expect(invalidated()).toEqual(
-      sorted([
-        'shortsFeed',
-        'shortsOne',
-        'commentsOf7',
-        'commentsOf8',
-        'watchToday',
-        'profile',
-        'otherProfile',
-        'ownProfile',
-        'myOverview',
-        'mySubscriptions',
-        'myLiked',
-        'myCommented',
-        'search',
-      ]),
-    );
+    expect(invalidated()).toEqual(sorted(EVERY_SHORTS_VIEW));
   });
 });

@@ -38,6 +38,8 @@ export const dataKeys = {
   mySubscriptions: ['shorts-discovery', 'mine', 'subscriptions'],
   myLiked: ['shorts-discovery', 'mine', 'liked'],
   myCommented: ['shorts-discovery', 'mine', 'commented'],
+  /** The creators I blocked (on the shorts my page and channels), apart from the my page's other lists. */
+  myBlocks: ['shorts-discovery', 'blocks'],
   /** Search results. */
   search: ['shorts-discovery', 'search'],
   /** The notification center: the list, the unread count, preferences. */
@@ -81,6 +83,8 @@ export const changes = {
   reaction: [dataKeys.profiles, dataKeys.search, dataKeys.myOverview, dataKeys.myLiked],
   /** A comment written or deleted (the short's own list is named by the caller). */
   comment: [dataKeys.myOverview, dataKeys.myCommented],
+  /** A block or unblock: that creator's shorts and comments leave or come back wherever shorts show. */
+  block: [dataKeys.shorts, dataKeys.profiles, dataKeys.myShorts, dataKeys.search, dataKeys.myBlocks],
   /** A new name, introduction or picture shows wherever the channel appears. */
   profile: [dataKeys.shorts, dataKeys.profiles, dataKeys.myShorts, dataKeys.search],
 } as const satisfies Record<string, readonly DataKey[]>;

@@ -1,5 +1,5 @@
 import { DEBIT_FAILURE_TEXT } from '@ohgood/contract/autopay';
-import type { DomainEvent } from '@ohgood/contract/domain-events';
+import type { DomainEvent, DomainEventOf } from '@ohgood/contract/domain-events';
 import { GRADES } from '@ohgood/contract/grades';
 import type { NoticeCategory, NoticeKind } from '@ohgood/contract/notifications';
 import { won } from '@ohgood/contract/number-format';
@@ -194,6 +194,9 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
               link: '/shorts/upload',
             },
       ];
+    case 'shorts.content_hidden':
+    case 'shorts.content_restored':
+      return [moderationNotice(event)];
     case 'shorts.comment_added': {
       const link = `${short(event.shortId)}&commentId=${event.commentId}`;
       const drafts: Draft[] = [];
@@ -223,4 +226,33 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
       // Events without a notice (repayments the customer made, point movements other than the roulette, …).
       return [];
   }
+}
+
+/**
+ * A creator's short or comment was hidden or put back (docs/rules/shorts.md#S11, #S12). A hidden short links
+ * to the creator's own channel (the short itself no longer opens); a comment links to its short.
+ */
+function moderationNotice(event: DomainEventOf<'shorts.content_hidden' | 'shorts.content_restored'>): Draft {
+  const isShort = event.target === 'SHORT';
+  const item = `'${event.preview}' ${isShort ? '영상' : '댓글'}`;
+  const base = { customerId: event.customerId, category: 'community' as const };
+  if (event.type === 'shorts.content_restored') {
+    return {
+      ...base,
+      kind: 'content_restored',
+      title: '다시 공개되었어요',
+      body: `검토 결과 ${item}이 다시 공개되었어요.`,
+      link: isShort ? short(event.shortId) : `${short(event.shortId)}&commentId=${event.targetId}`,
+    };
+  }
+  return {
+    ...base,
+    kind: 'content_hidden',
+    title: isShort ? '쇼츠가 숨겨졌어요' : '댓글이 숨겨졌어요',
+    body:
+      event.by === 'REPORTS'
+        ? `신고가 여러 건 접수되어 ${item}을 검토하는 동안 숨겨 두었어요.`
+        : `${item}이 운영정책 위반으로 숨겨졌어요.`,
+    link: isShort ? '/shorts/profile' : short(event.shortId),
+  };
 }

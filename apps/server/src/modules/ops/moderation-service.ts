@@ -99,8 +99,8 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
         if (!before) throw notFound('REPORT_NOT_FOUND', '신고 건을 찾을 수 없습니다.');
         const changed =
           action === 'HIDE'
-            ? await hideContent(tx, before.targetType, before.targetId, now)
-            : await restoreContent(tx, before.targetType, before.targetId);
+            ? await hideContent(tx, before.targetType, before.targetId, now, 'MODERATOR')
+            : await restoreContent(tx, before.targetType, before.targetId, now);
         const [after] = await tx
           .update(moderationCases)
           .set({ state: action === 'HIDE' ? 'HIDDEN' : 'CLOSED', autoHidden: false, reviewed: true, decidedAt: now })

@@ -80,7 +80,7 @@ export function createSafetyService(
           !found.reviewed &&
           found.state === 'OPEN' &&
           count >= BLOCK_AND_REPORT.autoHideReports &&
-          (await hideContent(tx, input.targetType, input.targetId, now));
+          (await hideContent(tx, input.targetType, input.targetId, now, 'REPORTS'));
         await tx
           .update(moderationCases)
           .set({

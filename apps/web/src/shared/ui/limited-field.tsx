@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { type Ref, useId } from 'react';
 import styles from './limited-field.module.css';
 
 interface LimitedFieldProps {
@@ -11,6 +11,10 @@ interface LimitedFieldProps {
   placeholder?: string;
   /** Shows 'length/max' beside the label. */
   counted?: boolean;
+  /** What is wrong with the value, said under the field and tied to it (the field reads as invalid). */
+  error?: string | null;
+  /** The multi-line field's textarea, e.g. to focus it on a refused submit. */
+  ref?: Ref<HTMLTextAreaElement>;
 }
 
 /** A labelled text input or textarea capped at `maxLength`, optionally with its character counter. */
@@ -22,13 +26,18 @@ export function LimitedField({
   rows,
   placeholder,
   counted = false,
+  error,
+  ref,
 }: LimitedFieldProps) {
   const id = useId();
+  const errorId = `${id}-error`;
   const common = {
     id,
     value,
     maxLength,
     placeholder,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
     onChange: (e: { target: { value: string } }) => onChange(e.target.value),
   };
   return (
@@ -41,7 +50,12 @@ export function LimitedField({
           </span>
         ) : null}
       </span>
-      {rows ? <textarea rows={rows} {...common} /> : <input {...common} />}
+      {rows ? <textarea ref={ref} rows={rows} {...common} /> : <input {...common} />}
+      {error ? (
+        <p id={errorId} className={styles.error} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

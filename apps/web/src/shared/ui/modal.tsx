@@ -11,7 +11,7 @@ interface ModalProps {
   variant?: 'sheet' | 'center';
 }
 
-/** A native <dialog>: focus is trapped and Escape closes it, with no extra code or bundle weight. */
+/** A native <dialog>: focus is trapped and Escape closes it (and nothing under it), with almost no code. */
 export function Modal({ open, title, onClose, children, variant = 'sheet' }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -34,6 +34,10 @@ export function Modal({ open, title, onClose, children, variant = 'sheet' }: Mod
       onCancel={(event) => {
         event.preventDefault();
         onClose();
+      }}
+      // Escape closes this modal only: a panel under it listening on the window (the comments) stays open.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') event.stopPropagation();
       }}
     >
       {open && (

@@ -19,6 +19,7 @@ export const discoveryKeys = {
   overview: dataKeys.myOverview,
   subscriptions: dataKeys.mySubscriptions,
   videos: (list: VideoList) => (list === 'all' ? dataKeys.myLiked : dataKeys.myCommented),
+  blocks: dataKeys.myBlocks,
 };
 
 /* The calls (docs/rules/api.md#A1): search and the my page's bodies are bare; profile calls are enveloped (`.data`). */

@@ -5,11 +5,12 @@ import { Link } from 'react-router';
 import { LoadingText, Page } from '../../../shared/ui/page';
 import { useMyShortsOverview } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
+import { BlockedCreators } from '../components/blocked-creators';
 import styles from '../components/discovery.module.css';
 import { RetryError } from '../components/retry-error';
 import { VideoGrid, videoCard } from '../components/video-grid';
 
-/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each). */
+/** /shorts/mypage: header, subscriptions, liked and commented videos (first 5 each), blocked creators. */
 export default function ShortsMypagePage() {
   const overview = useMyShortsOverview();
   if (overview.isPending) return <LoadingText />;
@@ -63,6 +64,8 @@ export default function ShortsMypagePage() {
           <VideoGrid row base={base} items={o.commentedVideos.items.slice(0, preview).map(videoCard)} />
         )}
       </Section>
+
+      <BlockedCreators mediaBase={base} />
     </Page>
   );
 }

@@ -13,6 +13,7 @@ import { useReturnFocus } from '../../../shared/use-return-focus';
 import { useAddComment, useComments, useDeleteComment } from '../api/shorts-api';
 import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
+import { ReportSheet } from './report-sheet-slot';
 
 interface Props {
   shortsId: number;
@@ -32,6 +33,7 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
   const [text, setText] = useState('');
   const [replyTo, setReplyTo] = useState<{ commentId: number; nickname: string } | null>(null);
   const [sending, setSending] = useState(false);
+  const [reporting, setReporting] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   useReturnFocus();
 
@@ -99,6 +101,16 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           {!isReply && !comment.deleted && (
             <button type="button" className={styles.commentAction} onClick={() => reply(comment)}>
               답글
+            </button>
+          )}
+          {!comment.deleted && !comment.deletable && (
+            <button
+              type="button"
+              className={styles.commentAction}
+              onClick={() => gate() && setReporting(comment.commentId)}
+              aria-label={`${comment.nickname}님의 댓글 신고`}
+            >
+              신고
             </button>
           )}
           {comment.deletable && (
@@ -177,6 +189,9 @@ export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange
           </button>
         </form>
       </section>
+      {reporting !== null && (
+        <ReportSheet targetType="COMMENT" targetId={reporting} onClose={() => setReporting(null)} />
+      )}
     </div>
   );
 }

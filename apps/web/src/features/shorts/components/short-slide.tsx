@@ -44,6 +44,7 @@ export interface SlideProps {
   onSubscribe(item: ShortItem): void;
   onComments(item: ShortItem): void;
   onShare(item: ShortItem): void;
+  onReport(item: ShortItem): void;
   onLimit(): void;
 }
 
@@ -246,6 +247,16 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
           </span>
           <span>공유</span>
         </button>
+        {subscription !== 'SELF' && (
+          <button type="button" className={styles.action} onClick={() => props.onReport(item)}>
+            <span className={styles.actionIcon}>
+              <svg viewBox="0 0 24 24" className={styles.flag} aria-hidden>
+                <path d="M5 21V4h12l-2 4.5 2 4.5H5" />
+              </svg>
+            </span>
+            <span>신고</span>
+          </button>
+        )}
       </div>
     </article>
   );

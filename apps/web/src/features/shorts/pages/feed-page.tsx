@@ -10,6 +10,7 @@ import { RetryButton } from '../../../shared/ui/page';
 import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
 import { CommentPanel } from '../components/comment-panel';
 import styles from '../components/feed.module.css';
+import { ReportSheet } from '../components/report-sheet-slot';
 import { ShareDialog } from '../components/share-dialog';
 import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
@@ -55,7 +56,7 @@ export default function FeedPage() {
   >({});
   const [subs, setSubs] = useState<Record<number, SubscriptionStatus>>({});
   const [commentCounts, setCommentCounts] = useState<Record<number, number>>({});
-  const [panel, setPanel] = useState<{ kind: 'comments' | 'share'; item: ShortItem } | null>(null);
+  const [panel, setPanel] = useState<{ kind: 'comments' | 'share' | 'report'; item: ShortItem } | null>(null);
   const react = useReact();
   const subscription = useSubscription();
   const watchToday = useWatchToday(loggedIn);
@@ -263,6 +264,9 @@ export default function FeedPage() {
                 onSubscribe={onSubscribe}
                 onComments={(it) => setPanel({ kind: 'comments', item: it })}
                 onShare={(it) => setPanel({ kind: 'share', item: it })}
+                onReport={(it) => {
+                  if (gate()) setPanel({ kind: 'report', item: it });
+                }}
                 onLimit={() => setLimitReached(true)}
               />
             </div>
@@ -279,6 +283,9 @@ export default function FeedPage() {
         />
       )}
       {panel?.kind === 'share' && <ShareDialog shortsId={panel.item.shortsId} onClose={() => setPanel(null)} />}
+      {panel?.kind === 'report' && (
+        <ReportSheet targetType="SHORT" targetId={panel.item.shortsId} onClose={() => setPanel(null)} />
+      )}
     </section>
   );
 }

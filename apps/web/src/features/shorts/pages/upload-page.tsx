@@ -3,6 +3,7 @@ import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { ImagePlus, Video } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import { FilePicker } from '../../../shared/ui/file-picker';
 import { LimitedField } from '../../../shared/ui/limited-field';
@@ -33,6 +34,8 @@ export default function UploadPage() {
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  /** Why the server refuses this creator's uploads for now (an upload ban and the date it ends). */
+  const [refused, setRefused] = useState<string | null>(null);
   const preview = useRef<HTMLVideoElement>(null);
   const alive = useRef(true);
   const { mutateAsync: upload } = useUpload();
@@ -132,7 +135,13 @@ export default function UploadPage() {
       reset();
       navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
     } catch (error) {
-      notify(`${SHORTS_MSG.uploadError}: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof ApiError && error.code === 'UPLOAD_BANNED') {
+        // The server's sentence names the date the ban ends; it stays on the page, not only in a toast.
+        setRefused(error.message);
+        notify(error.message);
+      } else {
+        notify(`${SHORTS_MSG.uploadError}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     } finally {
       if (alive.current) setSubmitting(false);
     }
@@ -204,6 +213,11 @@ export default function UploadPage() {
           placeholder="영상에 대해 알려주세요 (#태그 가능)"
           counted
         />
+        {refused && (
+          <p className={styles.refused} role="alert" data-testid="upload-refused">
+            {refused}
+          </p>
+        )}
         <button type="submit" className={styles.submit} disabled={submitting}>
           {submitting ? SHORTS_MSG.uploading : '업로드'}
         </button>
