@@ -1,13 +1,4 @@
-import { lazy, Suspense } from 'react';
-import type { ReportSheetProps } from './report-sheet';
-
-const Sheet = lazy(() => import('./report-sheet'));
+import { onDemand } from '../../../shared/ui/on-demand';
 
 /** The report sheet, loaded when a viewer first opens it: the feed does not carry its code until then. */
-export function ReportSheet(props: ReportSheetProps) {
-  return (
-    <Suspense fallback={null}>
-      <Sheet {...props} />
-    </Suspense>
-  );
-}
+export const ReportSheet = onDemand(() => import('./report-sheet'));

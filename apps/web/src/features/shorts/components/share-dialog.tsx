@@ -7,8 +7,13 @@ import styles from './feed.module.css';
 
 export const COPIED_MS = 2000;
 
+export interface ShareDialogProps {
+  shortsId: number;
+  onClose(): void;
+}
+
 /** Share dialog with a copyable link; the copied state lasts 2 s. */
-export function ShareDialog({ shortsId, onClose }: { shortsId: number; onClose(): void }) {
+export function ShareDialog({ shortsId, onClose }: ShareDialogProps) {
   const link = shareLink(window.location.origin, shortsId);
   const [copied, setCopied] = useState(false);
   useReturnFocus();

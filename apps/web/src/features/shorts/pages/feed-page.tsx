@@ -11,7 +11,7 @@ import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from
 import { CommentPanel } from '../components/comment-panel';
 import styles from '../components/feed.module.css';
 import { ReportSheet } from '../components/report-sheet-slot';
-import { ShareDialog } from '../components/share-dialog';
+import { ShareDialog } from '../components/share-dialog-slot';
 import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
 import { useLoginGate } from '../hooks/use-login-gate';
