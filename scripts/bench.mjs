@@ -11,7 +11,7 @@
 // 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1: five pages, two of them logged in, each the median of three
 //    runs with Lighthouse's benchmark index of the machine (needs Chromium and npx).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -581,8 +581,25 @@ async function lighthouseRun(url, port, loggedIn) {
  * in that tab's session storage, and the tab Lighthouse opens gets it over the app's BroadcastChannel, as
  * a second tab of a signed-in phone would (ADR 0040).
  */
+/**
+ * The Chromium Lighthouse drives: CHROME_PATH, else the system's, else the one the e2e suite unpacked from npm
+ * (with its font configuration, so Hangul is laid out with real fonts).
+ */
+function lighthouseChromium() {
+  if (process.env.CHROME_PATH) return { chrome: process.env.CHROME_PATH, env: process.env };
+  if (existsSync('/usr/bin/chromium')) return { chrome: '/usr/bin/chromium', env: process.env };
+  const cache = join(root, 'node_modules/.cache/ohgood-e2e');
+  const unpacked = existsSync(cache) ? readdirSync(cache).find((name) => name.startsWith('sparticuz-chromium-')) : null;
+  if (!unpacked) throw new Error('no Chromium for Lighthouse: set CHROME_PATH, or run the e2e suite once');
+  const dir = join(cache, unpacked);
+  return {
+    chrome: join(dir, 'chromium'),
+    env: { ...process.env, FONTCONFIG_FILE: join(cache, 'fontconfig/fonts.conf'), LD_LIBRARY_PATH: dir },
+  };
+}
+
 async function lighthouse(base) {
-  const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  const { chrome, env } = lighthouseChromium();
   const port = await freePort();
   const profile = mkdtempSync(join(tmpdir(), 'ohgood-lh-profile-'));
   const browserProcess = spawn(
@@ -598,7 +615,7 @@ async function lighthouse(base) {
       '--no-first-run',
       'about:blank',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', env },
   );
   const { chromium } = await import('@playwright/test');
   let browser;
