@@ -11,10 +11,10 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { doubleTappedFinals } from './bench-finals.mjs';
+import { inParallel, timedLoad } from './bench-load.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
 import { freePort } from './free-port.mjs';
 
@@ -88,31 +88,8 @@ async function json(url, init = {}) {
   return res.json().catch(() => null);
 }
 
-async function inParallel(count, fn, width = 10) {
-  const results = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await fn(i);
-      }
-    }),
-  );
-  return results;
-}
-
 function load(opts) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let last = started;
-    const instance = autocannon({ connections: CONNECTIONS, ...opts }, (error, result) =>
-      error ? reject(error) : resolve({ ...result, seconds: (last - started) / 1000 }),
-    );
-    instance.on('response', () => {
-      last = performance.now();
-    });
-  });
+  return timedLoad({ connections: CONNECTIONS, ...opts });
 }
 
 async function bareRps() {

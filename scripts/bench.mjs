@@ -17,10 +17,10 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { doubleTappedFinals } from './bench-finals.mjs';
+import { inParallel, timedLoad } from './bench-load.mjs';
 import { kneeOf, mixedLoad, mixFromEnv, P99_LIMIT_MS, printMixed } from './bench-mixed.mjs';
 import { printSearchBench, searchBench } from './bench-search.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
@@ -235,42 +235,15 @@ async function ensureFixture(base, dataDir) {
 }
 
 // ---------- 4. API ----------
-/**
- * Runs one autocannon load. The result also carries `seconds`, from the start to the last response: with
- * a fixed `amount` autocannon reports only when its once-a-second tick sees the end, up to a second later.
- */
+/** One autocannon load at the bench's duration and connections (`timedLoad`: also the time to its last answer). */
 function load(opts) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let lastResponse = started;
-    const instance = autocannon({ duration: DURATION, connections: CONNECTIONS, ...opts }, (error, result) =>
-      error ? reject(error) : resolve({ ...result, seconds: (lastResponse - started) / 1000 }),
-    );
-    instance.on('response', () => {
-      lastResponse = performance.now();
-    });
-  });
+  return timedLoad({ duration: DURATION, connections: CONNECTIONS, ...opts });
 }
 
 /** Loads `opts`, checks every answer was a 2xx (304 counts as success for conditional requests). */
 async function measure(opts) {
   const r = await load(opts);
   return { rps: Math.round(r.requests.average), p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
-}
-
-/** Runs fn(0..count-1), ten at a time; results in order. */
-async function inParallel(count, fn, width = 10) {
-  const results = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await fn(i);
-      }
-    }),
-  );
-  return results;
 }
 
 async function login(base, emailId) {

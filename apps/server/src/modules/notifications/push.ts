@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { notifications, pushSubscriptions } from '../../db/schema';
 import { rowsOf, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
-import { oneAtATime } from '../../lib/one-at-a-time';
+import { coalesced } from '../../lib/coalesced';
 
 export interface VapidKeys {
   publicKey: string;
@@ -60,7 +60,6 @@ export interface PushSender {
  * the center. A push service answering 404 or 410 means the subscription is gone: it is deleted.
  */
 export function createPushSender(db: Db, clock: Clock, vapid: VapidKeys, log: FastifyBaseLogger): PushSender {
-  const serial = oneAtATime();
   async function sendOne(
     subscription: typeof pushSubscriptions.$inferSelect,
     payload: PushPayload,
@@ -128,6 +127,6 @@ export function createPushSender(db: Db, clock: Clock, vapid: VapidKeys, log: Fa
 
   return {
     // One drain at a time per instance; a call during one runs once more after it.
-    drain: () => serial('push', drainOnce),
+    drain: coalesced(drainOnce),
   };
 }
