@@ -12,7 +12,8 @@ import { recordEvent } from './record-event';
 
 let h: Harness;
 beforeEach(async () => {
-  h = await createHarness({ now: '2026-11-01T03:00:00Z' });
+  // These tests read what a fact recorded; no dispatcher runs, so none can mark an event dispatched meanwhile.
+  h = await createHarness({ now: '2026-11-01T03:00:00Z', config: { DISPATCH_EVENTS: false } });
 });
 afterEach(() => h.close());
 
