@@ -109,6 +109,19 @@ describe('public answer cache', () => {
     const [row] = await insertShorts(h, creator.customerId, 1);
     const id = row?.id ?? 0;
     const url = '/api/public/shorts/feeds?page=1&size=10';
+    // The first feed read moves the ranking's clock, which is announced as a ranking change: hear everything
+    // announced so far (a sentinel viewer change, delivered in commit order) before caching the page.
+    await h.app.inject({ method: 'GET', url });
+    const sentinel = 2_000_000_001;
+    const heard = new Promise<void>((resolve) => {
+      const stop = h.app.caches.home.onDrop((event) => {
+        if (event?.kind !== 'viewers' || event.ids === 'all' || event.ids[0] !== sentinel) return;
+        stop();
+        resolve();
+      });
+    });
+    await h.database.pool.query(`select pg_notify('viewer_changed', '${sentinel}')`);
+    await heard;
     const first = await h.app.inject({ method: 'GET', url });
     expect(first.statusCode).toBe(200);
     const etag = first.headers.etag as string;
