@@ -505,13 +505,17 @@ async function sse(base, merchant, token, db) {
 }
 
 // ---------- 5. Lighthouse ----------
-const LIGHTHOUSE_PAGES = [
+const ALL_LIGHTHOUSE_PAGES = [
   { path: '/', loggedIn: false },
   { path: '/login', loggedIn: false },
   { path: '/shorts/feeds', loggedIn: false },
   { path: '/payment', loggedIn: true },
   { path: '/dashboard', loggedIn: true },
 ];
+// BENCH_LIGHTHOUSE_PAGES=/payment,/dashboard measures only those (while working on them).
+const LIGHTHOUSE_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES
+  ? ALL_LIGHTHOUSE_PAGES.filter(({ path }) => process.env.BENCH_LIGHTHOUSE_PAGES.split(',').includes(path))
+  : ALL_LIGHTHOUSE_PAGES;
 
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE_TARGET = '≥ 95, TBT ≤ 150 ms / a11y 100 (median of 3)';

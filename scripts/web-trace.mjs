@@ -3,6 +3,7 @@
 // and largest paint, the long tasks and their blocking time (TBT: each task's time over 50 ms, from first
 // paint to 5 s after load). A Chromium trace of each load is written beside it for DevTools' Performance
 // panel (TRACE_DIR, default a temp directory). Used for docs/performance.md; CHROME_PATH picks the browser.
+// TRACE_LOGIN=email:password loads the pages signed in as that customer.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,20 @@ const [base, ...paths] = process.argv.slice(2);
 if (!base || paths.length === 0) throw new Error('usage: node scripts/web-trace.mjs <base URL> <path>…');
 const traceDir = process.env.TRACE_DIR ?? mkdtempSync(join(tmpdir(), 'ohgood-trace-'));
 const runs = Number(process.env.TRACE_RUNS ?? 3);
+
+/** The access token of TRACE_LOGIN's customer, or null to load the pages signed out. */
+async function accessToken() {
+  if (!process.env.TRACE_LOGIN) return null;
+  const [emailId, pwd] = process.env.TRACE_LOGIN.split(':');
+  const res = await fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailId, pwd }),
+  });
+  if (!res.ok) throw new Error(`TRACE_LOGIN: sign-in answered ${res.status}`);
+  return (await res.json()).accessToken;
+}
+const token = await accessToken();
 
 /** In the page, before any script: keeps every paint and long task the browser reports. */
 function observe() {
@@ -39,6 +54,7 @@ try {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
       const page = await context.newPage();
       await page.addInitScript(observe);
+      if (token) await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       const tracePath = join(traceDir, `${path.replace(/[^a-z0-9]+/gi, '_') || 'root'}-${run}.json`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadBrandFontAfterFirstPaint } from './brand-font';
+import { loadBrandFontAfterFirstPaint, notYetWarmed, textByStyle } from './brand-font';
 
 type Callback = (entries: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void;
 
@@ -65,7 +65,8 @@ describe('loadBrandFontAfterFirstPaint', () => {
     const { paint } = fakePaintObserver(['paint']);
     document.body.innerHTML = '<p>체험용 계정</p>';
     let facesLoaded = (_faces: unknown[]) => {};
-    const fontsLoad = vi.fn(() => new Promise<unknown[]>((resolve) => (facesLoaded = resolve)));
+    const faces = new Promise<unknown[]>((resolve) => (facesLoaded = resolve));
+    const fontsLoad = vi.fn(() => faces);
     Object.defineProperty(document, 'fonts', { value: { load: fontsLoad }, configurable: true });
     loadBrandFontAfterFirstPaint(async () => undefined);
     paint('first-contentful-paint');
@@ -74,5 +75,47 @@ describe('loadBrandFontAfterFirstPaint', () => {
     facesLoaded([]);
     // Switched in an idle moment (at most a second away).
     await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 3000);
+  });
+
+  it('lays the text out in the brand font off screen, style by style, before the switch, and leaves no trace', async () => {
+    const { paint } = fakePaintObserver(['paint']);
+    document.body.innerHTML =
+      '<h1 style="font-weight: 700; font-size: 20px">납부하기</h1><p style="font-size: 14px">선택 0건</p>';
+    Object.defineProperty(document, 'fonts', { value: { load: async () => [] }, configurable: true });
+    const warmed: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLSpanElement) warmed.push(`${node.style.font} | ${node.textContent}`);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    loadBrandFontAfterFirstPaint(async () => undefined);
+    paint('first-contentful-paint');
+    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 5000);
+    observer.disconnect();
+    expect(warmed).toEqual([
+      '700 20px "Pretendard Variable" | 납부하기',
+      '20px "Pretendard Variable" | 선택 0건'.replace('20px', '14px'),
+    ]);
+    expect(document.querySelector('[data-brand-font-warm-up]')).toBeNull();
+  });
+});
+
+describe('textByStyle and notYetWarmed', () => {
+  it("groups the page's text by weight and size", () => {
+    document.body.innerHTML =
+      '<p style="font-weight: 700; font-size: 20px">이용 <b style="font-weight: 400; font-size: 20px">가능</b></p><span style="font-weight: 700; font-size: 20px">금액</span>';
+    expect([...textByStyle(document.body)]).toEqual([
+      ['700 20px', '이용 금액'],
+      ['400 20px', '가능'],
+    ]);
+  });
+
+  it('gives a new style its whole text, a known style only its new characters, and nothing twice', () => {
+    const warmed = new Map<string, Set<string>>();
+    expect([...notYetWarmed(new Map([['700 20px', '납부 예정']]), warmed)]).toEqual([['700 20px', '납부 예정']]);
+    expect([...notYetWarmed(new Map([['700 20px', '납부 예정 금액']]), warmed)]).toEqual([['700 20px', '금액']]);
+    expect(notYetWarmed(new Map([['700 20px', '예정 금액']]), warmed).size).toBe(0);
+    expect([...notYetWarmed(new Map([['400 14px', '예정']]), warmed)]).toEqual([['400 14px', '예정']]);
   });
 });
