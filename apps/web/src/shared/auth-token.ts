@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useDeferredValue, useSyncExternalStore } from 'react';
 
 /**
  * The access token lives in session storage under `accessToken`. Open tabs of the app share it
@@ -123,9 +123,16 @@ function authState(): AuthState {
  */
 const beforeTheSessionIsRead = (): AuthState => 'checking';
 
-/** 'checking' only briefly at start-up while another open tab may hand over its session. */
+/**
+ * 'checking' only briefly at start-up while another open tab may hand over its session.
+ *
+ * Deferred: React renders a store's change synchronously, and the change right after hydrating a prerendered
+ * page (from "nobody known yet" to the session held) re-renders the layout and the whole signed-in page. As a
+ * deferred value that render happens in the background and yields to the browser between components instead
+ * of being one long task (ADR 0142). Screens see a change of session a render later, never a stale one kept.
+ */
 export function useAuthState(): AuthState {
-  return useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead);
+  return useDeferredValue(useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead));
 }
 
 /** True while a token is held; re-read on load, on focus and on every change made here. */

@@ -1,7 +1,7 @@
 import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
@@ -25,20 +25,25 @@ import { UnpaidList } from '../components/unpaid-list';
 export default function PaymentPage() {
   const info = usePaymentInfo();
   const status = useBillStatus();
+  // Rendered from deferred copies: the screen built when the data arrives is a background render that yields
+  // to the browser, not one long task (a query's update is otherwise synchronous; ADR 0142).
+  const infoData = useDeferredValue(info.data);
+  const statusData = useDeferredValue(status.data);
+  const error = info.error ?? status.error;
   return (
     <Page title="납부하기">
-      {info.isPending || status.isPending ? (
-        <LoadingText />
-      ) : info.error || status.error ? (
+      {infoData && statusData ? (
+        <PaymentView info={infoData} status={statusData} />
+      ) : error ? (
         <ErrorText
-          error={info.error ?? status.error}
+          error={error}
           onRetry={() => {
             void info.refetch();
             void status.refetch();
           }}
         />
       ) : (
-        <PaymentView info={info.data} status={status.data} />
+        <LoadingText />
       )}
     </Page>
   );
