@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadBrandFontAfterFirstPaint, notYetWarmed, textByStyle } from './brand-font';
+import { loadBrandFontAfterFirstPaint } from './brand-font';
+import { notYetWarmed, switchParts, textByStyle } from './brand-font-switch';
 
 type Callback = (entries: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void;
 
@@ -98,6 +99,36 @@ describe('loadBrandFontAfterFirstPaint', () => {
       '20px "Pretendard Variable" | 선택 0건'.replace('20px', '14px'),
     ]);
     expect(document.querySelector('[data-brand-font-warm-up]')).toBeNull();
+  });
+});
+
+describe('switching part by part', () => {
+  it('cuts the page into parts of at most 400 characters, splitting only what is longer', () => {
+    const long = '가'.repeat(300);
+    document.body.innerHTML = `<header>오굿페이</header><main><section id="a">${long}</section><section id="b"><p id="c">${long}</p><p id="d">${long}</p></section></main>`;
+    expect(switchParts(document.body).map((part) => part.id || part.tagName)).toEqual(['HEADER', 'a', 'c', 'd']);
+  });
+
+  it('switches each part before the whole document, and leaves no part marked', async () => {
+    const { paint } = fakePaintObserver(['paint']);
+    const long = '나'.repeat(300);
+    document.body.innerHTML = `<main><section id="a">${long}</section><section id="b">${long}</section></main>`;
+    Object.defineProperty(document, 'fonts', { value: { load: async () => [] }, configurable: true });
+    const steps: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target as Element;
+        if (target === document.documentElement && target.classList.contains('brand-font')) steps.push('document');
+        else if (target.classList.contains('brand-font-part')) steps.push(target.id);
+      }
+    });
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'], subtree: true });
+    loadBrandFontAfterFirstPaint(async () => undefined);
+    paint('first-contentful-paint');
+    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 5000);
+    observer.disconnect();
+    expect(steps).toEqual(['a', 'b', 'document']);
+    expect(document.querySelector('.brand-font-part')).toBeNull();
   });
 });
 

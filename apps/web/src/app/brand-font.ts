@@ -1,15 +1,14 @@
-import { runWhenIdle } from '../shared/idle-queue';
-
 /**
  * Pretendard's faces load once the first text or image is on screen (ADR 0110). The first paint never waits
  * for the font subsets a page's Hangul needs (often 150–250 KB on a slow phone network); it is drawn in the
  * phone's own Korean font. The subsets the page's text needs are then loaded together, and the text switches
- * to Pretendard in one step (`brand-font` on <html>, tokens.css): one relayout instead of one per subset, each
- * of which was a long task on a slow phone (ADR 0117). Browsers without paint timing start at `load`.
+ * to Pretendard in small idle steps (`brand-font-switch.ts`, ADR 0142): never one relayout per subset, each
+ * of which was a long task on a slow phone (ADR 0117). Browsers without paint timing start at `load`. The
+ * switch's code comes with the stylesheet, after the first paint, not with the first load.
  */
 export function loadBrandFontAfterFirstPaint(
   load: () => Promise<unknown> = () => import('pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css'),
-  apply: () => Promise<void> = switchToBrandFont,
+  apply: () => Promise<void> = () => import('./brand-font-switch').then(({ switchToBrandFont }) => switchToBrandFont()),
 ): void {
   let started = false;
   const start = () => {
@@ -27,99 +26,3 @@ export function loadBrandFontAfterFirstPaint(
     addEventListener('load', start, { once: true });
   }
 }
-
-const BRAND_FAMILY = '"Pretendard Variable"';
-/** Rounds of loading and warming before the switch, should the page's text keep needing new faces. */
-const MAX_ROUNDS = 3;
-/** The most text laid out in one warm-up step: a step stays well under a long task (50 ms) on a slow phone. */
-const WARM_STEP_CHARS = 300;
-
-/**
- * Loads the faces for the text on screen, lays that text out in the brand font off screen in small idle steps,
- * then turns the brand font on for the whole document in an idle moment (ADR 0142). A font's first use at each
- * weight and size is what costs: on Lighthouse's slowed phone the switch alone was one layout of 250–340 ms.
- * Warmed beforehand, one step per weight and size, the switch itself is a relayout of 30–150 ms.
- */
-async function switchToBrandFont(): Promise<void> {
-  const warmed = new Map<string, Set<string>>();
-  // The page may still be filling in (its data arriving): its new text can need new faces or styles.
-  for (let round = 0; round < MAX_ROUNDS && document.fonts; round++) {
-    await document.fonts.load(`1em ${BRAND_FAMILY}`, document.body.innerText.slice(0, 4000)).catch(() => undefined);
-    const fresh = notYetWarmed(textByStyle(document.body), warmed);
-    if (fresh.size === 0) break;
-    await warmUp(fresh);
-  }
-  await whenIdle(() => document.documentElement.classList.add('brand-font'));
-}
-
-/**
- * What of `byStyle` has not been laid out yet, and records it as laid out: a new style's whole text (its
- * words shaped as the page will shape them), and for a style seen before only its new characters.
- */
-export function notYetWarmed(byStyle: Map<string, string>, warmed: Map<string, Set<string>>): Map<string, string> {
-  const fresh = new Map<string, string>();
-  for (const [style, text] of byStyle) {
-    const seen = warmed.get(style);
-    const chars = [...text].filter((c) => c.trim() !== '');
-    if (!seen) {
-      fresh.set(style, text);
-      warmed.set(style, new Set(chars));
-      continue;
-    }
-    const added = [...new Set(chars.filter((c) => !seen.has(c)))];
-    if (added.length === 0) continue;
-    fresh.set(style, added.join(''));
-    for (const c of added) seen.add(c);
-  }
-  return fresh;
-}
-
-/** The page's visible text grouped by the weight and size it is drawn in (`"700 15px"` → its text). */
-export function textByStyle(root: HTMLElement): Map<string, string> {
-  const byStyle = new Map<string, string>();
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent?.trim();
-    if (!text || !node.parentElement) continue;
-    const style = getComputedStyle(node.parentElement);
-    const key = `${style.fontWeight} ${style.fontSize}`;
-    const before = byStyle.get(key);
-    byStyle.set(key, before ? `${before} ${text}` : text);
-  }
-  return byStyle;
-}
-
-/** Lays out each style's text in the brand font in a hidden box, one small step per idle moment. */
-async function warmUp(byStyle: Map<string, string>): Promise<void> {
-  const box = document.createElement('div');
-  box.setAttribute('aria-hidden', 'true');
-  box.dataset.brandFontWarmUp = '';
-  // Kept out of the page's own layout: laying the box out never lays out anything else.
-  box.style.cssText =
-    'position:absolute;left:0;top:0;width:360px;height:0;overflow:hidden;visibility:hidden;contain:strict';
-  document.body.append(box);
-  try {
-    for (const [style, text] of byStyle) {
-      for (let at = 0; at < text.length; at += WARM_STEP_CHARS) {
-        await whenIdle(() => {
-          const span = document.createElement('span');
-          span.style.font = `${style} ${BRAND_FAMILY}`;
-          span.textContent = text.slice(at, at + WARM_STEP_CHARS);
-          box.append(span);
-          // Lays the text out now, in this step, rather than in the next frame with the others.
-          void span.offsetWidth;
-        });
-      }
-    }
-  } finally {
-    box.remove();
-  }
-}
-
-const whenIdle = (job: () => void) =>
-  new Promise<void>((resolve) =>
-    runWhenIdle(() => {
-      job();
-      resolve();
-    }),
-  );

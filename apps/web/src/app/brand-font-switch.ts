@@ -1,0 +1,117 @@
+import { runWhenIdle } from '../shared/idle-queue';
+
+const BRAND_FAMILY = '"Pretendard Variable"';
+/** Rounds of loading and warming before the switch, should the page's text keep needing new faces. */
+const MAX_ROUNDS = 3;
+/** The most text laid out in one warm-up step: a step stays well under a long task (50 ms) on a slow phone. */
+const WARM_STEP_CHARS = 300;
+/** The most text switched to the brand font in one step (a part of the page, see `switchParts`). */
+const SWITCH_PART_CHARS = 400;
+/** Marks a part of the page already switched, before the whole document is (tokens.css). */
+const PART_CLASS = 'brand-font-part';
+
+/**
+ * Loads the faces for the text on screen, lays that text out in the brand font off screen in small idle steps,
+ * then turns the brand font on part by part and at last for the whole document, each step in an idle moment
+ * (ADR 0142). A font's first use at each weight and size is what costs: on Lighthouse's slowed phone the
+ * switch was one layout of 250–340 ms. Warmed beforehand, one step per weight and size, the switch is a
+ * relayout of 50–170 ms, which the parts split into steps of a few tens of ms.
+ */
+export async function switchToBrandFont(): Promise<void> {
+  const warmed = new Map<string, Set<string>>();
+  // The page may still be filling in (its data arriving): its new text can need new faces or styles.
+  for (let round = 0; round < MAX_ROUNDS && document.fonts; round++) {
+    await document.fonts.load(`1em ${BRAND_FAMILY}`, document.body.innerText.slice(0, 4000)).catch(() => undefined);
+    const fresh = notYetWarmed(textByStyle(document.body), warmed);
+    if (fresh.size === 0) break;
+    await warmUp(fresh);
+  }
+  const parts = switchParts(document.body);
+  for (const part of parts) await whenIdle(() => part.classList.add(PART_CLASS));
+  await whenIdle(() => {
+    document.documentElement.classList.add('brand-font');
+    for (const part of parts) part.classList.remove(PART_CLASS);
+  });
+}
+
+/**
+ * The page cut into parts of at most SWITCH_PART_CHARS characters of text, in document order: an element
+ * with more is split into its children. Text lying directly in a split element switches with the document.
+ */
+export function switchParts(root: Element): Element[] {
+  if ((root.textContent?.length ?? 0) <= SWITCH_PART_CHARS || root.children.length === 0) return [root];
+  return [...root.children].filter((child) => child.tagName !== 'SCRIPT').flatMap(switchParts);
+}
+
+/**
+ * What of `byStyle` has not been laid out yet, and records it as laid out: a new style's whole text (its
+ * words shaped as the page will shape them), and for a style seen before only its new characters.
+ */
+export function notYetWarmed(byStyle: Map<string, string>, warmed: Map<string, Set<string>>): Map<string, string> {
+  const fresh = new Map<string, string>();
+  for (const [style, text] of byStyle) {
+    const seen = warmed.get(style);
+    const chars = [...text].filter((c) => c.trim() !== '');
+    if (!seen) {
+      fresh.set(style, text);
+      warmed.set(style, new Set(chars));
+      continue;
+    }
+    const added = [...new Set(chars.filter((c) => !seen.has(c)))];
+    if (added.length === 0) continue;
+    fresh.set(style, added.join(''));
+    for (const c of added) seen.add(c);
+  }
+  return fresh;
+}
+
+/** The page's visible text grouped by the weight and size it is drawn in (`"700 15px"` → its text). */
+export function textByStyle(root: HTMLElement): Map<string, string> {
+  const byStyle = new Map<string, string>();
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent?.trim();
+    if (!text || !node.parentElement) continue;
+    const style = getComputedStyle(node.parentElement);
+    const key = `${style.fontWeight} ${style.fontSize}`;
+    const before = byStyle.get(key);
+    byStyle.set(key, before ? `${before} ${text}` : text);
+  }
+  return byStyle;
+}
+
+/** Lays out each style's text in the brand font in a hidden box, one small step per idle moment. */
+async function warmUp(byStyle: Map<string, string>): Promise<void> {
+  const box = document.createElement('div');
+  box.setAttribute('aria-hidden', 'true');
+  box.dataset.brandFontWarmUp = '';
+  // Kept out of the page's own layout: laying the box out never lays out anything else.
+  box.style.cssText =
+    'position:absolute;left:0;top:0;width:360px;height:0;overflow:hidden;visibility:hidden;contain:strict';
+  document.body.append(box);
+  try {
+    for (const [style, text] of byStyle) {
+      for (let at = 0; at < text.length; at += WARM_STEP_CHARS) {
+        await whenIdle(() => {
+          const span = document.createElement('span');
+          span.style.font = `${style} ${BRAND_FAMILY}`;
+          span.textContent = text.slice(at, at + WARM_STEP_CHARS);
+          // Laid out in the next frame, alone: one idle moment comes after each frame. (Forcing the layout here
+          // would also lay out whatever else the page has changed since, in this same task.)
+          box.append(span);
+        });
+      }
+    }
+  } finally {
+    // After the frame that lays out the last step.
+    await whenIdle(() => box.remove());
+  }
+}
+
+const whenIdle = (job: () => void) =>
+  new Promise<void>((resolve) =>
+    runWhenIdle(() => {
+      job();
+      resolve();
+    }),
+  );
