@@ -87,7 +87,7 @@ describe('loadBrandFontAfterFirstPaint', () => {
     const observer = new MutationObserver((records) => {
       for (const record of records)
         for (const node of record.addedNodes)
-          if (node instanceof HTMLSpanElement) warmed.push(`${node.style.font} | ${node.textContent}`);
+          if (node instanceof HTMLSpanElement) warmed.push(`${node.style.font} | ${node.dataset.text}`);
     });
     observer.observe(document.body, { childList: true, subtree: true });
     loadBrandFontAfterFirstPaint(async () => undefined);

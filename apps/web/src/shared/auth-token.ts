@@ -126,13 +126,16 @@ const beforeTheSessionIsRead = (): AuthState => 'checking';
 /**
  * 'checking' only briefly at start-up while another open tab may hand over its session.
  *
- * Deferred: React renders a store's change synchronously, and the change right after hydrating a prerendered
- * page (from "nobody known yet" to the session held) re-renders the layout and the whole signed-in page. As a
- * deferred value that render happens in the background and yields to the browser between components instead
- * of being one long task (ADR 0142). Screens see a change of session a render later, never a stale one kept.
+ * A session appearing is rendered as a deferred value: React renders a store's change synchronously, and the
+ * change right after hydrating a prerendered page (from "nobody known yet" to the session held) re-renders
+ * the layout and the whole signed-in page. Deferred, that render happens in the background and yields to the
+ * browser between components instead of being one long task (ADR 0142). A session ending is shown at once:
+ * nothing signed-in may stay on screen a render longer, asking for data without a token.
  */
 export function useAuthState(): AuthState {
-  return useDeferredValue(useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead));
+  const state = useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead);
+  const deferred = useDeferredValue(state);
+  return state === 'in' ? deferred : state;
 }
 
 /** True while a token is held; re-read on load, on focus and on every change made here. */
