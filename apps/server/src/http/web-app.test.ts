@@ -6,10 +6,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness';
 
 let h: Harness;
+let dist: string;
 const script = `console.log(${JSON.stringify('오굿'.repeat(400))});`;
 
 beforeAll(async () => {
-  const dist = mkdtempSync(join(tmpdir(), 'ohgood-dist-'));
+  dist = mkdtempSync(join(tmpdir(), 'ohgood-dist-'));
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(join(dist, 'ops.html'), '<!doctype html><div id="ops"></div>');
@@ -25,6 +26,17 @@ it('sends hashed assets precompressed with a one-year immutable cache', async ()
   expect(res.headers['content-encoding']).toBe('br');
   expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   expect(res.rawPayload.length).toBeLessThan(Buffer.byteLength(script));
+});
+
+it('serves the files on disk through one route, not one route per file listed at start', async () => {
+  // Written after the app was built: a per-file route table (made at start) would not know it.
+  writeFileSync(join(dist, 'assets/late-def456.js'), 'console.log(1);');
+  const late = await h.app.inject({ method: 'GET', url: '/assets/late-def456.js' });
+  expect(late.statusCode).toBe(200);
+  expect(late.body).toBe('console.log(1);');
+  const missing = await h.app.inject({ method: 'GET', url: '/assets/gone-000000.js' });
+  expect(missing.statusCode).toBe(404);
+  expect(missing.headers['content-type']).toContain('application/json');
 });
 
 it('serves index.html, uncached, for every app route (deep links)', async () => {

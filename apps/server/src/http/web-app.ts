@@ -42,7 +42,13 @@ export async function registerWebApp(
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // One route for every file, looked up on request, not one route per built file: registering the
+      // build's ~370 files was the largest part of building the app at start (ADR 0143). A file that is not
+      // there goes to the not-found handler below, which serves the app or a JSON 404.
+      wildcard: true,
+      // Only names with an extension are files of the build; the app's paths (/, /payment/details) go
+      // straight to the not-found handler without a look at the disk.
+      allowedPath: (pathName) => /\.[^/]+$/.test(pathName),
       index: false,
       // The build writes .br/.gz beside each text asset; they are sent when the browser accepts them.
       preCompressed: true,
