@@ -228,24 +228,40 @@ export async function seedDemoShorts(
 ): Promise<void> {
   // Probing ffmpeg and fonts costs processes: only when a clip must be rendered (not on every restart).
   let renderer: { tools: MediaTools; font: string | null } | undefined;
+  const clips = CLIPS.map((clip, index) => {
+    const videoKey = `demo/short-${String(index + 1).padStart(2, '0')}.mp4`;
+    return { clip, index, videoKey, thumbnailKey: videoKey.replace(/\.mp4$/, '.jpg') };
+  });
+  // What is there already, in one query and the files' checks side by side: a restart usually finds
+  // everything, and then this is all it does.
+  const rows = await db
+    .select({ videoKey: shorts.videoKey })
+    .from(shorts)
+    .where(
+      inArray(
+        shorts.videoKey,
+        clips.map((c) => c.videoKey),
+      ),
+    );
+  const withRow = new Set(rows.map((row) => row.videoKey));
+  const withFiles = await Promise.all(
+    clips.map(async (c) => (await storage.size(c.videoKey)) !== null && (await storage.size(c.thumbnailKey)) !== null),
+  );
+  const pending = clips.filter((c, i) => !(withRow.has(c.videoKey) && withFiles[i]));
+  if (pending.length === 0) return;
   const demoId = await ensureDemoCustomer(db);
   const creatorIds = await ensureCreators(db);
   const everyone = [demoId, ...creatorIds];
   const work = await makeWorkDir(workRoot(config.DATA_DIR), 'seed-');
   const now = clock.now().getTime();
   try {
-    const pending = CLIPS.map((clip, index) => ({ clip, index }));
-    const runOne = async ({ clip, index }: (typeof pending)[number]) => {
-      const videoKey = `demo/short-${String(index + 1).padStart(2, '0')}.mp4`;
-      const thumbnailKey = videoKey.replace(/\.mp4$/, '.jpg');
-      const [row] = await db.select({ id: shorts.id }).from(shorts).where(eq(shorts.videoKey, videoKey));
-      const hasFiles = (await storage.size(videoKey)) !== null && (await storage.size(thumbnailKey)) !== null;
-      if (row && hasFiles) return;
+    const runOne = async ({ clip, index, videoKey, thumbnailKey }: (typeof pending)[number]) => {
+      const hasRow = withRow.has(videoKey);
       renderer ??= { tools: resolveMediaTools(config), font: koreanFont() };
       const rendered = await renderClip(renderer.tools, work, index, clip, renderer.font);
       await storage.putFile(videoKey, rendered.video, 'video/mp4');
       await storage.putFile(thumbnailKey, rendered.poster, 'image/jpeg');
-      if (row) return;
+      if (hasRow) return;
       const ownerId = clip.creator === -1 ? demoId : (creatorIds[clip.creator] ?? demoId);
       const likers = everyone.filter((id) => id !== ownerId).slice(0, (index * 7) % 4);
       const createdAt = new Date(now - (index * 7 + 1) * 3600_000);
