@@ -29,10 +29,14 @@ export const DEMO_OPERATORS: ReadonlyArray<{ email: string; name: string; role: 
 const demoEmails = DEMO_OPERATORS.map((o) => o.email);
 
 export async function ensureDemoOperators(db: Db, at: Date): Promise<void> {
+  const present = await db.select({ email: staff.email }).from(staff).where(inArray(staff.email, demoEmails));
+  const missing = DEMO_OPERATORS.filter((o) => !present.some((row) => row.email === o.email));
+  // The password is hashed only when an operator is missing: an argon2 hash on every restart costs ~30 ms.
+  if (missing.length === 0) return;
   const passwordHash = await hash(DEMO_OPERATOR_PASSWORD);
   await db
     .insert(staff)
-    .values(DEMO_OPERATORS.map((o) => ({ ...o, passwordHash, enrolledAt: at })))
+    .values(missing.map((o) => ({ ...o, passwordHash, enrolledAt: at })))
     .onConflictDoNothing();
 }
 
