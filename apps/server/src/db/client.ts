@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded';
 import { nameRepeatedStatements } from './named-statements';
 import * as schema from './schema';
 
@@ -41,6 +41,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Data directory of the embedded PostgreSQL, used when no URL is given. */
   dataDir?: string;
+  /** The embedded PostgreSQL already starting (main.ts starts it before this module loads); else started here. */
+  embedded?: Promise<EmbeddedPostgres>;
 }
 
 /**
@@ -49,8 +51,9 @@ export interface OpenOptions {
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return connectDatabase(options.databaseUrl, { kind: 'postgres', migrate: true });
-  if (!options.dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
-  const server = await startEmbeddedPostgres({ dataDir: options.dataDir, durable: true });
+  const { dataDir } = options;
+  if (!dataDir && !options.embedded) throw new Error('openDatabase needs DATABASE_URL or a data directory');
+  const server = await (options.embedded ?? startEmbeddedPostgres({ dataDir: dataDir as string, durable: true }));
   try {
     await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
     const database = await connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
