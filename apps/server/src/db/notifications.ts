@@ -26,9 +26,16 @@ export class Notifications {
     }
     set.add(handler);
     await this.connect();
-    if (this.client && !this.listening.has(channel)) {
+    const client = this.client;
+    if (client && !this.listening.has(channel)) {
       this.listening.add(channel);
-      await this.client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      try {
+        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        // Closed meanwhile (the server shutting down): there is nothing left to listen to, and no error.
+        // A connection lost otherwise reconnects and listens again (`open`), so that is not one either.
+        if (!this.closed && this.client === client) throw error;
+      }
     }
     return () => set.delete(handler);
   }

@@ -1,0 +1,41 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../test/harness';
+import { Notifications } from './notifications';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+it('a subscription cut short by closing (shutdown) resolves instead of failing with the connection', async () => {
+  const notifications = new Notifications(h.database.url);
+  await notifications.subscribe('first_channel', () => undefined);
+  // Close while the next LISTEN is on the wire, as an app closed right after it was built does.
+  const client = (notifications as unknown as { client: pg.Client }).client;
+  const query = client.query.bind(client) as (text: string) => Promise<unknown>;
+  (client as unknown as { query: (text: string) => Promise<unknown> }).query = (text: string) => {
+    const sent = query(text);
+    void notifications.close();
+    return sent;
+  };
+  await expect(notifications.subscribe('second_channel', () => undefined)).resolves.toBeTypeOf('function');
+});
+
+it('a subscription delivers what is notified after it resolved', async () => {
+  const notifications = new Notifications(h.database.url);
+  const heard: string[] = [];
+  let arrived: () => void = () => undefined;
+  const delivered = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  await notifications.subscribe('test_channel', (payload) => {
+    heard.push(payload);
+    arrived();
+  });
+  await h.database.pool.query(`select pg_notify('test_channel', 'hello')`);
+  await delivered;
+  expect(heard).toEqual(['hello']);
+  await notifications.close();
+});
