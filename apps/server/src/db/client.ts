@@ -27,6 +27,8 @@ export interface Database {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Its connection URL, for the one LISTEN connection of an instance. */
   url: string;
+  /** Called when shutdown begins: an embedded server this process will stop is not shared from then on. */
+  retire(): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const database = await connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
     return {
       ...database,
+      retire: () => server.retire(),
       async close() {
         await database.close();
         await server.stop();
@@ -87,7 +90,7 @@ export async function connectDatabase(
     throw error;
   }
   const exclusive = <T>(work: () => Promise<T>) => withStartupLock(pool, () => work());
-  return { db, kind: options.kind, pool, url, exclusive, close: () => pool.end() };
+  return { db, kind: options.kind, pool, url, exclusive, retire: () => undefined, close: () => pool.end() };
 }
 
 /** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -41,6 +41,28 @@ describe('embedded PostgreSQL connections', () => {
     } finally {
       await server.stop();
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a server whose owner is shutting down', () => {
+  it('is not shared: a start waits for that owner to exit, then runs its own', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-pg-retiring-'));
+    chmodSync(dataDir, 0o755); // run as root, the server runs as user postgres and must reach its directory
+    await startEmbeddedPostgres({ dataDir, durable: false });
+    // Another live process stands in as the server's owner, one that has said it is shutting down and exits
+    // a second later (as an instance does at the end of its drain).
+    const owner = spawn('sleep', ['1'], { stdio: 'ignore' });
+    writeFileSync(join(dataDir, 'postgres.owner'), String(owner.pid));
+    writeFileSync(join(dataDir, 'postgres.retiring'), String(owner.pid));
+    const server = await startEmbeddedPostgres({ dataDir, durable: false });
+    try {
+      expect(owner.exitCode ?? owner.signalCode).not.toBeNull();
+      expect(server.owned).toBe(true);
+      expect(await clientAddress(server.url('postgres'))).toBeNull();
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -14,6 +14,11 @@ export interface EmbeddedPostgres {
   owned: boolean;
   /** Connection URL of one database on this server (over the Unix socket when there is one). */
   url(database: string): string;
+  /**
+   * Says this process is shutting down and will stop the server (a no-op when it does not own it): an instance
+   * starting meanwhile waits for this one to exit and starts its own, instead of sharing a server about to stop.
+   */
+  retire(): void;
   /** Stops the server when this process started it (fast shutdown: sessions end, no recovery needed). */
   stop(): Promise<void>;
 }
@@ -31,22 +36,29 @@ const USER = 'postgres';
  * Initialises the cluster on first use, then starts it on a free port bound to 127.0.0.1 only, plus a Unix
  * socket in the cluster directory (0700, the server's own user), password auth on both. A cluster left
  * running by a process that died (`kill -9`) is shut down first, so a restart always works; a cluster run by
- * another live process of ours (the server, while `npm run jobs` runs) is shared instead.
+ * another live process of ours (the server, while `npm run jobs` runs) is shared instead, unless that
+ * process is shutting down (`retire`): then the start waits for it to exit and runs its own.
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const dataDir = resolve(options.dataDir);
   const clusterDir = join(dataDir, 'postgres');
   const ownerFile = join(dataDir, 'postgres.owner');
+  const retiringFile = join(dataDir, 'postgres.retiring');
   const password = readOrCreateSecret(join(dataDir, 'postgres-password'), 24);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) ensureTraversable(dataDir);
 
-  const running = runningPostmaster(clusterDir);
+  let running = runningPostmaster(clusterDir);
+  const owner = readPid(ownerFile);
+  if (running && owner !== undefined && owner !== process.pid && isAlive(owner) && readPid(retiringFile) === owner) {
+    // Its owner is shutting down and will stop it: shared, it would stop under us mid-start.
+    await waitForExit(owner);
+    running = runningPostmaster(clusterDir);
+  }
   if (running) {
-    const owner = readPid(ownerFile);
     if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
       const socket = existsSync(socketFile(clusterDir, running.port)) ? clusterDir : undefined;
-      return handle(running.port, password, socket, false, async () => undefined);
+      return handle(running.port, password, socket, false, { retire: () => undefined, stop: async () => undefined });
     }
     // Orphaned by a process that died without stopping it: shut it down cleanly and start afresh.
     process.kill(running.pid, 'SIGINT');
@@ -109,9 +121,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       throw new Error(`could not start the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
     }
     writeFileSync(ownerFile, String(process.pid));
-    return handle(port, password, socketDirFor(port), true, async () => {
-      await server.stop();
-      if (readPid(ownerFile) === process.pid) unlinkSync(ownerFile);
+    return handle(port, password, socketDirFor(port), true, {
+      retire: () => writeFileSync(retiringFile, String(process.pid)),
+      stop: async () => {
+        await server.stop();
+        for (const file of [ownerFile, retiringFile]) if (readPid(file) === process.pid) unlinkSync(file);
+      },
     });
   }
 }
@@ -121,14 +136,14 @@ function handle(
   password: string,
   socketDir: string | undefined,
   owned: boolean,
-  stop: () => Promise<void>,
+  lifecycle: Pick<EmbeddedPostgres, 'retire' | 'stop'>,
 ): EmbeddedPostgres {
   const viaSocket = socketDir ? `?host=${encodeURIComponent(socketDir)}` : '';
   return {
     port,
     owned,
     url: (database) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${viaSocket}`,
-    stop,
+    ...lifecycle,
   };
 }
 
