@@ -106,22 +106,17 @@ async function main(): Promise<void> {
   const shutdown = gracefulShutdown({
     app,
     stopJobs,
+    retireDatabase: () => database.retire(),
     closeDatabase: () => database.close(),
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     exit: (code) => process.exit(code),
   });
-  const stop = (reason: string) => {
-    // From now on an instance starting on this data directory waits for this one instead of sharing its
-    // PostgreSQL, which this one stops at the end of its drain.
-    database.retire();
-    void shutdown(reason);
-  };
   // Ctrl-C reaches this process twice (terminal and `npm start`'s wrapper): the shutdown runs once.
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Started by `npm start`'s wrapper with an IPC channel: if the wrapper dies (even by kill -9), stop too.
-  process.on('disconnect', () => stop('disconnect'));
+  process.on('disconnect', () => shutdown('disconnect'));
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(
     { database: database.kind, readyMs: Math.round(performance.now()), phases },

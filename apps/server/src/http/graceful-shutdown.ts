@@ -4,6 +4,11 @@ export interface ShutdownSteps {
   app: FastifyInstance;
   /** Stops the job scheduler (a job already running finishes inside its transaction or rolls back). */
   stopJobs: () => void;
+  /**
+   * Said as the shutdown begins: the embedded database this process will stop is no longer shared with an
+   * instance starting meanwhile (`Database.retire`).
+   */
+  retireDatabase?: () => void;
   /** Closes the database pool (or stops the embedded database) once no request needs it. */
   closeDatabase: () => Promise<void>;
   /** Time between failing readiness and closing the listener, so the load balancer stops routing here. */
@@ -28,6 +33,7 @@ export function gracefulShutdown(steps: ShutdownSteps): (reason: string) => Prom
   return async (reason) => {
     if (started) return;
     started = true;
+    steps.retireDatabase?.();
     app.draining = true;
     // Ctrl-C is a person at a terminal, not an orchestrator behind a balancer: nobody to drain from.
     const drainMs = reason === 'SIGINT' ? 0 : steps.drainMs;
