@@ -7,17 +7,22 @@ import { loginPath } from '../shared/return-to';
 
 /**
  * Guarded pages: '로그인 후 이용 가능합니다.' and off to /login, which brings the user back here (path and
- * query) after login. A user who just logged out here is simply taken home.
+ * query) after login. A page the user was on when logging out is simply left for home; one opened after
+ * logging out asks for a login like any other.
  */
 export function RequireAuth() {
   const auth = useAuthState();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const warned = useRef(false);
+  const shown = useRef(false);
+  useEffect(() => {
+    if (auth === 'in') shown.current = true;
+  }, [auth]);
   useEffect(() => {
     if (auth !== 'out' || warned.current) return;
     warned.current = true;
-    if (wasLoggedOutByUser()) {
+    if (shown.current && wasLoggedOutByUser()) {
       navigate('/', { replace: true });
       return;
     }

@@ -7,9 +7,9 @@ import { shortsEndpoints } from '@ohgood/contract/shorts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiError, callEndpoint } from './api-client';
-import { getToken, setToken } from './auth-token';
+import { clearToken, getToken, logout, setToken } from './auth-token';
 import { registerNavigator } from './navigation';
-import { currentToast } from './toast';
+import { currentToast, dismissToast } from './toast';
 
 const navigate = vi.fn();
 const alertSpy = vi.fn();
@@ -105,6 +105,24 @@ describe('api client (real contract endpoints)', () => {
     expect(alertSpy).not.toHaveBeenCalled();
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('after the user logs out here, a read without a token is refused quietly; a write still asks for a login', async () => {
+    setToken('tok');
+    logout();
+    dismissToast();
+    const fetchMock = respond(200, {});
+    vi.stubGlobal('fetch', fetchMock);
+    // A signed-in screen committed just before the logout may still start its queries: no second message.
+    await expect(callEndpoint(paymentEndpoints.mypage)).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
+    expect(currentToast()).toBeNull();
+    expect(navigate).not.toHaveBeenCalled();
+    const body = { codeType: 'pincode', value: '123456' } as const;
+    await expect(callEndpoint(paymentEndpoints.validate, { body })).rejects.toMatchObject({ code: 'LOGIN_REQUIRED' });
+    expect(currentToast()?.message).toBe('로그인 후 이용 가능합니다.');
+    expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
+    expect(fetchMock).not.toHaveBeenCalled();
+    clearToken(); // ends "logged out here" for the tests that follow
   });
 
   it('calls /auth and the public feed without a token, and sends the token to the feed when held', async () => {

@@ -9,7 +9,7 @@ import type {
 import type { ErrorCode } from '@ohgood/contract/errors';
 import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
-import { clearToken, expireSession, getToken } from './auth-token';
+import { clearToken, expireSession, getToken, wasLoggedOutByUser } from './auth-token';
 import { navigateTo } from './navigation';
 import { notify } from './notify';
 import { currentPath, loginPath } from './return-to';
@@ -115,11 +115,22 @@ async function send(call: Call): Promise<unknown> {
   }
 }
 
+/**
+ * A read made without a session right after the user logged out here belongs to a signed-in screen that is
+ * leaving: one committed just before the logout can still start its queries as React finishes that commit.
+ * It is refused quietly; the logout's own message stands, and guarded pages announce themselves (RequireAuth).
+ */
+function isLeavingAfterLogout(call: Call): boolean {
+  return call.method === 'GET' && wasLoggedOutByUser();
+}
+
 async function sendOnce(call: Call): Promise<unknown> {
   const token = call.asMerchant ? null : getToken();
   if (!call.isPublic && !token) {
-    notify(MSG.loginRequired);
-    sendToLogin();
+    if (!isLeavingAfterLogout(call)) {
+      notify(MSG.loginRequired);
+      sendToLogin();
+    }
     throw new ApiError(401, 'LOGIN_REQUIRED', MSG.loginRequired);
   }
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
