@@ -793,7 +793,10 @@ async function million(base, dataDir) {
       null,
       null,
     );
-    if (process.env.BENCH_PLANS === '1') await printPlans(client, shortIds[0]);
+    if (process.env.BENCH_PLANS === '1') {
+      await printPlans(client, shortIds[0]);
+      printSearchPlans(embeddedUrl(dataDir), words);
+    }
   } finally {
     await client.end();
   }
@@ -825,6 +828,15 @@ async function printPlans(client, shortId) {
     const { rows } = await client.query(`explain (analyze, buffers, costs off) ${query}`);
     console.log(`\n#### ${name}\n\n\`\`\`\n${rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\``);
   }
+}
+
+/** Every statement of a search for each word, as the search service sends it, with its plan. */
+function printSearchPlans(url, words) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/modules/shorts/search-plans.ts', url, ...words], {
+    cwd: join(root, 'apps/server'),
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) console.log('search plans failed');
 }
 
 // ---------- chat turn ----------

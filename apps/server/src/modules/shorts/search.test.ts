@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { getChoseong } from 'es-hangul';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,31 @@ describe('search matching (S2)', () => {
     );
     const stored = (result as unknown as { rows: { c: string }[] }).rows.map((r) => r.c);
     expect(stored).toEqual(samples.map((s) => getChoseong(s.toLowerCase(), { keepNonHangul: true })));
+  });
+
+  it("finds a hashtag's text as a hashtag or in a title, and a text spanning the title's end as a description", async () => {
+    const ids = await insertShorts(h.database.db, creator.customerId, [
+      { title: '벚꽃 #벚꽃길 산책', content: '', createdAt: at(-40) },
+      { title: '봄 나들이', content: '여의도 #벚꽃길', createdAt: at(-30) },
+      { title: '봄 #벚꽃길', content: '걷기', createdAt: at(-20) },
+      { title: '꽃구경', content: '벚꽃길 걷기', createdAt: at(-10) },
+    ]);
+    const [inTitle, asTag, spanning, plain] = ids;
+    const found = async (q: string) => (await search(q, '&limit=50')).items.map((i) => [i.shortsId, i.score]);
+    expect(await found('#벚꽃길')).toEqual([
+      [spanning, 3],
+      [inTitle, 3],
+      [asTag, 2],
+    ]);
+    // '#벚꽃길 걷기' is the title's end, the space between, and the description's start: description tier.
+    expect(await found('#벚꽃길 걷기')).toEqual([[spanning, 1]]);
+    expect(await found('벚꽃길')).toEqual([
+      [spanning, 3],
+      [inTitle, 3],
+      [asTag, 2],
+      [plain, 1],
+    ]);
+    await h.database.db.delete(shorts).where(inArray(shorts.id, ids));
   });
 });
 
