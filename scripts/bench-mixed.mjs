@@ -46,7 +46,18 @@ const CHAT_LINES = ['포인트 어떻게 모아요?', '이번 달 결제 금액 
  * Runs the ramp against `base`. `setup` gives signed-in tokens: `viewers` (fixture customers) and `payers`
  * (fresh customers), the merchant key, and a function reading the public-feed cache counters.
  */
-export async function mixedLoad({ base, viewers, payers, merchantKey, cacheCounts, thinkMs, steps, stepSeconds, mix }) {
+export async function mixedLoad({
+  base,
+  viewers,
+  payers,
+  merchantKey,
+  cacheCounts,
+  thinkMs,
+  steps,
+  stepSeconds,
+  warmupSeconds = 0,
+  mix,
+}) {
   const samples = []; // { step, type, ms, ok }
   let step = 0;
   let stopping = false;
@@ -221,26 +232,35 @@ export async function mixedLoad({ base, viewers, payers, merchantKey, cacheCount
   const kinds = kindsFor(maxUsers, mix);
   const running = [];
   const perStep = [];
-  for (let s = 0; s < steps.length; s++) {
+  // A warm-up at the first step's users: a server that has just started reads every page, plan and
+  // connection for the first time. It is reported as its own row and never counts as the knee.
+  const plan = [
+    ...(warmupSeconds > 0 ? [{ users: steps[0], seconds: warmupSeconds, warmup: true }] : []),
+    ...steps.map((users) => ({ users, seconds: stepSeconds, warmup: false })),
+  ];
+  for (let s = 0; s < plan.length; s++) {
     step = s;
-    while (running.length < steps[s]) {
+    const { users: target, warmup } = plan[s];
+    while (running.length < target) {
       const i = running.length;
       running.push(users[kinds[i]](i).catch(() => undefined));
     }
     const before = await cacheCounts();
     const began = performance.now();
-    await sleep(stepSeconds * 1000);
+    await sleep(plan[s].seconds * 1000);
     const seconds = (performance.now() - began) / 1000;
     const after = await cacheCounts();
     const hits = after.hits - before.hits;
     const misses = after.misses - before.misses;
     perStep.push({
-      users: steps[s],
+      users: target,
+      warmup,
       seconds,
       hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
-      kinds: countKinds(kinds.slice(0, steps[s])),
+      kinds: countKinds(kinds.slice(0, target)),
     });
-    console.log(`  mixed: ${steps[s]} users done (${samples.filter((x) => x.step === s).length} calls)`);
+    const label = warmup ? 'warm-up' : 'done';
+    console.log(`  mixed: ${target} users ${label} (${samples.filter((x) => x.step === s).length} calls)`);
   }
   stopping = true;
   await Promise.race([Promise.all(running), sleep(15_000)]);
@@ -300,7 +320,7 @@ function readUploadFile() {
 /** The knee: the last step (users) at which every call type was within the limit with no errors. */
 export function kneeOf(results) {
   let knee = null;
-  for (const r of results) if (r.within) knee = r;
+  for (const r of results) if (r.within && !r.warmup) knee = r;
   return knee;
 }
 
@@ -320,14 +340,17 @@ export function printMixed(results) {
       .join(', ');
     const hit = r.hitRate === null ? '—' : `${Math.round(r.hitRate * 1000) / 10} %`;
     console.log(
-      `| ${r.users} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${r.within ? 'yes' : 'no'} |`,
+      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${r.within ? 'yes' : 'no'} |`,
     );
   }
-  const knee = kneeOf(results) ?? results[0];
-  if (!knee) return;
-  console.log(`\n### Mixed load: per call type at ${knee.users} users\n`);
-  console.log('| call | req/s | p50 | p99 | errors |');
-  console.log('|---|---|---|---|---|');
-  for (const t of knee.types)
-    console.log(`| ${t.type} | ${r1(t.rps)} | ${r1(t.p50)} ms | ${r1(t.p99)} ms | ${t.errors} |`);
+  // Every step's calls, the knee's marked: what breaks first past the knee is the next thing to fix.
+  const knee = kneeOf(results);
+  for (const r of results) {
+    const label = r.warmup ? ' (warm-up)' : r === knee ? ' (the knee)' : '';
+    console.log(`\n### Mixed load: per call type at ${r.users} users${label}\n`);
+    console.log('| call | req/s | p50 | p99 | errors |');
+    console.log('|---|---|---|---|---|');
+    for (const t of r.types)
+      console.log(`| ${t.type} | ${r1(t.rps)} | ${r1(t.p50)} ms | ${r1(t.p99)} ms | ${t.errors} |`);
+  }
 }

@@ -688,6 +688,7 @@ async function mixed(base) {
     thinkMs: Number(process.env.BENCH_THINK_MS ?? 1000),
     steps,
     stepSeconds: Number(process.env.BENCH_STEP_SECONDS ?? 15),
+    warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 15),
     mix,
   });
   printMixed(results);
@@ -702,7 +703,7 @@ async function mixed(base) {
     'reported',
     null,
   );
-  const at = knee ?? results[0];
+  const at = knee ?? results.find((r) => !r.warmup);
   const ratio = Math.round((at.total / bareRun.rps) * 1000) / 1000;
   row(
     `mixed throughput at the knee / bare route (${fmt(bareRun.rps)} req/s)`,

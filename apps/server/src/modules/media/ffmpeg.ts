@@ -49,7 +49,15 @@ export class ToolError extends Error {
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /**
+   * Work nobody waits on (a transcode after the upload answered): the tool runs at a lower CPU priority,
+   * so on a small machine it takes the cores the requests leave idle instead of slowing every request.
+   */
+  background?: boolean;
 }
+
+/** How much nicer a background tool runs than the server (nice(1): 0 is the server's, 19 the lowest). */
+export const BACKGROUND_NICENESS = 10;
 
 /**
  * Runs a tool under a small POSIX shell that ties it to this process: a watcher kills the tool as soon as
@@ -58,7 +66,8 @@ export interface RunOptions {
  * The watcher's own file descriptors go to /dev/null, so it never holds the tool's output pipes open.
  */
 const TIED_TO_PARENT = [
-  '"$@" & tool=$!',
+  'if [ -n "$OHGOOD_NICENESS" ]; then nice -n "$OHGOOD_NICENESS" "$@" & else "$@" & fi',
+  'tool=$!',
   `(while kill -0 "$OHGOOD_PARENT_PID" 2>/dev/null; do sleep 1; done; kill -KILL "$tool" 2>/dev/null) </dev/null >/dev/null 2>&1 & watcher=$!`,
   `trap 'kill -KILL "$tool" 2>/dev/null; kill "$watcher" 2>/dev/null; exit 143' TERM INT HUP`,
   'wait "$tool"; status=$?',
@@ -66,13 +75,17 @@ const TIED_TO_PARENT = [
   'exit "$status"',
 ].join('\n');
 
-function spawnTied(bin: string, args: string[], signal?: AbortSignal) {
+function spawnTied(bin: string, args: string[], { signal, background }: RunOptions) {
   const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
   if (process.platform === 'win32') return spawn(bin, args, { stdio, signal });
   return spawn('/bin/sh', ['-c', TIED_TO_PARENT, 'ohgood-tool', bin, ...args], {
     stdio,
     signal,
-    env: { ...process.env, OHGOOD_PARENT_PID: String(process.pid) },
+    env: {
+      ...process.env,
+      OHGOOD_PARENT_PID: String(process.pid),
+      OHGOOD_NICENESS: background ? String(BACKGROUND_NICENESS) : '',
+    },
   });
 }
 
@@ -83,7 +96,7 @@ export function runTool(
   options: RunOptions = {},
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawnTied(bin, args, options.signal);
+    const child = spawnTied(bin, args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -337,7 +337,8 @@ export class ShortsPipeline {
       const output = join(work, 'out.mp4');
       await this.storage.download(row.sourceKey, source);
       const info = await probe(this.tools, source, { signal });
-      await transcodeToMp4(this.tools, source, output, info.hasAudio, { signal });
+      // Nobody waits on it: the requests come first (ADR 0146).
+      await transcodeToMp4(this.tools, source, output, info.hasAudio, { signal, background: true });
       const result = await probe(this.tools, output, { signal });
       if (!result.hasVideo || !result.durationSeconds) throw new Error('transcoded file has no video');
       await this.storage.putFile(row.videoKey, output, 'video/mp4');
