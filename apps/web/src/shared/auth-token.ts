@@ -41,6 +41,11 @@ let loggedOutByUser = false;
 
 export function clearToken(): void {
   loggedOutByUser = false;
+  dropToken();
+}
+
+/** Forgets the token here and in every other open tab; callers set why first, so listeners read it. */
+function dropToken(): void {
   store(null);
   channel?.postMessage({ type: 'logout' } satisfies Message);
 }
@@ -60,9 +65,9 @@ export function wasSessionExpired(): boolean {
 
 /** The logout icon: like clearToken, but guarded pages then leave quietly instead of asking for a login. */
 export function logout(): void {
-  clearToken();
   sessionExpired = false;
   loggedOutByUser = true;
+  dropToken();
 }
 
 /** True after the user logged out here (until the next login or session loss). */
