@@ -21,6 +21,28 @@ export function mixFromEnv(text = process.env.BENCH_MIX) {
 }
 
 /** Kinds in proportion: user i gets the kind whose cumulative share first exceeds i's place in a cycle of 100. */
+const SIGNED_IN = new Set(['viewer', 'chatter', 'uploader']);
+
+/** How many accounts a ramp up to `maxUsers` needs: fixture customers signed in, and fresh payers. */
+export function accountsNeeded(maxUsers, mix) {
+  const kinds = kindsFor(maxUsers, mix);
+  return {
+    signedIn: kinds.filter((k) => SIGNED_IN.has(k)).length,
+    payers: kinds.filter((k) => k === 'payer').length,
+  };
+}
+
+/** Each user's own token (none for anonymous users and searchers). */
+function accountsFor(kinds, { viewers, payers }) {
+  let signedIn = 0;
+  let paying = 0;
+  return kinds.map((kind) => {
+    if (SIGNED_IN.has(kind)) return viewers[signedIn++];
+    if (kind === 'payer') return payers[paying++];
+    return null;
+  });
+}
+
 function kindsFor(count, mix) {
   const total = Object.values(mix).reduce((a, b) => a + b, 0);
   const kinds = [];
@@ -56,6 +78,7 @@ export async function mixedLoad({
   steps,
   stepSeconds,
   warmupSeconds = 0,
+  arrivalSeconds = 0,
   mix,
 }) {
   const samples = []; // { step, type, ms, ok }
@@ -65,6 +88,7 @@ export async function mixedLoad({
 
   async function call(type, path, { method = 'GET', token, body, headers = {}, form } = {}) {
     const started = performance.now();
+    const startedIn = step;
     let ok = false;
     let json = null;
     try {
@@ -84,7 +108,7 @@ export async function mixedLoad({
     } catch {
       ok = false;
     }
-    samples.push({ step, type, ms: performance.now() - started, ok });
+    samples.push({ step: startedIn, type, ms: performance.now() - started, ok });
     return json;
   }
   const think = () => sleep(thinkMs * (0.5 + Math.random()));
@@ -123,8 +147,7 @@ export async function mixedLoad({
 
   const users = {
     anonymous: () => swipe(null),
-    viewer: (i) => {
-      const token = viewers[i % viewers.length];
+    viewer: (token) => {
       const views = [];
       let paidUntil = 0;
       return swipe(token, async (item) => {
@@ -168,8 +191,7 @@ export async function mixedLoad({
         await think();
       }
     },
-    chatter: async (i) => {
-      const token = viewers[(i * 7) % viewers.length];
+    chatter: async (token) => {
       let sessionId = null;
       while (!stopping) {
         const reply = await call('chat turn', '/chat', {
@@ -183,8 +205,7 @@ export async function mixedLoad({
       }
     },
     // A purchase (merchant request → validate → final), then the pages a customer checks after paying.
-    payer: async (i) => {
-      const token = payers[i % payers.length];
+    payer: async (token, i) => {
       while (!stopping) {
         const created = await call('merchant request', '/api/merchant/payment-requests', {
           method: 'POST',
@@ -212,10 +233,9 @@ export async function mixedLoad({
         for (let k = 0; k < 5 && !stopping; k++) await think();
       }
     },
-    uploader: async (i) => {
+    uploader: async (token) => {
       const video = uploadFile;
       if (!video) return;
-      const token = viewers[(i * 13) % viewers.length];
       while (!stopping) {
         const form = new FormData();
         form.set('title', '혼합 업로드');
@@ -230,6 +250,9 @@ export async function mixedLoad({
   const uploadFile = readUploadFile();
   const maxUsers = steps.at(-1);
   const kinds = kindsFor(maxUsers, mix);
+  // Every signed-in user is a customer of its own: the server keeps one customer's watch claims from
+  // overlapping in time, so two users sharing an account would refuse each other's claims.
+  const tokens = accountsFor(kinds, { viewers, payers });
   const running = [];
   const perStep = [];
   // A warm-up at the first step's users: a server that has just started reads every page, plan and
@@ -239,12 +262,21 @@ export async function mixedLoad({
     ...steps.map((users) => ({ users, seconds: stepSeconds, warmup: false })),
   ];
   for (let s = 0; s < plan.length; s++) {
-    step = s;
     const { users: target, warmup } = plan[s];
+    // The step's new users arrive spread over `arrivalSeconds`, as independent people do (started in one
+    // millisecond, their first calls would be a burst no audience sends). Calls started while they arrive
+    // count toward no step: a step measures its number of users, all present.
+    step = -1;
     while (running.length < target) {
       const i = running.length;
-      running.push(users[kinds[i]](i).catch(() => undefined));
+      running.push(
+        sleep(Math.random() * arrivalSeconds * 1000)
+          .then(() => (stopping ? undefined : users[kinds[i]](tokens[i], i)))
+          .catch(() => undefined),
+      );
     }
+    await sleep(arrivalSeconds * 1000);
+    step = s;
     const before = await cacheCounts();
     const began = performance.now();
     await sleep(plan[s].seconds * 1000);

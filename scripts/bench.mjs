@@ -21,7 +21,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { doubleTappedFinals } from './bench-finals.mjs';
 import { inParallel, timedLoad } from './bench-load.mjs';
-import { kneeOf, mixedLoad, mixFromEnv, P99_LIMIT_MS, printMixed } from './bench-mixed.mjs';
+import { accountsNeeded, kneeOf, mixedLoad, mixFromEnv, P99_LIMIT_MS, printMixed } from './bench-mixed.mjs';
 import { printSearchBench, searchBench } from './bench-search.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
 import { freePort } from './free-port.mjs';
@@ -671,14 +671,11 @@ async function mixed(base) {
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
   const bareRun = await measure({ url: `${bareUrl}/bare` });
   await bare.close();
-  const viewers = await inParallel(
-    Number(process.env.BENCH_MIX_VIEWERS ?? 60),
-    (i) => login(base, `fx-${i + 1}@bench.invalid`),
-    4,
-  );
-  const payers = await inParallel(20, (i) => register(base, `mix-${i}`), 4);
   const mix = mixFromEnv();
   const steps = (process.env.BENCH_RAMP ?? '10,20,40,80,160,320').split(',').map(Number);
+  const needed = accountsNeeded(Math.max(...steps), mix);
+  const viewers = await inParallel(needed.signedIn, (i) => login(base, `fx-${i + 1}@bench.invalid`), 4);
+  const payers = await inParallel(needed.payers, (i) => register(base, `mix-${i}`), 4);
   const results = await mixedLoad({
     base,
     viewers,
@@ -689,6 +686,7 @@ async function mixed(base) {
     steps,
     stepSeconds: Number(process.env.BENCH_STEP_SECONDS ?? 15),
     warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 15),
+    arrivalSeconds: Number(process.env.BENCH_ARRIVAL_SECONDS ?? 5),
     mix,
   });
   printMixed(results);

@@ -194,7 +194,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
   const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
   refreshTimer.unref();
-  app.addHook('onClose', async () => clearInterval(refreshTimer));
+  app.addHook('onClose', async () => {
+    clearInterval(refreshTimer);
+    await ranking.settled();
+  });
   await app.register(mediaRoutes(storage));
   // What each signed-in viewer reacted to and follows, remembered per instance.
   const viewerState = createViewerState(database.db, caches.viewerFacts);

@@ -77,8 +77,6 @@ export const ERROR_CODES = [
   'FILE_TOO_LARGE',
   'UNSUPPORTED_VIDEO',
   'UNSUPPORTED_IMAGE',
-  'VIDEO_TOO_LONG',
-  'VIDEO_UNREADABLE',
   'UPLOAD_FIELDS_REQUIRED',
   'UPLOAD_TOO_MANY_PARTS',
   // search, profiles, shorts my page

@@ -11,7 +11,7 @@ import { seedDemoShorts } from '../../seed/demo-shorts';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { ShortsPipeline } from '../shorts/pipeline';
-import { brokenEncoderFfmpeg, makeVideo, testTools, uploadShort } from '../shorts/test-media';
+import { heldBrokenEncoderFfmpeg, makeVideo, testTools, uploadShort } from '../shorts/test-media';
 import { probe } from './ffmpeg';
 import { createStorage, LocalStorage, type MediaStorage, S3Storage } from './storage';
 
@@ -194,7 +194,8 @@ describe('media on S3', () => {
       secretAccessKey: 'S3RVER',
       forcePathStyle: true,
     });
-    const broken = { ...testTools, ffmpeg: brokenEncoderFfmpeg(work) };
+    const held = heldBrokenEncoderFfmpeg(work);
+    const broken = { ...testTools, ffmpeg: held.ffmpeg };
     const pipeline = new ShortsPipeline(h.database.db, h.clock, s3Storage, broken, limits, quiet);
     const clip = await makeVideo(work, 'to-fail.mp4', { seconds: 1 });
     const accepted = await pipeline.accept({
@@ -204,8 +205,10 @@ describe('media on S3', () => {
       videoFile: clip,
       thumbnailFile: null,
     });
-    // Poster and original are in the bucket while processing.
+    // Poster (made in the background) and original are in the bucket while the transcode runs.
+    await held.started;
     expect((await bucketKeys()).length).toBe(before.length + 2);
+    held.release();
     await pipeline.idle();
     await pipeline.close();
     const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, accepted.shortsId));

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shorts } from '../../db/schema';
+import { shortRankClock, shorts } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 
 const HOUR = 3600_000;
@@ -94,6 +95,68 @@ describe('stored ranking with keyset pages', () => {
     const after = await readAll();
     expect(after.indexOf(last)).toBeLessThan(expected.indexOf(last));
     expect([...after].sort()).toEqual([...expected].sort());
+  });
+});
+
+describe('the minute refresh and readers', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  const decayAt = async () => (await h.database.db.select().from(shortRankClock))[0]?.decayAt.getTime() ?? Number.NaN;
+  /** Resolves once a statement of another connection waits for a lock. */
+  const someoneWaits = async (probe: pg.Client) => {
+    for (;;) {
+      const { rows } = await probe.query(
+        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%update short_ranks%'`,
+      );
+      if (rows.length > 0) return;
+    }
+  };
+
+  it('serves the ranking a minute old while its refresh runs, and brings an older one up to date first', async () => {
+    const { customerId, token } = await h.signUp();
+    await insertShorts(h, customerId, 5);
+    // Signed in: past the anonymous answer cache, every read asks the ranking.
+    const read = () => h.app.inject({ method: 'GET', url: '/api/shorts/feeds?page=1&size=10', headers: bearer(token) });
+    expect((await read()).statusCode).toBe(200);
+    const first = await decayAt();
+
+    // Another transaction holds the ranking's rows: a refresh started now waits for it.
+    const holder = new pg.Client({ connectionString: h.database.url });
+    const probe = new pg.Client({ connectionString: h.database.url });
+    await Promise.all([holder.connect(), probe.connect()]);
+    try {
+      await holder.query('begin; lock table short_ranks in exclusive mode');
+      // 61 s later: the refresh is due, the reader is answered from the ranking as it stands.
+      h.clock.advance(61_000);
+      const answered = await read();
+      expect(answered.statusCode).toBe(200);
+      await someoneWaits(probe);
+      expect(await decayAt()).toBe(first);
+      await holder.query('commit');
+      // The background refresh goes on once the lock is gone.
+      while ((await decayAt()) !== first + 61_000) await probe.query('select pg_sleep(0.01)');
+
+      // Three minutes later the ranking is too old to serve: the reader waits for the refresh.
+      await holder.query('begin; lock table short_ranks in exclusive mode');
+      h.clock.advance(180_000);
+      let done = false;
+      const waiting = read().then((res) => {
+        done = true;
+        return res;
+      });
+      await someoneWaits(probe);
+      expect(done).toBe(false);
+      await holder.query('commit');
+      expect((await waiting).statusCode).toBe(200);
+      expect(await decayAt()).toBe(first + 241_000);
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      await Promise.all([holder.end(), probe.end()]);
+    }
   });
 });
 

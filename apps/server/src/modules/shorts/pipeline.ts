@@ -10,11 +10,19 @@ import { type Tx, withTx } from '../../db/tx';
 import { recordEvents } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import type { Config } from '../../lib/config';
-import { AppError, badRequest, unprocessable } from '../../lib/errors';
+import { AppError, badRequest } from '../../lib/errors';
 import { isDependencyOutage } from '../../lib/unavailable';
 import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
-import { extractPoster, type MediaTools, measureDuration, probe, ToolError, transcodeToMp4 } from '../media/ffmpeg';
+import {
+  extractPoster,
+  type MediaTools,
+  measureDuration,
+  type ProbeResult,
+  probe,
+  ToolError,
+  transcodeToMp4,
+} from '../media/ffmpeg';
 import { oweDeletion, settleDeletions } from '../media/owed-deletions';
 import type { MediaStorage } from '../media/storage';
 import { renderThumbnail } from '../media/thumbnail';
@@ -136,18 +144,10 @@ export class ShortsPipeline {
       if (!kind) {
         throw new AppError(415, 'UNSUPPORTED_VIDEO', '지원하지 않는 영상 형식입니다. (mp4, webm, mov)');
       }
-      const info = await probe(this.tools, upload.videoFile, { signal: this.#abort.signal }).catch(() => null);
-      if (!info?.hasVideo) throw unprocessable('VIDEO_UNREADABLE', '영상 파일을 읽을 수 없습니다.');
-      const duration =
-        info.durationSeconds ??
-        (await measureDuration(this.tools, upload.videoFile, { signal: this.#abort.signal }).catch(() => null));
-      if (duration === null) throw unprocessable('VIDEO_UNREADABLE', '영상 길이를 확인할 수 없습니다.');
-      if (duration > this.limits.maxDurationSeconds + DURATION_TOLERANCE_SECONDS) {
-        throw unprocessable('VIDEO_TOO_LONG', `영상은 ${this.limits.maxDurationSeconds}초 이하만 올릴 수 있습니다.`);
-      }
-
       const id = randomUUID();
-      let thumbnailKey: string;
+      // A given thumbnail is stored now. Without one, the background makes the first frame the poster under
+      // the same key (#process): probing and decoding stay out of the request (ADR 0147).
+      const thumbnailKey = `shorts/${id}.jpg`;
       if (upload.thumbnailFile) {
         if ((await stat(upload.thumbnailFile)).size > this.limits.maxThumbnailBytes) {
           throw tooLarge(`썸네일은 ${mb(this.limits.maxThumbnailBytes)}MB 이하만 올릴 수 있습니다.`);
@@ -157,17 +157,9 @@ export class ShortsPipeline {
         // Never the uploaded bytes: decoded under a pixel limit and re-encoded (media/thumbnail.ts).
         const rendered = join(work, 'thumbnail.jpg');
         await renderThumbnail(upload.thumbnailFile, rendered);
-        thumbnailKey = `shorts/${id}.jpg`;
         await this.storage.putFile(thumbnailKey, rendered, 'image/jpeg');
-      } else {
-        const poster = join(work, 'poster.jpg');
-        await extractPoster(this.tools, upload.videoFile, poster, { signal: this.#abort.signal }).catch(() => {
-          throw unprocessable('VIDEO_UNREADABLE', '영상의 첫 화면을 읽을 수 없습니다.');
-        });
-        thumbnailKey = `shorts/${id}.jpg`;
-        await this.storage.putFile(thumbnailKey, poster, 'image/jpeg');
+        stored.push(thumbnailKey);
       }
-      stored.push(thumbnailKey);
       const sourceKey = `incoming/${id}.${kind}`;
       await this.storage.putFile(sourceKey, upload.videoFile, kind === 'webm' ? 'video/webm' : 'video/mp4');
       stored.push(sourceKey);
@@ -181,9 +173,7 @@ export class ShortsPipeline {
           videoKey: `shorts/${id}.mp4`,
           thumbnailKey,
           sourceKey,
-          durationMs: Math.round(duration * 1000),
-          width: info.width,
-          height: info.height,
+          // Probed in the background (#process); the transcode's own probe sets them at READY.
           status: 'PROCESSING',
           // Leased to this instance from the start, so no other takes it before its transcode begins.
           transcodeOwner: this.#leases.owner,
@@ -324,6 +314,40 @@ export class ShortsPipeline {
     return row?.status === 'READY';
   }
 
+  /**
+   * The probe's checks (docs/rules/shorts.md#S6), the first thing a transcode does: a video ffmpeg cannot
+   * read, or longer than the limit, fails with the sentence its uploader sees.
+   */
+  async #check(source: string, signal: AbortSignal): Promise<ProbeResult> {
+    const info = await probe(this.tools, source, { signal, background: true }).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      return null;
+    });
+    if (!info?.hasVideo) throw new VideoRefused('영상 파일을 읽을 수 없습니다.');
+    const duration =
+      info.durationSeconds ??
+      (await measureDuration(this.tools, source, { signal, background: true }).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        return null;
+      }));
+    if (duration === null) throw new VideoRefused('영상 길이를 확인할 수 없습니다.');
+    if (duration > this.limits.maxDurationSeconds + DURATION_TOLERANCE_SECONDS) {
+      throw new VideoRefused(`영상은 ${this.limits.maxDurationSeconds}초 이하만 올릴 수 있습니다.`);
+    }
+    return info;
+  }
+
+  /** The first frame as the poster of a short uploaded without a thumbnail (not yet made, or lost). */
+  async #posterFor(key: string | null, source: string, work: string, signal: AbortSignal): Promise<void> {
+    if (!key || (await this.storage.size(key)) !== null) return;
+    const poster = join(work, 'poster.jpg');
+    await extractPoster(this.tools, source, poster, { signal, background: true }).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      throw new VideoRefused('영상의 첫 화면을 읽을 수 없습니다.');
+    });
+    await this.storage.putFile(key, poster, 'image/jpeg');
+  }
+
   async #process(id: number): Promise<void> {
     // Only with the lease: another instance holding a live one is transcoding this short right now.
     const row = await this.#leases.claim(id);
@@ -336,10 +360,11 @@ export class ShortsPipeline {
       const source = join(work, `source-${row.sourceKey.split('/').pop()}`);
       const output = join(work, 'out.mp4');
       await this.storage.download(row.sourceKey, source);
-      const info = await probe(this.tools, source, { signal });
+      const info = await this.#check(source, signal);
+      await this.#posterFor(row.thumbnailKey, source, work, signal);
       // Nobody waits on it: the requests come first (ADR 0146).
       await transcodeToMp4(this.tools, source, output, info.hasAudio, { signal, background: true });
-      const result = await probe(this.tools, output, { signal });
+      const result = await probe(this.tools, output, { signal, background: true });
       if (!result.hasVideo || !result.durationSeconds) throw new Error('transcoded file has no video');
       await this.storage.putFile(row.videoKey, output, 'video/mp4');
       const durationMs = Math.round(result.durationSeconds * 1000);
@@ -386,7 +411,7 @@ export class ShortsPipeline {
             status: 'FAILED',
             sourceKey: null,
             thumbnailKey: null,
-            failureReason: '영상 변환에 실패했습니다.',
+            failureReason: error instanceof VideoRefused ? error.message : '영상 변환에 실패했습니다.',
           })
           .where(and(eq(shorts.id, id), eq(shorts.status, 'PROCESSING')))
           .returning({ id: shorts.id });
@@ -406,6 +431,9 @@ export class ShortsPipeline {
     }
   }
 }
+
+/** A video the checks refuse: the short fails with this sentence as its reason. */
+class VideoRefused extends Error {}
 
 export const mb = (bytes: number) => Math.round(bytes / MB);
 

@@ -9,6 +9,8 @@ import type { ShortRow } from './short-items';
 
 /** How often the freshness term is re-evaluated (docs/rules/shorts.md#S1; stored scores, migration 0003). */
 export const RANK_REFRESH_MS = 60_000;
+/** How old a checked ranking may be and still serve while its refresh runs in the background. */
+export const RANK_STALE_MS = 2 * RANK_REFRESH_MS;
 
 /** The sort key of the last item of a page, exactly as stored (text keeps float and µs precision). */
 export interface RankCursor {
@@ -71,15 +73,30 @@ export function createRanking(db: Db, clock: Clock, caches: RankingCaches, ranki
   }
 
   return {
-    /** At most one check a minute per process (by the app clock); cheap in between. */
+    /**
+     * At most one check a minute per process (by the app clock); cheap in between. A ranking checked less
+     * than `RANK_STALE_MS` ago still serves while the next refresh runs (the scores it would move change by
+     * under 0.002 a minute): no reader waits on a refresh in a running instance. One older than that (a
+     * fresh process, a clock that jumped) is brought up to date before it is read.
+     */
     async ensureFresh(): Promise<void> {
       const now = clock.now().getTime();
-      if (Math.abs(now - checkedAt) < RANK_REFRESH_MS) return;
+      const age = Math.abs(now - checkedAt);
+      if (age < RANK_REFRESH_MS) return;
       checkedAt = now;
       refreshing ??= refresh().finally(() => {
         refreshing = undefined;
       });
+      if (age < RANK_STALE_MS) {
+        refreshing.catch(() => undefined);
+        return;
+      }
       await refreshing;
+    },
+
+    /** Resolves once a refresh under way has finished (closing waits for it). */
+    async settled(): Promise<void> {
+      await refreshing?.catch(() => undefined);
     },
 
     cursorAfter(size: number, page: number): RankCursor | undefined {

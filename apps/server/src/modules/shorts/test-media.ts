@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, createWriteStream, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdtempSync, watch, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Harness } from '../../test/harness';
@@ -17,6 +17,30 @@ export function brokenEncoderFfmpeg(dir: string): string {
   );
   chmodSync(wrapper, 0o755);
   return wrapper;
+}
+
+/**
+ * An ffmpeg whose H.264 encode waits until `release()` and then fails: `started` resolves once the transcode
+ * has begun, so a test can look at what is stored mid-transcode, then let it fail.
+ */
+export function heldBrokenEncoderFfmpeg(dir: string): { ffmpeg: string; started: Promise<void>; release(): void } {
+  const held = mkdtempSync(join(dir, 'held-encoder-'));
+  const marker = join(held, 'started');
+  const go = join(held, 'go');
+  const ffmpeg = join(held, 'ffmpeg.sh');
+  writeFileSync(
+    ffmpeg,
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { : > '${marker}'; while [ ! -f '${go}' ]; do sleep 0.05; done; echo "encoder failure" >&2; exit 1; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
+  );
+  chmodSync(ffmpeg, 0o755);
+  const started = new Promise<void>((resolve) => {
+    const watcher = watch(held, () => {
+      if (!existsSync(marker)) return;
+      watcher.close();
+      resolve();
+    });
+  });
+  return { ffmpeg, started, release: () => writeFileSync(go, '') };
 }
 
 /** Real media made by ffmpeg for tests (never committed). */

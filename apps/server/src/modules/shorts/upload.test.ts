@@ -115,16 +115,48 @@ describe('upload validation', () => {
     expect(filesUnder(mediaDir)).toEqual([]);
   });
 
-  it('refuses a 61 s video with 422 and leaves no file or row behind', async () => {
+  it('fails a 61 s video in the background with the limit as its reason, keeping no file', async () => {
     const long = await makeVideo(work, 'long.mp4', { seconds: 61, fps: 2, size: '32x32', audio: false });
     const res = await upload(
       { title: '긴 영상', content: '61초' },
       { video: { path: long, filename: 'long.mp4', type: 'video/mp4' } },
     );
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'VIDEO_TOO_LONG', message: '영상은 60초 이하만 올릴 수 있습니다.' });
+    // Probing is the transcode's first step, not the request's (ADR 0147): the upload is taken at once.
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'PROCESSING' });
+    await h.app.mediaPipeline.idle();
+    const status = await h.app.inject({
+      method: 'GET',
+      url: `/api/shorts/${res.json().data.shortsId}/status`,
+      headers: bearer(token),
+    });
+    expect(status.json().data).toMatchObject({
+      status: 'FAILED',
+      failureReason: '영상은 60초 이하만 올릴 수 있습니다.',
+    });
     expect(filesUnder(mediaDir)).toEqual([]);
-    expect(await h.database.db.select().from(shorts)).toEqual([]);
+    const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, res.json().data.shortsId));
+    expect(row).toMatchObject({ status: 'FAILED', thumbnailKey: null, sourceKey: null });
+  });
+
+  it('fails a file that starts like an MP4 but holds no readable video, with the reason its uploader sees', async () => {
+    const fake = join(work, 'header-only.mp4');
+    // An ftyp box (so the byte check takes it for an MP4) followed by noise ffprobe cannot read.
+    const ftyp = Buffer.from('00000018667479706d703432000000006d703432', 'hex');
+    writeFileSync(fake, Buffer.concat([ftyp, Buffer.alloc(4096, 7)]));
+    const res = await upload(
+      { title: '깨진 영상', content: '머리만 MP4' },
+      { video: { path: fake, filename: 'x.mp4', type: 'video/mp4' } },
+    );
+    expect(res.statusCode).toBe(200);
+    await h.app.mediaPipeline.idle();
+    const status = await h.app.inject({
+      method: 'GET',
+      url: `/api/shorts/${res.json().data.shortsId}/status`,
+      headers: bearer(token),
+    });
+    expect(status.json().data).toMatchObject({ status: 'FAILED', failureReason: '영상 파일을 읽을 수 없습니다.' });
+    expect(filesUnder(mediaDir)).toEqual([]);
   });
 
   it('requires a video, a title and content after trimming (400) and enforces the title length', async () => {
@@ -359,7 +391,6 @@ describe('failure and recovery', () => {
         user.token,
       );
       expect(res.statusCode).toBe(200);
-      expect(filesUnder(dir).length).toBe(2); // poster + original, while processing
       await broken.app.mediaPipeline.idle();
       const status = await broken.app.inject({
         method: 'GET',
