@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { authEndpoints } from '@ohgood/contract/auth';
@@ -108,6 +111,12 @@ declare module 'fastify' {
 }
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
+/** The Swagger UI's page files (scripts, styles, logo), in its npm package. */
+const SWAGGER_UI_ASSETS = join(
+  dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
+  'static',
+);
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const storage = deps.storage ?? createStorage(config);
@@ -146,7 +155,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    // Its page's files are read from its package, wherever its code was bundled (scripts/build-server.mjs).
+    baseDir: SWAGGER_UI_ASSETS,
+    logo: { type: 'image/svg+xml', content: readFileSync(join(SWAGGER_UI_ASSETS, 'logo.svg')) },
+  });
 
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
   const notifications = new Notifications(database.url);

@@ -70,23 +70,34 @@ async function main(): Promise<void> {
   const storage = createStorage(config);
   // Seeding writes media: a store that is down is named here rather than by a bare socket error mid-seed.
   if (config.SEED_DEMO) await dependencyStep(`media store (${storeWhere(config, mediaDir)})`, () => storage.check());
-  await prepareDemoData(database, {
+  // The seed waits on the database; building the app is this thread's work. They run side by side: building
+  // reads nothing the seed writes (requests, which do, are only taken once both are done, at listen).
+  const seeded = prepareDemoData(database, {
     storage,
     seed: config.SEED_DEMO,
     demoMerchantKey: config.DEMO_MERCHANT_KEY,
     clock,
     log: console,
     config,
+  }).then(() => {
+    phases.seed = Math.round(performance.now());
   });
-  phases.seed = Math.round(performance.now());
+  seeded.catch(() => undefined);
   const app = await buildApp({
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
     database,
     clock,
     storage,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
+  }).catch(async (error: unknown) => {
+    await seeded.catch(() => undefined);
+    throw error;
   });
   phases.app = Math.round(performance.now());
+  await seeded.catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
   const bank = createSandboxBank(database.db);
