@@ -163,7 +163,8 @@ async function ensureFixture(base, dataDir) {
     const poster = demo[0]?.thumbnail_key ?? null;
     await client.query('begin');
     // Generated rows need none of the per-row triggers (a million rank upserts and change notifications):
-    // they are off for this transaction, and the ranking is built set-based at the end as the triggers would.
+    // they are off for this transaction, and the ranking and the hashtags are built set-based at the end as the
+    // triggers would.
     await client.query(`set local session_replication_role = replica`);
     await client.query(
       `insert into customers (email, password_hash, name, birth, account, account_name, nickname)
@@ -212,6 +213,11 @@ async function ensureFixture(base, dataDir) {
          s.created_at
        from shorts s, short_rank_clock c where s.video_key like 'bench/%' and s.status = 'READY'
        on conflict (short_id) do update set base = excluded.base, score = excluded.score`,
+    );
+    await client.query(
+      `insert into short_hashtags (short_id, tag, created_at)
+       select s.id, t.tag, s.created_at from shorts s cross join lateral short_hashtags_of(s.content) as t(tag)
+       where s.video_key like 'bench/%'`,
     );
     await client.query(`select pg_notify('feed_changed', '')`);
     await client.query('commit');

@@ -504,6 +504,25 @@ export const shortRanks = pgTable(
   ],
 );
 
+/**
+ * Every hashtag of each short's description, lower-cased, with the short's date, kept by a
+ * trigger on `shorts` (migration 0051): search's '#x' is a range of `tag` read newest first.
+ */
+export const shortHashtags = pgTable(
+  'short_hashtags',
+  {
+    shortId: integer('short_id')
+      .notNull()
+      .references(() => shorts.id, { onDelete: 'cascade' }),
+    tag: text('tag').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.shortId, t.tag] }),
+    index('short_hashtags_by_tag').using('btree', sql`${t.tag} text_pattern_ops`, t.createdAt.desc(), t.shortId.desc()),
+  ],
+);
+
 /* ---------- Chatbot: product catalogue and conversation sessions ---------- */
 
 /** Demo products the mascot recommends (docs/rules/chat.md#C4); images are generated at seed time into media. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, shorts } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
+import { createSearchService, type SearchService } from './search';
 
 let h: Harness;
 let creator: { token: string; customerId: number };
@@ -173,6 +174,70 @@ describe('search matching (S2)', () => {
       [plain, 1],
     ]);
     await h.database.db.delete(shorts).where(inArray(shorts.id, ids));
+  });
+});
+
+describe('search through the indexes alone', () => {
+  it("finds '#x' through the hashtags table exactly as the newest-shorts look does, and follows edits and deletes", async () => {
+    const ids = await insertShorts(h.database.db, creator.customerId, [
+      { title: '봄 소풍', content: '김밥 #봄나들이 #소풍', createdAt: at(-200) },
+      { title: '벚꽃', content: '#봄', createdAt: at(-190) },
+      { title: '#봄 제목', content: '내용 #여름', createdAt: at(-180) },
+      { title: '두 번', content: '##봄비 내리는 날 #봄비', createdAt: at(-170) },
+      { title: '붙은 글', content: '한강#봄밤', createdAt: at(-160) },
+      { title: '대문자', content: '#SPRING time', createdAt: at(-150) },
+      { title: '그냥 봄', content: '봄 이야기', createdAt: at(-140) },
+      { title: '백분율', content: '#100%_할인', createdAt: at(-130) },
+    ]);
+    const [picnic, blossom, titled, rain, riverside, upper] = ids as [number, number, number, number, number, number];
+    const hidden = (
+      await insertShorts(h.database.db, creator.customerId, [{ title: '숨김', content: '#봄', createdAt: at(-120) }])
+    )[0] as number;
+    await h.database.db.update(shorts).set({ status: 'HIDDEN' }).where(eq(shorts.id, hidden));
+    const throughIndexes = createSearchService(h.database.db, '', { window: 0 });
+    const throughWindow = createSearchService(h.database.db, '');
+    const all = async (service: SearchService, q: string) => {
+      const found: Array<[number, number]> = [];
+      let cursor: { lastId?: number; lastDate?: string; lastScore?: number } = {};
+      for (;;) {
+        const page = await service.search({ q, limit: 2, ...cursor });
+        found.push(...page.items.map((i): [number, number] => [i.shortsId, i.score]));
+        if (!page.nextCursor) return found;
+        cursor = page.nextCursor;
+      }
+    };
+    const expected: Record<string, Array<[number, number]>> = {
+      // A tag is found by its start, newest first, in two-item pages; the title's '#봄' is tier 3.
+      '#봄': [
+        [titled, 3],
+        [riverside, 2],
+        [rain, 2],
+        [blossom, 2],
+        [picnic, 2],
+      ],
+      '#봄비': [[rain, 2]],
+      '#spring': [[upper, 2]],
+      '#100%': [[ids[7] as number, 2]],
+      '#100%_할': [[ids[7] as number, 2]],
+      '#100x': [],
+    };
+    for (const [q, want] of Object.entries(expected)) {
+      expect(await all(throughIndexes, q), q).toEqual(want);
+      expect(await all(throughWindow, q), q).toEqual(want);
+    }
+    // An edited description moves its tags; a deleted short takes them along.
+    await h.database.db.update(shorts).set({ content: '이제 #여름' }).where(eq(shorts.id, blossom));
+    expect((await all(throughIndexes, '#봄')).map(([id]) => id)).not.toContain(blossom);
+    expect(await all(throughIndexes, '#여름')).toEqual([
+      [titled, 2],
+      [blossom, 2],
+    ]);
+    await h.database.db.delete(shorts).where(inArray(shorts.id, [...ids, hidden]));
+    expect(await all(throughIndexes, '#여름')).toEqual([]);
+    const left = await h.database.db.execute(
+      sql`select count(*)::int as n from short_hashtags where short_id = any(${`{${[...ids, hidden].join(',')}}`}::int[])`,
+    );
+    expect((left as unknown as { rows: Array<{ n: number }> }).rows[0]?.n).toBe(0);
   });
 });
 

@@ -28,6 +28,9 @@ export function searchTerms(raw: string) {
     contains: `%${escapeLike(q)}%`,
     hashtag: `%#${escapeLike(tag)}%`,
     hashtagGrams: queryGrams(`#${tag}`),
+    // '#x' in a description is a hashtag that starts with x, when x holds no space or '#': such a query is
+    // looked up among the hashtags themselves (migration 0051), newest first.
+    hashtagPrefix: !choseong && /^[^\s#]+$/u.test(tag) ? `${escapeLike(tag)}%` : null,
   };
 }
 
@@ -77,6 +80,22 @@ function tierConditions(t: Terms, creators: number[]) {
   const grams = sql`ohgood_grams(${column}) @> ${t.grams}::text[]`;
   const titleGrams = sql`ohgood_grams(${indexedTitle}) @> ${t.grams}::text[]`;
   const tagGrams = sql`ohgood_grams(${column}) @> ${t.hashtagGrams}::text[]`;
+  /** The newest `limit` shorts matching `condition` below `after`, through the gram indexes. */
+  const byGrams =
+    (condition: SQL): Branch =>
+    (after, limit) =>
+      sql`select s.* from shorts s where s.status = 'READY' and ${condition} and ${after}
+           order by s.created_at desc, s.id desc limit ${limit}`;
+  // The hashtag's entries sorted by date from their own index (a few thousand index rows at most), then the
+  // shorts joined in that order until the page is full: no short is read to be sorted.
+  const byHashtag =
+    (prefix: string): Branch =>
+    (after, limit) =>
+      sql`select s.* from (select distinct h.created_at, h.short_id from short_hashtags h
+                             where h.tag like ${prefix} escape '\\') h
+            join shorts s on s.id = h.short_id
+           where s.status = 'READY' and ${byTag} and not ${inTitle} and ${after}
+           order by h.created_at desc, h.short_id desc limit ${limit}`;
   return {
     /** One condition per tier, for a scan of the newest rows. */
     plain: {
@@ -86,17 +105,20 @@ function tierConditions(t: Terms, creators: number[]) {
     } as Record<Tier, SQL>,
     /** Disjoint, index-served branches per tier. */
     indexed: {
-      3: [sql`${titleGrams} and ${inTitle}`],
+      3: [byGrams(sql`${titleGrams} and ${inTitle}`)],
       2: [
-        sql`${tagGrams} and ${byTag} and not ${inTitle}`,
-        ...(creators.length > 0 ? [sql`${byNick} and not ${byTag} and not ${inTitle}`] : []),
+        t.hashtagPrefix ? byHashtag(t.hashtagPrefix) : byGrams(sql`${tagGrams} and ${byTag} and not ${inTitle}`),
+        ...(creators.length > 0 ? [byGrams(sql`${byNick} and not ${byTag} and not ${inTitle}`)] : []),
       ],
-      1: [sql`${grams} and ${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`],
-    } as Record<Tier, SQL[]>,
+      1: [byGrams(sql`${grams} and ${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`)],
+    } as Record<Tier, Branch[]>,
   };
 }
 
 type Tier = 1 | 2 | 3;
+
+/** One index-served branch of a tier: its newest `limit` shorts (`s.*`) below `after`, newest first. */
+type Branch = (after: SQL, limit: number) => SQL;
 
 /**
  * A query that is a hashtag's text ('#벤치7', no space) has no tier 1: found in the title it is tier 3, and
@@ -110,7 +132,7 @@ function lowestTier(t: Terms): Tier {
 /** The score of a browse item (an empty query): below every text tier, so its cursor is told apart. */
 const BROWSE_SCORE = 0;
 
-/** How many of the newest shorts a tier looks at first, before asking the gram index. */
+/** How many of the newest shorts a tier looks at first, before asking the indexes. */
 const WINDOW = 2000;
 
 type Row = {
@@ -127,7 +149,12 @@ type Row = {
   date_ms: number | string;
 };
 
-export function createSearchService(db: Db, mediaBaseUrl: string) {
+export function createSearchService(
+  db: Db,
+  mediaBaseUrl: string,
+  /** `window: 0` skips the newest-shorts look, so tests read every tier through its indexes. */
+  { window = WINDOW }: { window?: number } = {},
+) {
   const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
     s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
 
@@ -135,7 +162,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
 
   /**
    * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
-   * WINDOW shorts (date index, cheap filter, early stop); otherwise the gram index finds every match of the
+   * `window` shorts (date index, cheap filter, early stop); otherwise the indexes find every match of the
    * tier and only those are sorted. Both give the same rows: the first is exact whenever it fills the page.
    */
   async function tierRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
@@ -143,7 +170,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
     const recent = await rows(sql`
       select ${columns}
         from (select s.* from shorts s where s.status = 'READY' and ${after}
-               order by s.created_at desc, s.id desc limit ${WINDOW}) s
+               order by s.created_at desc, s.id desc limit ${window}) s
         join customers c on c.id = s.customer_id
        where ${conditions.plain[level]}
        order by s.created_at desc, s.id desc
@@ -151,10 +178,7 @@ export function createSearchService(db: Db, mediaBaseUrl: string) {
     if (recent.length >= limit) return recent;
     // Each branch sorts its matches before joining the creator: a broad one joins a page, not every match.
     const branches = conditions.indexed[level].map(
-      (condition) => sql`(select ${columns}
-        from (select s.* from shorts s where s.status = 'READY' and ${condition} and ${after}
-               order by s.created_at desc, s.id desc limit ${limit}) s
-        join customers c on c.id = s.customer_id)`,
+      (branch) => sql`(select ${columns} from (${branch(after, limit)}) s join customers c on c.id = s.customer_id)`,
     );
     return rows(sql`select * from (${sql.join(branches, sql` union all `)}) hits
       order by date_ms desc, id desc limit ${limit}`);
