@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl } from '../test/test-database';
-import { nameRepeatedStatements } from './named-statements';
+import { nameRepeatedStatements, PLAN_PER_VALUE } from './named-statements';
 
 let target: Awaited<ReturnType<typeof createTestDatabaseUrl>>;
 let pool: pg.Pool;
@@ -45,5 +45,11 @@ describe('nameRepeatedStatements', () => {
       (r) => r.name,
     );
     expect(names).toContain('mine');
+  });
+
+  it('never names a query marked to be planned for its values', async () => {
+    for (const pattern of ['a%', 'b%', 'c%', 'd%', 'e%', 'f%', 'g%'])
+      await pool.query(`${PLAN_PER_VALUE} select $1::text like 'abc' as m`, [pattern]);
+    expect((await prepared()).filter((text) => text.includes('plan per value'))).toEqual([]);
   });
 });

@@ -5,6 +5,14 @@ import type pg from 'pg';
 const MAX_NAMED = 2_000;
 
 /**
+ * Starts a query whose best plan depends on its values (a LIKE pattern, a text's grams): it is never named,
+ * so PostgreSQL plans it for each call's values. A cached generic plan cannot read a LIKE 'x%' range from an
+ * index and guesses every pattern's selectivity alike: search's hashtag look went from 31 to 110 ms when
+ * PostgreSQL switched to it after five calls (ADR 0150).
+ */
+export const PLAN_PER_VALUE = '/* plan per value */';
+
+/**
  * Gives every parameterised query a name derived from its text, so each pooled connection parses and plans
  * a query shape once and reuses it (PostgreSQL switches to a cached generic plan when it is as good): most of
  * our queries take longer to plan than to run. The SQL and its parameters are unchanged, only the protocol
@@ -13,6 +21,7 @@ const MAX_NAMED = 2_000;
 export function nameRepeatedStatements(pool: pg.Pool): void {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
+    if (text.startsWith(PLAN_PER_VALUE)) return undefined;
     const known = names.get(text);
     if (known || names.size >= MAX_NAMED) return known;
     const name = `q${createHash('sha1').update(text).digest('base64url')}`;

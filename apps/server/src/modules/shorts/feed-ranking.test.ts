@@ -160,6 +160,57 @@ describe('the minute refresh and readers', () => {
   });
 });
 
+describe('readers missing the same page together', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  it('share one read of it from the database', async () => {
+    const { customerId } = await h.signUp();
+    await insertShorts(h, customerId, 12);
+    const viewers = await Promise.all(Array.from({ length: 5 }, () => h.signUp()));
+    const read = (token: string) =>
+      h.app.inject({ method: 'GET', url: '/api/shorts/feeds?page=1&size=10', headers: bearer(token) });
+    // Three minutes on, a read refreshes the ranking, which drops every page here and is announced to all
+    // instances, this one too. Once everything announced so far is heard (a sentinel viewer change, delivered
+    // in commit order), page 1 is cached nowhere.
+    h.clock.advance(180_000);
+    expect((await read(viewers[0]?.token ?? '')).statusCode).toBe(200);
+    const sentinel = 2_000_000_002;
+    const heard = new Promise<void>((resolve) => {
+      const stop = h.app.caches.home.onDrop((event) => {
+        if (event?.kind !== 'viewers' || event.ids === 'all' || event.ids[0] !== sentinel) return;
+        stop();
+        resolve();
+      });
+    });
+    await h.database.pool.query(`select pg_notify('viewer_changed', '${sentinel}')`);
+    await heard;
+    // Every ranked-page read the app sends, counted on its own pool (the real one, only watched).
+    const pool = h.database.pool;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    let pageReads = 0;
+    pool.query = ((...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+      if (text?.includes('from "short_ranks"')) pageReads += 1;
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      // The five readers all miss page 1 at once.
+      const answers = await Promise.all(viewers.map((v) => read(v.token)));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      const ids = answers.map((a) => a.json().data.map((item: Item) => item.shortsId));
+      for (const other of ids) expect(other).toEqual(ids[0]);
+      expect(ids[0]).toHaveLength(10);
+      expect(pageReads).toBe(1);
+    } finally {
+      pool.query = query as typeof pool.query;
+    }
+  });
+});
+
 describe('public answer cache', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, shortRanks, shorts } from '../../db/schema';
 import type { JsonText } from '../../http/json-text';
+import { singleFlight } from '../../lib/single-flight';
 import type { BlockedBy } from '../safety/service';
 import { type FeedPageRows, feedPageJson } from './feed-json';
 import { shortNotFound } from './playable-short';
@@ -36,6 +37,8 @@ export function createFeedService(
    * then date, then id, all descending, through the index. Page n+1 continues from page n's last key when
    * it is known. Unfiltered pages come from the ranking's page cache (the same row objects while it holds).
    */
+  const samePage = singleFlight<RankedPage>();
+
   async function rankedPage(query: FeedQuery): Promise<FeedPageRows> {
     await ranking.ensureFresh();
     const keyword = query.keyword?.trim();
@@ -56,8 +59,7 @@ export function createFeedService(
           order by r.score desc, r.created_at desc, r.short_id desc limit ${query.size + 1} offset ${skip})`,
       );
     }
-    let ranked: RankedPage | undefined = keyword ? undefined : ranking.cachedPage(query.size, query.page);
-    if (!ranked) {
+    const read = async (): Promise<RankedPage> => {
       const rows = await db
         .select({
           ...shortColumns,
@@ -78,9 +80,16 @@ export function createFeedService(
         const end = { score: last.rankScore, createdAt: last.rankCreatedAt, id: last.id };
         ranking.remember(query.size, query.page, end, generation);
       }
-      ranked = { rows: page, hasNext };
-      if (!keyword) ranking.keepPage(query.size, query.page, ranked, generation);
-    }
+      const fresh = { rows: page, hasNext };
+      if (!keyword) ranking.keepPage(query.size, query.page, fresh, generation);
+      return fresh;
+    };
+    // Readers that miss the same page of the same ranking together (right after a refresh drops every page)
+    // share one read of it.
+    const ranked = keyword
+      ? await read()
+      : (ranking.cachedPage(query.size, query.page) ??
+        (await samePage(`${query.size}:${query.page}:${generation.pages}:${generation.cursors}`, read)));
     return { ranked, page: query.page, size: query.size, mediaBaseUrl };
   }
 

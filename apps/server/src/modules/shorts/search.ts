@@ -2,6 +2,7 @@ import type { SearchItem, SearchPage, SearchQuery } from '@ohgood/contract/short
 import { isChoseongQuery } from '@ohgood/contract/shorts-discovery-rules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { PLAN_PER_VALUE } from '../../db/named-statements';
 import { customers, shorts } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { badRequest } from '../../lib/errors';
@@ -86,15 +87,18 @@ function tierConditions(t: Terms, creators: number[]) {
     (after, limit) =>
       sql`select s.* from shorts s where s.status = 'READY' and ${condition} and ${after}
            order by s.created_at desc, s.id desc limit ${limit}`;
-  // The hashtag's entries sorted by date from their own index (a few thousand index rows at most), then the
-  // shorts joined in that order until the page is full: no short is read to be sorted.
+  // The hashtag's entries sorted by date from their own index (a few thousand index rows at most), then each
+  // short looked up in that order until the page is full: no short is read only to be sorted. The lateral
+  // join keeps the planner from joining every entry before the sort.
   const byHashtag =
     (prefix: string): Branch =>
     (after, limit) =>
       sql`select s.* from (select distinct h.created_at, h.short_id from short_hashtags h
-                             where h.tag like ${prefix} escape '\\') h
-            join shorts s on s.id = h.short_id
-           where s.status = 'READY' and ${byTag} and not ${inTitle} and ${after}
+                             where h.tag like ${prefix} escape '\\'
+                             order by h.created_at desc, h.short_id desc) h
+            cross join lateral (select s.* from shorts s
+                                 where s.id = h.short_id and s.status = 'READY' and ${byTag} and not ${inTitle}
+                                   and ${after}) s
            order by h.created_at desc, h.short_id desc limit ${limit}`;
   return {
     /** One condition per tier, for a scan of the newest rows. */
@@ -158,7 +162,8 @@ export function createSearchService(
   const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
     s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
 
-  const rows = <R = Row>(query: SQL): Promise<R[]> => rowsOf<R>(db, query);
+  // Each search statement is planned for its own words: how many rows a pattern matches decides the plan.
+  const rows = <R = Row>(query: SQL): Promise<R[]> => rowsOf<R>(db, sql`${sql.raw(PLAN_PER_VALUE)} ${query}`);
 
   /**
    * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
