@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { shorts } from './db/schema';
-import type { ChangeEvent } from './lib/cache-home';
 import { testConfig } from './lib/config';
+import { heardEverythingAnnounced } from './test/announced';
 import { bearer, createHarness, type Harness } from './test/harness';
 
 /*
@@ -12,7 +12,6 @@ import { bearer, createHarness, type Harness } from './test/harness';
  * a write, a sentinel notification is sent and each instance's cache home reports hearing it; notifications
  * arrive in commit order, so by then each has applied everything the write announced.
  */
-const SENTINEL = 2_000_000_000;
 
 let h: Harness;
 let a: FastifyInstance;
@@ -57,24 +56,8 @@ afterAll(async () => {
   await h.close();
 });
 
-function heard(app: FastifyInstance, match: (event: ChangeEvent | null) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = app.caches.home.onDrop((event) => {
-      if (!match(event)) return;
-      stop();
-      resolve();
-    });
-  });
-}
-
 /** Resolves once both instances heard everything committed before this call. */
-async function settled(): Promise<void> {
-  // A viewer that does not exist: hearing it drops nothing anyone reads.
-  const isSentinel = (e: ChangeEvent | null) => e?.kind === 'viewers' && e.ids !== 'all' && e.ids[0] === SENTINEL;
-  const both = Promise.all([heard(a, isSentinel), heard(b, isSentinel)]);
-  await h.database.pool.query(`select pg_notify('viewer_changed', '${SENTINEL}')`);
-  await both;
-}
+const settled = () => heardEverythingAnnounced(h.database, [a, b]);
 
 const hitsOf = (app: FastifyInstance, name: string) =>
   app.caches.home.stats().find((s) => s.name === name)?.hits ?? Number.NaN;

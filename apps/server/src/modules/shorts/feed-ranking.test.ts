@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortRankClock, shorts } from '../../db/schema';
+import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 
 const HOUR = 3600_000;
@@ -178,16 +179,7 @@ describe('readers missing the same page together', () => {
     // in commit order), page 1 is cached nowhere.
     h.clock.advance(180_000);
     expect((await read(viewers[0]?.token ?? '')).statusCode).toBe(200);
-    const sentinel = 2_000_000_002;
-    const heard = new Promise<void>((resolve) => {
-      const stop = h.app.caches.home.onDrop((event) => {
-        if (event?.kind !== 'viewers' || event.ids === 'all' || event.ids[0] !== sentinel) return;
-        stop();
-        resolve();
-      });
-    });
-    await h.database.pool.query(`select pg_notify('viewer_changed', '${sentinel}')`);
-    await heard;
+    await heardEverythingAnnounced(h.database, [h.app]);
     // Every ranked-page read the app sends, counted on its own pool (the real one, only watched).
     const pool = h.database.pool;
     const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
@@ -226,16 +218,7 @@ describe('public answer cache', () => {
     // The first feed read moves the ranking's clock, which is announced as a ranking change: hear everything
     // announced so far (a sentinel viewer change, delivered in commit order) before caching the page.
     await h.app.inject({ method: 'GET', url });
-    const sentinel = 2_000_000_001;
-    const heard = new Promise<void>((resolve) => {
-      const stop = h.app.caches.home.onDrop((event) => {
-        if (event?.kind !== 'viewers' || event.ids === 'all' || event.ids[0] !== sentinel) return;
-        stop();
-        resolve();
-      });
-    });
-    await h.database.pool.query(`select pg_notify('viewer_changed', '${sentinel}')`);
-    await heard;
+    await heardEverythingAnnounced(h.database, [h.app]);
     const first = await h.app.inject({ method: 'GET', url });
     expect(first.statusCode).toBe(200);
     const etag = first.headers.etag as string;
