@@ -342,7 +342,8 @@ export class ShortsPipeline {
     if (!key || (await this.storage.size(key)) !== null) return;
     const poster = join(work, 'poster.jpg');
     await extractPoster(this.tools, source, poster, { signal, background: true }).catch((error: unknown) => {
-      if (signal.aborted) throw error;
+      // A full disk is not the video's fault: the short waits and tries again (S7).
+      if (signal.aborted || isStorageOutage(error)) throw error;
       throw new VideoRefused('영상의 첫 화면을 읽을 수 없습니다.');
     });
     await this.storage.putFile(key, poster, 'image/jpeg');

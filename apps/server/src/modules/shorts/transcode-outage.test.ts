@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -9,7 +9,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { withHooks } from '../../test/storage-hooks';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
-import { createStorage } from '../media/storage';
+import { createStorage, LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
 import { makeVideo, testTools } from './test-media';
 
@@ -84,6 +84,49 @@ it('keeps a short PROCESSING through a media-store outage during its transcode a
     expect(errors).toEqual([]);
   } finally {
     await proxy.restore().catch(() => undefined);
+    await pipeline.close();
+  }
+}, 120_000);
+
+it('keeps a short PROCESSING when the disk is full while its poster is made, and makes it once there is room', async () => {
+  const { customerId } = await h.signUp();
+  // A real ffmpeg whose first poster (one frame) meets a full disk, as ffmpeg reports it.
+  const once = join(work, 'poster-disk-full-once');
+  const ffmpeg = join(work, 'full-disk-poster-ffmpeg.sh');
+  writeFileSync(
+    ffmpeg,
+    `#!/bin/sh\ncase " $* " in *" -frames:v 1 "*) [ -f '${once}' ] || { : > '${once}'; echo "Error writing poster: No space left on device" >&2; exit 1; };; esac\nexec '${testTools.ffmpeg}' "$@"\n`,
+  );
+  chmodSync(ffmpeg, 0o755);
+  let waited: () => void = () => undefined;
+  const firstWait = new Promise<void>((resolve) => {
+    waited = resolve;
+  });
+  const storage = new LocalStorage(join(work, 'poster-media'));
+  const pipeline = new ShortsPipeline(h.database.db, h.clock, storage, { ...testTools, ffmpeg }, limits, {
+    error: () => undefined,
+    warn: (_obj, msg) => {
+      if (msg === 'transcode waits for the media store or disk') waited();
+    },
+  });
+  try {
+    const clip = await makeVideo(work, 'poster-full.mp4', { seconds: 1 });
+    const { shortsId, thumbnail } = await pipeline.accept({
+      customerId,
+      title: '디스크 부족',
+      content: '포스터 중 장애',
+      videoFile: clip,
+      thumbnailFile: null,
+    });
+    // Waiting for the retry, or (were the full disk taken for a bad video) for the failed short.
+    await Promise.race([firstWait, pipeline.idle()]);
+    const [during] = await h.database.db.select().from(shorts).where(eq(shorts.id, shortsId));
+    expect(during).toMatchObject({ status: 'PROCESSING', failureReason: null });
+    await pipeline.idle();
+    const [after] = await h.database.db.select().from(shorts).where(eq(shorts.id, shortsId));
+    expect(after).toMatchObject({ status: 'READY', failureReason: null, thumbnailKey: thumbnail });
+    expect(await storage.size(thumbnail)).toBeGreaterThan(0);
+  } finally {
     await pipeline.close();
   }
 }, 120_000);
