@@ -319,17 +319,15 @@ export class ShortsPipeline {
    * read, or longer than the limit, fails with the sentence its uploader sees.
    */
   async #check(source: string, signal: AbortSignal): Promise<ProbeResult> {
-    const info = await probe(this.tools, source, { signal, background: true }).catch((error: unknown) => {
+    // A tool that cannot read the video answers null; a stopped or taken-over transcode still stops.
+    const unlessStopped = (error: unknown) => {
       if (signal.aborted) throw error;
       return null;
-    });
+    };
+    const options = { signal, background: true };
+    const info = await probe(this.tools, source, options).catch(unlessStopped);
     if (!info?.hasVideo) throw new VideoRefused('영상 파일을 읽을 수 없습니다.');
-    const duration =
-      info.durationSeconds ??
-      (await measureDuration(this.tools, source, { signal, background: true }).catch((error: unknown) => {
-        if (signal.aborted) throw error;
-        return null;
-      }));
+    const duration = info.durationSeconds ?? (await measureDuration(this.tools, source, options).catch(unlessStopped));
     if (duration === null) throw new VideoRefused('영상 길이를 확인할 수 없습니다.');
     if (duration > this.limits.maxDurationSeconds + DURATION_TOLERANCE_SECONDS) {
       throw new VideoRefused(`영상은 ${this.limits.maxDurationSeconds}초 이하만 올릴 수 있습니다.`);

@@ -8,15 +8,22 @@ import { resolveMediaTools } from '../media/ffmpeg';
 /** The same ffmpeg/ffprobe the app picks: the system's when on PATH, else the npm-shipped binaries. */
 export const testTools = resolveMediaTools({});
 
+/**
+ * A shell script at `path` that runs `before` (which may act on the arguments in "$@" and exit) and then the
+ * real ffmpeg with the same arguments: the tests' way to make one step of a real run fail, wait or hang.
+ */
+export function ffmpegWrapper(path: string, before: string): string {
+  writeFileSync(path, `#!/bin/sh\n${before}\nexec '${testTools.ffmpeg}' "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** Shell that runs `action` when ffmpeg is asked for an H.264 encode (the transcode, not a probe or poster). */
+export const onH264Encode = (action: string) => `for a in "$@"; do [ "$a" = libx264 ] && { ${action}; }; done`;
+
 /** A real ffmpeg whose H.264 encoder "breaks": probing and posters work, the transcode does not. */
 export function brokenEncoderFfmpeg(dir: string): string {
-  const wrapper = join(dir, 'broken-ffmpeg.sh');
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "encoder failure" >&2; exit 1; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
-  );
-  chmodSync(wrapper, 0o755);
-  return wrapper;
+  return ffmpegWrapper(join(dir, 'broken-ffmpeg.sh'), onH264Encode('echo "encoder failure" >&2; exit 1'));
 }
 
 /**
@@ -27,12 +34,10 @@ export function heldBrokenEncoderFfmpeg(dir: string): { ffmpeg: string; started:
   const held = mkdtempSync(join(dir, 'held-encoder-'));
   const marker = join(held, 'started');
   const go = join(held, 'go');
-  const ffmpeg = join(held, 'ffmpeg.sh');
-  writeFileSync(
-    ffmpeg,
-    `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { : > '${marker}'; while [ ! -f '${go}' ]; do sleep 0.05; done; echo "encoder failure" >&2; exit 1; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
+  const ffmpeg = ffmpegWrapper(
+    join(held, 'ffmpeg.sh'),
+    onH264Encode(`: > '${marker}'; while [ ! -f '${go}' ]; do sleep 0.05; done; echo "encoder failure" >&2; exit 1`),
   );
-  chmodSync(ffmpeg, 0o755);
   const started = new Promise<void>((resolve) => {
     const watcher = watch(held, () => {
       if (!existsSync(marker)) return;

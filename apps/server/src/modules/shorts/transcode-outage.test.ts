@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -11,7 +11,7 @@ import { withHooks } from '../../test/storage-hooks';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
 import { createStorage, LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
-import { makeVideo, testTools } from './test-media';
+import { ffmpegWrapper, makeVideo, testTools } from './test-media';
 
 /*
  * A real S3-compatible store behind a TCP hop: the store goes away exactly when the background transcode
@@ -92,12 +92,10 @@ it('keeps a short PROCESSING when the disk is full while its poster is made, and
   const { customerId } = await h.signUp();
   // A real ffmpeg whose first poster (one frame) meets a full disk, as ffmpeg reports it.
   const once = join(work, 'poster-disk-full-once');
-  const ffmpeg = join(work, 'full-disk-poster-ffmpeg.sh');
-  writeFileSync(
-    ffmpeg,
-    `#!/bin/sh\ncase " $* " in *" -frames:v 1 "*) [ -f '${once}' ] || { : > '${once}'; echo "Error writing poster: No space left on device" >&2; exit 1; };; esac\nexec '${testTools.ffmpeg}' "$@"\n`,
+  const ffmpeg = ffmpegWrapper(
+    join(work, 'full-disk-poster-ffmpeg.sh'),
+    `case " $* " in *" -frames:v 1 "*) [ -f '${once}' ] || { : > '${once}'; echo "Error writing poster: No space left on device" >&2; exit 1; };; esac`,
   );
-  chmodSync(ffmpeg, 0o755);
   let waited: () => void = () => undefined;
   const firstWait = new Promise<void>((resolve) => {
     waited = resolve;

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import {
-  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -23,7 +22,15 @@ import { bearer, createHarness, type Harness } from '../../test/harness';
 import { probe } from '../media/ffmpeg';
 import { LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
-import { brokenEncoderFfmpeg, makeImage, makeVideo, multipart, testTools } from './test-media';
+import {
+  brokenEncoderFfmpeg,
+  ffmpegWrapper,
+  makeImage,
+  makeVideo,
+  multipart,
+  onH264Encode,
+  testTools,
+} from './test-media';
 
 /** A valid PNG signature and header declaring width×height (8-bit grey), with a tiny image stream. */
 function pngHeaderOnly(width: number, height: number): Buffer {
@@ -412,12 +419,10 @@ describe('failure and recovery', () => {
     // A real ffmpeg (the system's or npm's, as the app resolves it) whose transcode hangs until it is killed:
     // the shutdown below always finds it running.
     const marker = join(work, 'transcode-started');
-    const wrapper = join(work, 'hanging-ffmpeg.sh');
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nfor a in "$@"; do [ "$a" = libx264 ] && { echo "$@" > "${marker}"; exec sleep 300; }; done\nexec '${testTools.ffmpeg}' "$@"\n`,
+    const wrapper = ffmpegWrapper(
+      join(work, 'hanging-ffmpeg.sh'),
+      onH264Encode(`echo "$@" > "${marker}"; exec sleep 300`),
     );
-    chmodSync(wrapper, 0o755);
     const first = await createHarness({ config: { MEDIA_DIR: dir, DATA_DIR: dataDir, FFMPEG_PATH: wrapper } });
     try {
       const user = await first.signUp();
