@@ -178,7 +178,9 @@ async function ensureFixture(base, dataDir) {
     const { lo, hi } = range[0];
     const span = hi - lo + 1;
     // Ids are chosen here, so every counter is known as the row is written (the reactions and comments below
-    // are generated from the id): no million-row counter update afterwards.
+    // are generated from the id): no million-row counter update afterwards. Uploaded one after another over
+    // the past year, as a live table's rows are: the newest shorts sit together in its last pages. (Dates
+    // spread independently of the row order made every look at the newest 2,000 read 2,000 pages.)
     const { rows: top } = await client.query(`select coalesce(max(id), 0)::int as id from shorts`);
     await client.query(
       `insert into shorts (id, customer_id, title, content, video_key, thumbnail_key, duration_ms, width, height, status,
@@ -187,7 +189,7 @@ async function ensureFixture(base, dataDir) {
          case when g % 3 = 0 then '오늘의 #벤치' || (g % 50) else '벤치 설명 ' || g end,
          'bench/' || g || '/' || $3::text, $4::text, 10000, 360, 640, 'READY',
          $7::int - ($6::int + g) % 5, ($6::int + g) % 5, $8::int,
-         date_trunc('milliseconds', now() - (g % 365) * interval '1 day' - (g % 1440) * interval '1 minute')
+         date_trunc('milliseconds', now() - ($5::int - g) * (interval '365 days' / $5::int))
        from generate_series(1, $5::int) g`,
       [lo, span, video, poster, FIXTURE.shorts, top[0].id, FIXTURE.reactionsPerShort, FIXTURE.commentsPerShort],
     );

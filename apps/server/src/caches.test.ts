@@ -207,3 +207,56 @@ describe('one cache home: what a change drops, on both instances', () => {
     expect(await mine(b)).toBe('dislike');
   });
 });
+
+describe('what a statement writing shorts announces (migration 0052)', () => {
+  it('names every short a statement wrote in one notification, says everything past one payload, and stays silent when nothing cached changed', async () => {
+    const listener = await h.database.pool.connect();
+    const heard: string[] = [];
+    // A short that does not exist marks the end: notifications arrive in commit order.
+    const END = 'counts:2000000002';
+    let ended: () => void = () => {};
+    listener.on('notification', (n) => {
+      if (n.payload === END) ended();
+      else heard.push(n.payload ?? '');
+    });
+    await listener.query('listen feed_changed');
+    const announced = async (statement: string, values: unknown[] = []) => {
+      heard.length = 0;
+      const end = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
+      await h.database.pool.query(statement, values);
+      await h.database.pool.query(`select pg_notify('feed_changed', '${END}')`);
+      await end;
+      return [...heard];
+    };
+    const insert = (count: number) =>
+      `insert into shorts (customer_id, title, content, video_key, duration_ms, status, created_at)
+       select ${viewer.customerId}, '묶음 ' || g, '', 'v/bulk' || g || '.mp4', 10000, 'READY', now()
+         from generate_series(1, ${count}) g returning id`;
+    try {
+      const three = await announced(insert(3));
+      const ids = (
+        await h.database.pool.query<{ id: number }>(`select id from shorts where title like '묶음 %' order by id`)
+      ).rows.map((r) => r.id);
+      expect(three).toEqual([`short:${ids.join(',')}`]);
+      const [first, second] = ids as [number, number];
+      expect(
+        await announced(`update shorts set like_count = like_count + 1 where id = any($1)`, [[first, second]]),
+      ).toEqual([`counts:${first},${second}`]);
+      expect(
+        await announced(
+          `update shorts set like_count = like_count + 1, title = case when id = $1 then '새 묶음' else title end
+                          where id = any($2)`,
+          [first, [first, second]],
+        ),
+      ).toEqual([`short:${first}`, `counts:${second}`]);
+      expect(await announced(`update shorts set duration_ms = duration_ms + 1 where id = any($1)`, [ids])).toEqual([]);
+      // 2,000 ids do not fit in one payload: everything changed.
+      expect(await announced(insert(2000))).toEqual(['']);
+    } finally {
+      await h.database.pool.query(`delete from shorts where title like '묶음 %' or title = '새 묶음'`);
+      listener.release(true);
+    }
+  });
+});

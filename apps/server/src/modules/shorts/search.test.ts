@@ -177,7 +177,58 @@ describe('search matching (S2)', () => {
   });
 });
 
+/** Every [id, tier] a query finds, page after page of `limit` by the cursor. */
+async function allPages(service: SearchService, q: string, limit: number): Promise<Array<[number, number]>> {
+  const found: Array<[number, number]> = [];
+  let cursor: { lastId?: number; lastDate?: string; lastScore?: number } = {};
+  for (;;) {
+    const page = await service.search({ q, limit, ...cursor });
+    found.push(...page.items.map((i): [number, number] => [i.shortsId, i.score]));
+    if (!page.nextCursor) return found;
+    cursor = page.nextCursor;
+  }
+}
+
 describe('search through the indexes alone', () => {
+  it('pages every tier alike through a window of the newest shorts, one too small to fill a tier, and the indexes alone', async () => {
+    const fan = await h.signUp();
+    await h.database.db.update(customers).set({ nickname: '모카러버' }).where(eq(customers.id, fan.customerId));
+    const mine = await insertShorts(h.database.db, creator.customerId, [
+      { title: '모카 라테', content: '', createdAt: at(-300) },
+      { title: '아침', content: '오늘은 모카', createdAt: at(-295) },
+      { title: '점심', content: '#모카포트 추출', createdAt: at(-290) },
+      { title: '모카포트 세척', content: '#모카', createdAt: at(-285) },
+      { title: '저녁', content: '모카 한 잔 더', createdAt: at(-280) },
+      { title: '간식', content: '#모카빵', createdAt: at(-310) },
+    ]);
+    const theirs = await insertShorts(h.database.db, fan.customerId, [
+      { title: '산책', content: '', createdAt: at(-298) },
+      { title: '카페', content: '모카', createdAt: at(-283) },
+    ]);
+    const [latte, morning, pot, washing, evening, bread] = mine as [number, number, number, number, number, number];
+    const [walk, cafe] = theirs as [number, number];
+    // Titles, then hashtags and the creator named '모카러버' (whatever the text says), then descriptions.
+    const want: Array<[number, number]> = [
+      [washing, 3],
+      [latte, 3],
+      [cafe, 2],
+      [pot, 2],
+      [walk, 2],
+      [bread, 2],
+      [evening, 1],
+      [morning, 1],
+    ];
+    // Page sizes 1–3 make each tier sometimes filled from the window and sometimes not.
+    for (const window of [0, 3, 2000]) {
+      const service = createSearchService(h.database.db, '', { window });
+      for (const limit of [1, 2, 3]) {
+        expect(await allPages(service, '모카', limit), `window ${window}, limit ${limit}`).toEqual(want);
+        expect(await allPages(service, 'ㅁㅋ', limit), `window ${window}, limit ${limit}, consonants`).toEqual(want);
+      }
+    }
+    await h.database.db.delete(shorts).where(inArray(shorts.id, [...mine, ...theirs]));
+  });
+
   it("finds '#x' through the hashtags table exactly as the newest-shorts look does, and follows edits and deletes", async () => {
     const ids = await insertShorts(h.database.db, creator.customerId, [
       { title: '봄 소풍', content: '김밥 #봄나들이 #소풍', createdAt: at(-200) },
@@ -196,16 +247,7 @@ describe('search through the indexes alone', () => {
     await h.database.db.update(shorts).set({ status: 'HIDDEN' }).where(eq(shorts.id, hidden));
     const throughIndexes = createSearchService(h.database.db, '', { window: 0 });
     const throughWindow = createSearchService(h.database.db, '');
-    const all = async (service: SearchService, q: string) => {
-      const found: Array<[number, number]> = [];
-      let cursor: { lastId?: number; lastDate?: string; lastScore?: number } = {};
-      for (;;) {
-        const page = await service.search({ q, limit: 2, ...cursor });
-        found.push(...page.items.map((i): [number, number] => [i.shortsId, i.score]));
-        if (!page.nextCursor) return found;
-        cursor = page.nextCursor;
-      }
-    };
+    const all = (service: SearchService, q: string) => allPages(service, q, 2);
     const expected: Record<string, Array<[number, number]>> = {
       // A tag is found by its start, newest first, in two-item pages; the title's '#봄' is tier 3.
       '#봄': [
