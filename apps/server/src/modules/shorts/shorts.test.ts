@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, pointLedger, shortReactions, shortSubscriptions, shorts } from '../../db/schema';
+import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { insertShorts } from '../../test/shorts-fixture';
 import { makeVideo, uploadShort } from './test-media';
 
 let h: Harness;
@@ -318,6 +319,27 @@ describe('points for watching (R5, R6)', () => {
     expect(await balance(u.customerId)).toBe(2);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
     expect(ledger).toMatchObject([{ amount: 2, reason: 'WATCH_REWARD', refType: 'short', refId: String(id) }]);
+  });
+
+  it('opens a view only on a playable short: an unknown or hidden one is 404 and writes nothing', async () => {
+    const u = await h.signUp();
+    const [hidden] = await insertShorts(h.database.db, creator.customerId, [
+      { title: '숨긴 영상', createdAt: h.clock.now() },
+    ]);
+    await h.database.db
+      .update(shorts)
+      .set({ status: 'HIDDEN' })
+      .where(eq(shorts.id, hidden as number));
+    for (const shortId of [999_999, hidden]) {
+      const res = await post(`/api/shorts/${shortId}/views`, u.token);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('SHORT_NOT_FOUND');
+    }
+    const opened = await view(u.token);
+    expect(opened.statusCode).toBe(200);
+    const written = await h.database.db.select().from(shortViews).where(eq(shortViews.customerId, u.customerId));
+    expect(written).toMatchObject([{ id: opened.json().data.viewId, shortId: id }]);
+    expect(written[0]?.startedAt.toISOString()).toBe(opened.json().data.startedAt);
   });
 
   it('pays at least 1 P and needs a login', async () => {

@@ -6,12 +6,12 @@ import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { shortViews, shortWatchDaily } from '../../db/schema';
-import { withTx } from '../../db/tx';
+import { rowsOf, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
-import { readyShort } from './playable-short';
+import { readyShort, shortNotFound } from './playable-short';
 
 /**
  * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
@@ -38,13 +38,17 @@ export function createWatchPointsService(db: Db, clock: Clock) {
 
     /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */
     async openView(shortId: number, customerId: number) {
-      await readyShort(db, shortId);
       const startedAt = clock.now();
-      const [row] = await db
-        .insert(shortViews)
-        .values({ shortId, customerId, startedAt })
-        .returning({ id: shortViews.id });
-      return { viewId: row?.id ?? 0, startedAt: startedAt.toISOString() };
+      // One statement writes the view only for a playable short: views are half of what viewers send.
+      const [row] = await rowsOf<{ id: number }>(
+        db,
+        sql`insert into short_views (short_id, customer_id, started_at)
+            select s.id, ${customerId}::int, ${startedAt.toISOString()}::timestamptz
+              from shorts s where s.id = ${shortId}::int and s.status = 'READY'
+            returning id`,
+      );
+      if (!row) throw shortNotFound();
+      return { viewId: row.id, startedAt: startedAt.toISOString() };
     },
 
     /** Watch points credited today (KST) and the daily cap. */
