@@ -82,12 +82,16 @@ export function createWatchPointsService(db: Db, clock: Clock) {
       return withTx(db, async (tx) => {
         // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
         await lockCustomer(tx, customerId);
-        await tx.insert(shortWatchDaily).values({ customerId, kstDate: today, total: 0 }).onConflictDoNothing();
+        // The day's row, created if missing and locked either way, in one statement (an upsert that changes
+        // nothing locks the row it meets).
         const [daily] = await tx
-          .select({ total: shortWatchDaily.total, watchedUntil: shortWatchDaily.watchedUntil })
-          .from(shortWatchDaily)
-          .where(and(eq(shortWatchDaily.customerId, customerId), eq(shortWatchDaily.kstDate, today)))
-          .for('update');
+          .insert(shortWatchDaily)
+          .values({ customerId, kstDate: today, total: 0 })
+          .onConflictDoUpdate({
+            target: [shortWatchDaily.customerId, shortWatchDaily.kstDate],
+            set: { total: sql`${shortWatchDaily.total}` },
+          })
+          .returning({ total: shortWatchDaily.total, watchedUntil: shortWatchDaily.watchedUntil });
         const before = daily?.total ?? 0;
         const room = LIMITS.dailyWatchPointLimit - before;
         if (room <= 0) {
@@ -103,8 +107,9 @@ export function createWatchPointsService(db: Db, clock: Clock) {
         if (daily?.watchedUntil && daily.watchedUntil.getTime() > latestStart.getTime()) {
           throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
         }
-        const [view] = await tx
-          .select({ id: shortViews.id, startedAt: shortViews.startedAt })
+        // The oldest unpaid view old enough, marked paid as it is picked (one statement).
+        const oldest = tx
+          .select({ id: shortViews.id })
           .from(shortViews)
           .where(
             and(
@@ -117,8 +122,12 @@ export function createWatchPointsService(db: Db, clock: Clock) {
           .orderBy(asc(shortViews.startedAt))
           .limit(1)
           .for('update', { skipLocked: true });
+        const [view] = await tx
+          .update(shortViews)
+          .set({ rewardedAt: now })
+          .where(eq(shortViews.id, oldest))
+          .returning({ id: shortViews.id, startedAt: shortViews.startedAt });
         if (!view) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
-        await tx.update(shortViews).set({ rewardedAt: now }).where(eq(shortViews.id, view.id));
         const earned = Math.min(room, watchPoints(watchedSeconds));
         // The paid seconds end here: the next claim must fit in time after them.
         const paidFrom = Math.max(view.startedAt.getTime(), daily?.watchedUntil?.getTime() ?? 0);
