@@ -15,8 +15,8 @@ const dist = join(server, 'dist');
 /**
  * Loaded from node_modules at run time: native addons (argon2, sharp, the optional pg-native), packages that
  * read their own files or binaries (the font, ffmpeg/ffprobe, PostgreSQL; the Swagger UI is told where its
- * page's files are, in app.ts), pino and
- * its worker threads, the S3 client (large, and loaded only for `STORAGE=s3`), and tsx (tests only).
+ * page's files are, in app.ts), pino and its worker threads, the S3 client (large, and loaded only for
+ * `STORAGE=s3`), and tsx (tests only).
  */
 const SEPARATE = [
   '@node-rs/argon2',

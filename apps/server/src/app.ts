@@ -110,13 +110,13 @@ declare module 'fastify' {
   }
 }
 
-/** The Fastify instance with every plugin and route; tests build it on a real database. */
 /** The Swagger UI's page files (scripts, styles, logo), in its npm package. */
 const SWAGGER_UI_ASSETS = join(
   dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
   'static',
 );
 
+/** The Fastify instance with every plugin and route; tests build it on a real database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, clock } = deps;
   const storage = deps.storage ?? createStorage(config);
