@@ -15,8 +15,13 @@ export interface CacheChanges {
   countsChanged(shortId: number): void;
   /** A short's comments changed (written, deleted, hidden): its comment lists, its count, the ranking. */
   commentsChanged(shortId: number): void;
-  /** A short itself changed (status, text, media; hidden or shown): everything about it, and every feed. */
+  /** A short itself changed (text, media; hidden or deleted): everything about it, and every feed. */
   shortChanged(shortId: number): void;
+  /**
+   * A short became playable (published, restored): everything about it and the signed-in ranked pages. The
+   * anonymous feed lists it from the ranking's next refresh, within a minute, as it does moved counts (ADR 0152).
+   */
+  shortAdded(shortId: number): void;
   /** Viewers' reactions or subscriptions changed; `'*'` = every viewer. */
   viewersChanged(viewers: readonly number[] | '*'): void;
   /** A creator's name or picture (in items and comments everywhere), or a gap in hearing changes. */
@@ -24,7 +29,7 @@ export interface CacheChanges {
 }
 
 /** The kinds of change carried on the `feed_changed` channel as `kind:id,id`; `*` or empty = everything. */
-export type AnnouncedKind = 'ranking' | 'counts' | 'comments' | 'short';
+export type AnnouncedKind = 'ranking' | 'counts' | 'comments' | 'short' | 'added';
 
 /** Tells every instance (this one included, through LISTEN) once `tx` commits. */
 export async function announceChange(tx: Pick<Db, 'execute'>, kind: AnnouncedKind, ids: number[] = []) {
@@ -48,6 +53,8 @@ export function changesOf(home: CacheHome): CacheChanges {
       commentsChanged(shortId);
       drop('ranking');
     },
+    // Its comments and counts name every cache holding it; counts also drop the signed-in ranked pages.
+    shortAdded: commentsChanged,
     viewersChanged: (viewers) => drop('viewers', viewers === '*' ? 'all' : viewers),
     everythingChanged: () => home.drop(null),
   };
@@ -59,7 +66,10 @@ const idsOf = (text: string) =>
     .map(Number)
     .filter((id) => Number.isSafeInteger(id) && id > 0);
 
-/** Applies a `feed_changed` payload (`ranking`, `counts:1,2`, `comments:3`, `short:4`; `*` or '' = all). */
+/**
+ * Applies a `feed_changed` payload (`ranking`, `counts:1,2`, `comments:3`, `short:4`, `added:5`; `*` or '' =
+ * all).
+ */
 export function applyAnnounced(changes: CacheChanges, payload: string): void {
   const [kind, list = ''] = payload.split(':', 2);
   const ids = idsOf(list);
@@ -67,6 +77,7 @@ export function applyAnnounced(changes: CacheChanges, payload: string): void {
   else if (kind === 'counts') for (const id of ids) changes.countsChanged(id);
   else if (kind === 'comments') for (const id of ids) changes.commentsChanged(id);
   else if (kind === 'short') for (const id of ids) changes.shortChanged(id);
+  else if (kind === 'added') for (const id of ids) changes.shortAdded(id);
   else changes.everythingChanged();
 }
 

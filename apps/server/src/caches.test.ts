@@ -169,12 +169,54 @@ describe('one cache home: what a change drops, on both instances', () => {
     expect(one.json().title).toBe('새 제목');
   });
 
+  it('a short becoming playable drops the signed-in pages at once, not the anonymous feed: that lists it from the next ranking refresh', async () => {
+    const feedIds = async (app: FastifyInstance, token?: string) =>
+      (
+        (
+          await app.inject({
+            method: 'GET',
+            url: token ? '/api/shorts/feeds?page=1&size=10' : '/api/public/shorts/feeds?page=1&size=10',
+            ...(token ? { headers: bearer(token) } : {}),
+          })
+        ).json().data as Array<{ shortsId: number }>
+      ).map((item) => item.shortsId);
+    for (const app of [a, b]) await feedIds(app, viewer.token);
+    let added = 0;
+    const result = await afterChange(async () => {
+      const [row] = await h.database.db
+        .insert(shorts)
+        .values({
+          customerId: viewer.customerId,
+          title: '새 영상',
+          content: '',
+          videoKey: 'v/cache-new.mp4',
+          durationMs: 10_000,
+          status: 'PROCESSING',
+          createdAt: h.clock.now(),
+        })
+        .returning({ id: shorts.id });
+      added = row?.id ?? 0;
+      // Published by its transcode (another instance's worker, for all these two know).
+      await h.database.pool.query(`update shorts set status = 'READY' where id = $1`, [added]);
+    });
+    expect(result).toEqual({ a: ALL, b: ALL });
+    for (const app of [a, b]) {
+      expect(await feedIds(app, viewer.token)).toContain(added);
+      expect(await feedIds(app)).not.toContain(added);
+    }
+    const refreshed = await afterChange(() => h.database.pool.query(`select pg_notify('feed_changed', 'ranking')`));
+    expect(refreshed.a.feed).toBe(false);
+    for (const app of [a, b]) expect(await feedIds(app)).toContain(added);
+  });
+
   it('the change API drops exactly its kind on the instance that calls it', async () => {
     await stillCached(a);
     a.caches.changes.commentsChanged(s1);
     expect(await stillCached(a)).toEqual({ ...ALL, short1: false, comments1: false });
     a.caches.changes.shortChanged(s1);
     expect(await stillCached(a)).toEqual({ ...ALL, feed: false, short1: false, comments1: false });
+    a.caches.changes.shortAdded(s2);
+    expect(await stillCached(a)).toEqual({ ...ALL, short2: false, comments2: false });
     a.caches.changes.viewersChanged([viewer.customerId]);
     expect(await stillCached(a)).toEqual(ALL);
     a.caches.changes.everythingChanged();
@@ -208,7 +250,7 @@ describe('one cache home: what a change drops, on both instances', () => {
   });
 });
 
-describe('what a statement writing shorts announces (migration 0052)', () => {
+describe('what a statement writing shorts announces (migrations 0052, 0053)', () => {
   it('names every short a statement wrote in one notification, says everything past one payload, and stays silent when nothing cached changed', async () => {
     const listener = await h.database.pool.connect();
     const heard: string[] = [];
@@ -230,16 +272,28 @@ describe('what a statement writing shorts announces (migration 0052)', () => {
       await end;
       return [...heard];
     };
-    const insert = (count: number) =>
+    const insert = (count: number, status = 'READY') =>
       `insert into shorts (customer_id, title, content, video_key, duration_ms, status, created_at)
-       select ${viewer.customerId}, '묶음 ' || g, '', 'v/bulk' || g || '.mp4', 10000, 'READY', now()
+       select ${viewer.customerId}, '묶음 ' || g, '', 'v/bulk' || g || '.mp4', 10000, '${status}', now()
          from generate_series(1, ${count}) g returning id`;
+    const titled = async (pattern: string) =>
+      (
+        await h.database.pool.query<{ id: number }>(`select id from shorts where title like $1 order by id`, [pattern])
+      ).rows.map((r) => r.id);
     try {
       const three = await announced(insert(3));
-      const ids = (
-        await h.database.pool.query<{ id: number }>(`select id from shorts where title like '묶음 %' order by id`)
-      ).rows.map((r) => r.id);
-      expect(three).toEqual([`short:${ids.join(',')}`]);
+      const ids = await titled('묶음 %');
+      expect(three).toEqual([`added:${ids.join(',')}`]);
+      // Uploads being processed are in no cache; publishing one adds it; hiding a playable one changes it.
+      expect(await announced(insert(2, 'PROCESSING'))).toEqual([]);
+      const uploads = (await titled('묶음 %')).filter((id) => !ids.includes(id));
+      expect(await announced(`update shorts set status = 'FAILED' where id = $1`, [uploads[0]])).toEqual([]);
+      expect(
+        await announced(`update shorts set status = 'READY' where id = any($1) or id = $2`, [uploads, ids[2]]),
+      ).toEqual([`added:${uploads.join(',')}`]);
+      expect(await announced(`update shorts set status = 'HIDDEN' where id = $1`, [ids[2]])).toEqual([
+        `short:${ids[2]}`,
+      ]);
       const [first, second] = ids as [number, number];
       expect(
         await announced(`update shorts set like_count = like_count + 1 where id = any($1)`, [[first, second]]),
