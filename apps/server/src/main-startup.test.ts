@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isAlive } from './db/embedded';
 import { freePort } from './lib/free-port';
 import { createTestDatabaseUrl } from './test/test-database';
 
@@ -70,3 +71,20 @@ it('refuses a DATABASE_URL without a scheme before connecting, saying what it mu
   expect(code).toBe(1);
   expect(stderr).toContain('DATABASE_URL: must be a full URL such as postgres://user:password@host:5432/ohgood');
 }, 60_000);
+
+it('spawns the embedded PostgreSQL before reading the whole configuration, and stops it when that is bad', async () => {
+  const { code, stderr } = await start({ DATABASE_URL: '', PORT: 'not-a-port' });
+  expect(code).toBe(1);
+  expect(stderr).toContain('Invalid configuration');
+  expect(stderr).toContain('PORT');
+  // The server was spawned (the cluster exists) and leaves with the process that spawned it.
+  const cluster = join(dataDir, 'postgres');
+  expect(existsSync(join(cluster, 'PG_VERSION'))).toBe(true);
+  const postmaster = () => {
+    const file = join(cluster, 'postmaster.pid');
+    if (!existsSync(file)) return null;
+    const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+    return isAlive(pid) ? pid : null;
+  };
+  await expect.poll(postmaster, { timeout: 30_000 }).toBeNull();
+}, 90_000);

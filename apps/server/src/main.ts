@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { startEmbeddedPostgres } from './db/embedded';
 import { shiftedClock, systemClock } from './lib/clock';
-import { loadConfig } from './lib/config';
+import type { loadConfig } from './lib/config';
 import { databaseWhere, dependencyStep } from './lib/dependency-step';
+import { embeddedDataDir } from './lib/embedded-choice';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
 
@@ -29,19 +30,31 @@ function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof 
 }
 
 async function main(): Promise<void> {
-  // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 2 s).
+  // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 1 s).
   const phases: Record<string, number> = { modules: Math.round(performance.now()) };
-  const config = loadConfig();
-  const dataDir = resolve(config.DATA_DIR);
+  const embeddedIn = embeddedDataDir();
   // The embedded PostgreSQL is spawned first, before even the database client's modules load (~0.3 s of
-  // drizzle and pg): its start is the longest step, and everything else overlaps it.
-  const embedded = config.DATABASE_URL ? undefined : startEmbeddedPostgres({ dataDir, durable: true });
-  const databaseClient = import('./db/client');
-  // The app's modules load once PostgreSQL has answered: loading them keeps this thread busy for a few hundred
-  // ms, and the embedded server's own start (a user lookup, then the spawn) needs the thread in between. Its
-  // process is ready ~40 ms after the spawn, so starting it first and loading after costs less than the other
-  // way round (ADR 0149).
-  const modules = (embedded ?? Promise.resolve()).then(loadAppModules, loadAppModules);
+  // drizzle and pg): its start is the longest wait, and everything else overlaps it. Loading keeps this
+  // thread busy, and the few steps before the spawn (the binary's path, a free port) need it, so the modules
+  // load from the spawn on, while PostgreSQL starts (ADRs 0149, 0153). Without an embedded server, or when
+  // it is already running (shared, nothing spawned), they load at once or when the start is done.
+  let spawned: () => void = () => undefined;
+  const postmasterSpawned = new Promise<void>((resolve) => {
+    spawned = resolve;
+  });
+  const embedded = embeddedIn
+    ? startEmbeddedPostgres({ dataDir: embeddedIn, durable: true, onSpawned: () => spawned() })
+    : undefined;
+  // A failed start is reported below, by the database step.
+  const startLoading = (embedded ? Promise.race([postmasterSpawned, embedded]) : Promise.resolve()).catch(
+    () => undefined,
+  );
+  const databaseClient = startLoading.then(() => import('./db/client'));
+  const modules = startLoading.then(loadAppModules);
+  // The whole configuration is checked while PostgreSQL starts; a bad one ends the start, and the server
+  // spawned for it is stopped on the way out.
+  const config = await startLoading.then(() => import('./lib/config')).then(({ loadConfig }) => loadConfig());
+  const dataDir = resolve(config.DATA_DIR);
   // Settled either way before they are awaited, so a failure is reported once, below.
   for (const loading of [embedded, databaseClient, modules]) loading?.catch(() => undefined);
   const database = await dependencyStep(

