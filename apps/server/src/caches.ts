@@ -2,7 +2,7 @@ import { applyAnnounced, type CacheChanges, changesOf, viewersOfNotification } f
 import type { Notifications } from './db/notifications';
 import type { PublicAnswer } from './http/public-cache';
 import { CacheHome } from './lib/cache-home';
-import type { CommentRow } from './modules/shorts/comments-service';
+import type { CommentRow } from './modules/shorts/comments-json';
 import type { RankCursor, RankedPage } from './modules/shorts/ranking';
 import type { KnownFacts } from './modules/shorts/viewer-state';
 

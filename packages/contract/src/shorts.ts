@@ -81,6 +81,7 @@ export const commentItem = z.object({
 export type CommentItem = z.infer<typeof commentItem>;
 /** The API contract (docs/rules/api.md#A2): the body's `data` is the list. */
 export const commentsResponse = enveloped(z.array(commentItem));
+export type CommentsResponse = z.infer<typeof commentsResponse>;
 
 export const createCommentRequest = z.object({
   content: plainText().trim().min(1).max(LIMITS.commentMax),

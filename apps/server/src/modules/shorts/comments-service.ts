@@ -1,27 +1,17 @@
-import type { CommentItem, CreateCommentRequest } from '@ohgood/contract/shorts';
-import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
+import type { CommentItem, CommentsResponse, CreateCommentRequest } from '@ohgood/contract/shorts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortComments, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
+import type { JsonText } from '../../http/json-text';
 import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { BlockedBy } from '../safety/service';
+import { type CommentRow, commentsJson } from './comments-json';
 import { lockReadyShort, readyShort } from './playable-short';
-
-export type CommentRow = {
-  id: number;
-  parentId: number | null;
-  content: string;
-  deletedAt: Date | null;
-  createdAt: Date;
-  customerId: number;
-  nickname: string;
-  profileImg: string | null;
-};
 
 /** How much of a comment its notice quotes. */
 const COMMENT_PREVIEW_LENGTH = 40;
@@ -71,29 +61,18 @@ export function createCommentsService(
   }
 
   return {
-    /** Flat list, oldest first; a deleted comment shows only while it still has visible replies. */
-    async comments(shortId: number, viewer: number | null): Promise<CommentItem[]> {
+    /**
+     * Flat list, oldest first; a deleted comment shows only while it still has visible replies. The body's
+     * JSON text (`comments-json.ts`): only `deletable` is per viewer.
+     */
+    async comments(shortId: number, viewer: number | null): Promise<JsonText<CommentsResponse>> {
       const blocked = await blockedBy(viewer);
       const rows = (await rowsOf(shortId)).filter((r) => !blocked.has(r.customerId));
       const parentsWithReplies = new Set(
         rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
       );
-      return rows
-        .filter((r) => r.deletedAt === null || (r.parentId === null && parentsWithReplies.has(r.id)))
-        .map((r) => {
-          const deleted = r.deletedAt !== null;
-          return {
-            commentId: r.id,
-            gno: r.parentId ?? 0,
-            content: deleted ? SHORTS_MSG.deletedComment : r.content,
-            nickname: deleted ? '' : r.nickname,
-            profileImg: deleted ? null : r.profileImg,
-            date: r.createdAt.toISOString(),
-            deletable: !deleted && viewer === r.customerId,
-            deleted,
-            customerId: deleted ? 0 : r.customerId,
-          };
-        });
+      const listed = rows.filter((r) => r.deletedAt === null || (r.parentId === null && parentsWithReplies.has(r.id)));
+      return commentsJson(listed, viewer);
     },
 
     async addComment(shortId: number, author: number, body: CreateCommentRequest): Promise<CommentItem> {

@@ -99,9 +99,7 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
       ok(await uploadStatus.status(request.params.id, requireCustomer(request))),
     );
 
-    registerEndpoint(app, api.comments, async (request) =>
-      ok(await comments.comments(request.params.id, request.customerId)),
-    );
+    registerEndpoint(app, api.comments, async (request) => comments.comments(request.params.id, request.customerId));
 
     registerEndpoint(app, api.addComment, async (request) =>
       ok(
