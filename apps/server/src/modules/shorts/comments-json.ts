@@ -1,7 +1,6 @@
 import { type CommentItem, type CommentsResponse, commentItem } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
-import { JsonText } from '../../http/json-text';
-import { ok } from '../../lib/envelope';
+import { type JsonText, okListText } from '../../http/json-text';
 
 /** A comment as read with its author (shared by every reader; cached per short, `caches.ts`). */
 export type CommentRow = {
@@ -15,6 +14,9 @@ export type CommentRow = {
   profileImg: string | null;
 };
 
+/** Only its author may delete a comment, and only while it is not deleted. */
+const deletableBy = (row: CommentRow, viewer: number | null) => row.deletedAt === null && viewer === row.customerId;
+
 /** A listed comment as the contract shows it to `viewer` (a deleted one keeps only its place in the thread). */
 export function commentItemOf(row: CommentRow, viewer: number | null): CommentItem {
   const deleted = row.deletedAt !== null;
@@ -25,7 +27,7 @@ export function commentItemOf(row: CommentRow, viewer: number | null): CommentIt
     nickname: deleted ? '' : row.nickname,
     profileImg: deleted ? null : row.profileImg,
     date: row.createdAt.toISOString(),
-    deletable: !deleted && viewer === row.customerId,
+    deletable: deletableBy(row, viewer),
     deleted,
     customerId: deleted ? 0 : row.customerId,
   };
@@ -52,10 +54,6 @@ function openCommentOf(row: CommentRow): Buffer {
 
 const DELETABLE = Buffer.from(',"deletable":true}');
 const NOT_DELETABLE = Buffer.from(',"deletable":false}');
-/** `{"success":true,"message":"OK","data":[` — the envelope up to its list. */
-const DATA_OPEN = Buffer.from(`${JSON.stringify(ok(null)).replace(/,"data":null}$/, '')},"data":[`);
-const COMMA = Buffer.from(',');
-const DATA_CLOSE = Buffer.from(']}');
 
 /**
  * The comment list's body (`commentsResponse`) as JSON text: each comment is its row's cached part plus the
@@ -64,11 +62,5 @@ const DATA_CLOSE = Buffer.from(']}');
  * equal to the schema-checked body.
  */
 export function commentsJson(rows: readonly CommentRow[], viewer: number | null): JsonText<CommentsResponse> {
-  const parts: Buffer[] = [DATA_OPEN];
-  rows.forEach((row, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(openCommentOf(row), row.deletedAt === null && viewer === row.customerId ? DELETABLE : NOT_DELETABLE);
-  });
-  parts.push(DATA_CLOSE);
-  return new JsonText(Buffer.concat(parts));
+  return okListText(rows.map((row) => [openCommentOf(row), deletableBy(row, viewer) ? DELETABLE : NOT_DELETABLE]));
 }

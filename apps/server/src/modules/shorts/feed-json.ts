@@ -1,6 +1,5 @@
 import { type FeedResponse, myReaction, shortItem, subscriptionStatus } from '@ohgood/contract/shorts';
-import { JsonText } from '../../http/json-text';
-import { ok } from '../../lib/envelope';
+import { type JsonText, okListText } from '../../http/json-text';
 import type { RankedPage } from './ranking';
 import { publicItemOf, type ShortRow, type ViewerFields, viewerFieldsOf } from './short-items';
 import type { ViewerFacts } from './viewer-state';
@@ -38,11 +37,6 @@ function viewerMembers({ myReaction, subscriptionStatus }: ViewerFields): [Buffe
   return [reaction, subscription];
 }
 
-/** `{"success":true,"message":"OK","data":[` — the envelope up to its items. */
-const DATA_OPEN = Buffer.from(`${JSON.stringify(ok(null)).replace(/,"data":null}$/, '')},"data":[`);
-const COMMA = Buffer.from(',');
-const DATA_CLOSE = Buffer.from('],');
-
 export interface FeedPageRows {
   ranked: RankedPage;
   page: number;
@@ -61,13 +55,9 @@ export function feedPageJson(
   viewer: number | null,
   facts: ViewerFacts,
 ): JsonText<FeedResponse> {
-  const parts: Buffer[] = [DATA_OPEN];
   const items = openItemsOf(ranked);
-  ranked.rows.forEach((row, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(items[i] as Buffer, ...viewerMembers(viewerFieldsOf(row, viewer, facts)));
-  });
-  const hasNext = ranked.hasNext;
-  parts.push(DATA_CLOSE, Buffer.from(JSON.stringify({ page, size, hasNext, mediaBaseUrl }).slice(1)));
-  return new JsonText(Buffer.concat(parts));
+  return okListText(
+    ranked.rows.map((row, i) => [items[i] as Buffer, ...viewerMembers(viewerFieldsOf(row, viewer, facts))]),
+    { page, size, hasNext: ranked.hasNext, mediaBaseUrl },
+  );
 }
