@@ -7,12 +7,15 @@ import { notFound } from '../../lib/errors';
 /** The one answer for a short that is missing, not yet processed or failed. */
 export const shortNotFound = () => notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
 
+/** The short `id`, if it can be played (READY): the one condition every write on a short goes through. */
+export const playable = (id: number) => and(eq(shorts.id, id), eq(shorts.status, 'READY'));
+
 /** A short that can be played (READY), with what watch points need; SHORT_NOT_FOUND otherwise. */
 export async function readyShort(db: Db, id: number) {
   const [row] = await db
     .select({ id: shorts.id, customerId: shorts.customerId, durationMs: shorts.durationMs })
     .from(shorts)
-    .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
+    .where(playable(id));
   if (!row) throw shortNotFound();
   return row;
 }
@@ -22,7 +25,7 @@ export async function lockReadyShort(tx: Tx, shortId: number): Promise<{ ownerId
   const [short] = await tx
     .select({ id: shorts.id, ownerId: shorts.customerId })
     .from(shorts)
-    .where(and(eq(shorts.id, shortId), eq(shorts.status, 'READY')))
+    .where(playable(shortId))
     .for('update');
   if (!short) throw shortNotFound();
   return { ownerId: short.ownerId };

@@ -5,13 +5,13 @@ import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/s
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { shortViews, shortWatchDaily } from '../../db/schema';
+import { shorts, shortViews, shortWatchDaily } from '../../db/schema';
 import { rowsOf, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
-import { readyShort, shortNotFound } from './playable-short';
+import { playable, readyShort, shortNotFound } from './playable-short';
 
 /**
  * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
@@ -43,8 +43,8 @@ export function createWatchPointsService(db: Db, clock: Clock) {
       const [row] = await rowsOf<{ id: number }>(
         db,
         sql`insert into short_views (short_id, customer_id, started_at)
-            select s.id, ${customerId}::int, ${startedAt.toISOString()}::timestamptz
-              from shorts s where s.id = ${shortId}::int and s.status = 'READY'
+            select ${shorts.id}, ${customerId}::int, ${startedAt.toISOString()}::timestamptz
+              from ${shorts} where ${playable(shortId)}
             returning id`,
       );
       if (!row) throw shortNotFound();
