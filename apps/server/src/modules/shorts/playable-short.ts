@@ -20,13 +20,17 @@ export async function readyShort(db: Db, id: number) {
   return row;
 }
 
-/** Locks a playable short's row: comments and reactions on one short then run one at a time. */
+/**
+ * Locks a playable short's row: comments and reactions on one short then run one at a time. NO KEY UPDATE,
+ * not UPDATE: the row's key never changes, and a plain FOR UPDATE would also block the foreign-key checks
+ * (FOR KEY SHARE) of every view opened on that short meanwhile, the most frequent write there is.
+ */
 export async function lockReadyShort(tx: Tx, shortId: number): Promise<{ ownerId: number }> {
   const [short] = await tx
     .select({ id: shorts.id, ownerId: shorts.customerId })
     .from(shorts)
     .where(playable(shortId))
-    .for('update');
+    .for('no key update');
   if (!short) throw shortNotFound();
   return { ownerId: short.ownerId };
 }
