@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ExtractTablesWithRelations, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -9,8 +9,11 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded';
 import { nameRepeatedStatements } from './named-statements';
 import * as schema from './schema';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * The query builder, without drizzle's relational `db.query` API (unused here): given the schema, drizzle builds
+ * one relational query builder per table for every transaction it opens.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 /** `embedded`: the PostgreSQL the app starts itself; `postgres`: an external one (DATABASE_URL). */
 export type DatabaseKind = 'embedded' | 'postgres';
 
@@ -82,7 +85,7 @@ export async function connectDatabase(
   // An idle connection dropped by the server (restart, shutdown) is discarded, not a crash.
   pool.on('error', () => undefined);
   nameRepeatedStatements(pool);
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const db: Db = drizzle(pool);
   try {
     if (options.migrate) await migrateLocked(pool);
   } catch (error) {

@@ -1,8 +1,8 @@
-import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
-import type { PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { Db, Schema } from './client';
+import type { SQL } from 'drizzle-orm';
+import type { Db } from './client';
 
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** An open transaction of `Db`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Anything that runs queries: the database or an open transaction. */
 export type Executor = Db | Tx;
 

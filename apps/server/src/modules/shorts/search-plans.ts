@@ -10,14 +10,13 @@ import type { SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import * as schema from '../../db/schema';
 import { createSearchService } from './search';
 
 const [url, ...words] = process.argv.slice(2);
 if (!url || words.length === 0) throw new Error('usage: search-plans.ts <database url> <word>…');
 
 const pool = new pg.Pool({ connectionString: url, max: 1 });
-const db = drizzle(pool, { schema });
+const db = drizzle(pool);
 const execute = db.execute.bind(db);
 const dialect = new PgDialect();
 let explaining = false;
