@@ -2,6 +2,7 @@ import { BLOCK_AND_REPORT } from '@ohgood/contract/safety-rules';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, shortComments } from '../../db/schema';
+import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
@@ -20,9 +21,15 @@ afterAll(() => h.close());
 
 type Viewer = { token: string; customerId: number };
 
+/**
+ * A new playable short, listed in the anonymous feed as well: a new short reaches that feed with the ranking's
+ * next refresh (ADR 0152), announced here as the refresh job announces it, and heard before the test reads.
+ */
 async function aShort(title: string) {
   const creator = await h.signUp();
   const [id] = await insertShorts(h.database.db, creator.customerId, [{ title, createdAt: h.clock.now() }]);
+  await h.database.pool.query(`select pg_notify('feed_changed', 'ranking')`);
+  await heardEverythingAnnounced(h.database, [h.app]);
   return { creator, shortsId: id as number };
 }
 
