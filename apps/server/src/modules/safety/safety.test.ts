@@ -1,6 +1,7 @@
 import { BLOCK_AND_REPORT } from '@ohgood/contract/safety-rules';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announceChange } from '../../cache-changes';
 import { auditLog, shortComments } from '../../db/schema';
 import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
@@ -23,12 +24,12 @@ type Viewer = { token: string; customerId: number };
 
 /**
  * A new playable short, listed in the anonymous feed as well: a new short reaches that feed with the ranking's
- * next refresh (ADR 0152), announced here as the refresh job announces it, and heard before the test reads.
+ * next refresh (ADR 0152), announced here through the refresh job's own call, and heard before the test reads.
  */
 async function aShort(title: string) {
   const creator = await h.signUp();
   const [id] = await insertShorts(h.database.db, creator.customerId, [{ title, createdAt: h.clock.now() }]);
-  await h.database.pool.query(`select pg_notify('feed_changed', 'ranking')`);
+  await announceChange(h.database.db, 'ranking');
   await heardEverythingAnnounced(h.database, [h.app]);
   return { creator, shortsId: id as number };
 }
