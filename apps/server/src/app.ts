@@ -167,18 +167,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = new Notifications(database.url);
   app.addHook('onClose', () => notifications.close());
 
-  // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5).
+  // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5). Heard
+  // before they are read, so one revoked in between is not missed.
   const revocations = createRevocations(database.db);
-  await revocations.load();
-  await notifications.subscribe(REVOCATION_CHANNEL, (payload) => void revocations.onNotification(payload));
+  readyAfter(
+    app,
+    notifications
+      .subscribe(REVOCATION_CHANNEL, (payload) => void revocations.onNotification(payload))
+      .then(() => revocations.load()),
+  );
   const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
   const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock));
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
   // Every in-process cache, and the changes (announced by the database) that drop each one.
-  const { home, caches, changes } = await createAppCaches(
+  const { home, caches, changes, listening } = createAppCaches(
     { publicMs: config.PUBLIC_CACHE_MS, publicFeedMs: config.PUBLIC_FEED_CACHE_MS },
     notifications,
   );
+  readyAfter(app, listening);
   app.decorate('caches', { home, changes });
   registerPublicCache(app, config.PUBLIC_CACHE_MS, publicShortsRoutes(caches));
 
@@ -279,6 +285,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerWebApp(app, config.WEB_DIST, feedPosterOf(feed));
   return app;
+}
+
+/**
+ * Holds the app's start (its `onReady`, so `listen` and the first injected request) until `setup` is done,
+ * while the build goes on meanwhile: the database's part of starting (reading state, LISTEN) overlaps
+ * registering the routes instead of coming before it. A failure fails the start.
+ */
+function readyAfter(app: FastifyInstance, setup: Promise<unknown>): void {
+  setup.catch(() => undefined);
+  app.addHook('onReady', async () => {
+    await setup;
+  });
 }
 
 /** How often an instance looks for events recorded by other processes (its own wake it at once). */

@@ -89,17 +89,21 @@ export interface AppCacheHome {
   home: CacheHome;
   caches: AppCaches;
   changes: CacheChanges;
+  /** Settles once this instance hears the database's announcements; nothing may be served before. */
+  listening: Promise<unknown>;
 }
 
 /**
  * The app's caches and the changes that drop them, hearing every instance's writes through the database
  * (`feed_changed`, `viewer_changed`; migrations 0003, 0010, 0040). A reconnect after a gap drops everything.
  */
-export async function createAppCaches(lifetimes: PublicLifetimes, notifications: Notifications): Promise<AppCacheHome> {
+export function createAppCaches(lifetimes: PublicLifetimes, notifications: Notifications): AppCacheHome {
   const home = new CacheHome();
   const caches = declareCaches(home, lifetimes);
   const changes = changesOf(home);
-  await notifications.subscribe('feed_changed', (payload) => applyAnnounced(changes, payload));
-  await notifications.subscribe('viewer_changed', (payload) => changes.viewersChanged(viewersOfNotification(payload)));
-  return { home, caches, changes };
+  const listening = Promise.all([
+    notifications.subscribe('feed_changed', (payload) => applyAnnounced(changes, payload)),
+    notifications.subscribe('viewer_changed', (payload) => changes.viewersChanged(viewersOfNotification(payload))),
+  ]);
+  return { home, caches, changes, listening };
 }

@@ -182,14 +182,16 @@ export async function seedChatProducts(
         moods: sql`excluded.moods`,
       },
     });
+  // Only missing images are drawn: on a restart that is none, and the checks run side by side.
+  const stored = await Promise.all(rows.map((r) => storage.size(productImageKey(r.slug))));
+  const missing = rows.filter((_, i) => stored[i] === null);
+  if (missing.length === 0) return rows.length;
   const work = await mkdtemp(join(tmpdir(), 'ohgood-chat-'));
   try {
-    for (const r of rows) {
-      const key = productImageKey(r.slug);
-      if ((await storage.size(key)) !== null) continue;
+    for (const r of missing) {
       const file = join(work, `${r.slug}.svg`);
       await writeFile(file, productSvg(r.hobby, r.index));
-      await storage.putFile(key, file, 'image/svg+xml');
+      await storage.putFile(productImageKey(r.slug), file, 'image/svg+xml');
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { addApiKey } from '../modules/merchants/keys';
+import { addApiKeys } from '../modules/merchants/keys';
 import { DEMO_MERCHANTS, ensureDemoMerchants } from './demo-merchants';
 
 /**
@@ -12,8 +12,11 @@ export function demoMerchantKeys(baseKey: string): Array<{ name: string; categor
 
 export async function ensureDemoMerchantKeys(db: Db, baseKey: string): Promise<void> {
   const ids = await ensureDemoMerchants(db);
-  for (const { name, key } of demoMerchantKeys(baseKey)) {
-    const id = ids.get(name as (typeof DEMO_MERCHANTS)[number]['name']);
-    if (id !== undefined) await addApiKey(db, id, key);
-  }
+  await addApiKeys(
+    db,
+    demoMerchantKeys(baseKey).flatMap(({ name, key }) => {
+      const merchantId = ids.get(name as (typeof DEMO_MERCHANTS)[number]['name']);
+      return merchantId === undefined ? [] : [{ merchantId, key }];
+    }),
+  );
 }

@@ -13,9 +13,15 @@ export function newApiKey(): string {
 }
 
 export async function addApiKey(db: Db, merchantId: number, key: string): Promise<void> {
+  await addApiKeys(db, [{ merchantId, key }]);
+}
+
+/** Several keys in one statement; one already stored stays as it is. */
+export async function addApiKeys(db: Db, keys: ReadonlyArray<{ merchantId: number; key: string }>): Promise<void> {
+  if (keys.length === 0) return;
   await db
     .insert(merchantApiKeys)
-    .values({ merchantId, keyHash: hashApiKey(key) })
+    .values(keys.map(({ merchantId, key }) => ({ merchantId, keyHash: hashApiKey(key) })))
     .onConflictDoNothing();
 }
 
