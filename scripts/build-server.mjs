@@ -32,6 +32,12 @@ const SEPARATE = [
   'tsx',
 ];
 /**
+ * Never loaded: Fastify's default JSON-schema compilers (Ajv, fast-json-stringify and theirs, ~0.6 MB of the
+ * bundle), which it builds only when not given its own; app.ts gives it zod's. Left external, so they would
+ * still load from node_modules if that changed.
+ */
+const NOT_LOADED = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
+/**
  * pg's `lib/stream.js` chooses its socket by probing for Cloudflare Workers: on Node 20, which has no
  * `navigator`, the probe builds a `Response`, and that loads Node's whole fetch implementation (30–45 ms of
  * every start, with nothing else here using it). This server runs on Node only, so the build gives pg the
@@ -89,7 +95,7 @@ await build({
       name: 'separate-packages',
       setup(b) {
         b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('node:') || SEPARATE.includes(packageOf(args.path))
+          args.path.startsWith('node:') || [...SEPARATE, ...NOT_LOADED].includes(packageOf(args.path))
             ? { path: args.path, external: true }
             : undefined,
         );

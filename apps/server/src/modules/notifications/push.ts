@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import webpush from 'web-push';
 import type { Db } from '../../db/client';
 import { notifications, pushSubscriptions } from '../../db/schema';
 import { rowsOf, withTx } from '../../db/tx';
@@ -20,17 +19,23 @@ export interface VapidKeys {
  * else generated once into `DATA_DIR/vapid.json` (mode 600) like the JWT secret, so subscriptions made
  * against it keep working after a restart.
  */
-export function resolveVapidKeys(
+/**
+ * `web-push` and its crypto dependencies (~0.2 MB of the server's code) load when first needed, not with every
+ * start: to make a data directory's keys, and for the first push sent.
+ */
+const loadWebPush = () => import('web-push').then((module) => module.default);
+
+export async function resolveVapidKeys(
   env: { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT: string },
   dataDir: string,
-): VapidKeys {
+): Promise<VapidKeys> {
   const subject = env.VAPID_SUBJECT;
   if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
     return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject };
   }
   const file = join(dataDir, 'vapid.json');
   if (existsSync(file)) return { ...(JSON.parse(readFileSync(file, 'utf8')) as VapidKeys), subject };
-  const keys = webpush.generateVAPIDKeys();
+  const keys = (await loadWebPush()).generateVAPIDKeys();
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
   return { ...keys, subject };
@@ -64,7 +69,7 @@ export function createPushSender(db: Db, clock: Clock, vapid: VapidKeys, log: Fa
     subscription: typeof pushSubscriptions.$inferSelect,
     payload: PushPayload,
   ): Promise<'sent' | 'gone' | 'failed'> {
-    const details = webpush.generateRequestDetails(
+    const details = (await loadWebPush()).generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       JSON.stringify(payload),
       { vapidDetails: vapid, TTL: 24 * 3600, contentEncoding: 'aes128gcm' },
