@@ -8,6 +8,12 @@ import { rowsOf, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { coalesced } from '../../lib/coalesced';
 
+/**
+ * `web-push` and its crypto dependencies (~0.15 MB of the server's code) load when first needed, not with every
+ * start: to make a data directory's keys, and for the first push sent.
+ */
+const loadWebPush = () => import('web-push').then((module) => module.default);
+
 export interface VapidKeys {
   publicKey: string;
   privateKey: string;
@@ -19,12 +25,6 @@ export interface VapidKeys {
  * else generated once into `DATA_DIR/vapid.json` (mode 600) like the JWT secret, so subscriptions made
  * against it keep working after a restart.
  */
-/**
- * `web-push` and its crypto dependencies (~0.2 MB of the server's code) load when first needed, not with every
- * start: to make a data directory's keys, and for the first push sent.
- */
-const loadWebPush = () => import('web-push').then((module) => module.default);
-
 export async function resolveVapidKeys(
   env: { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT: string },
   dataDir: string,
