@@ -24,10 +24,10 @@ export interface Database {
   pool: pg.Pool;
   /**
    * Runs start-up work (the demo seed) holding the cluster-wide start-up lock that migrations take too: a
-   * session advisory lock on a dedicated connection, so instances starting together take turns; the work
-   * itself may use `db` (other pooled connections).
+   * session advisory lock on a dedicated connection, so instances starting together take turns. The work
+   * gets that connection as its `db`: one connection already open, its statements one after another.
    */
-  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  exclusive<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /** Its connection URL, for the one LISTEN connection of an instance. */
   url: string;
   /** Called when shutdown begins: an embedded server this process will stop is not shared from then on. */
@@ -39,6 +39,8 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migratio
 
 /** A fixed key for the start-up advisory lock: concurrent instances migrate and seed one at a time. */
 const STARTUP_LOCK = 7_420_251;
+/** PostgreSQL's `invalid_catalog_name`: the database named in the connection does not exist. */
+const UNKNOWN_DATABASE = '3D000';
 /** The app's database inside the embedded cluster. */
 const EMBEDDED_DATABASE = 'ohgood';
 
@@ -60,8 +62,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (!dataDir && !options.embedded) throw new Error('openDatabase needs DATABASE_URL or a data directory');
   const server = await (options.embedded ?? startEmbeddedPostgres({ dataDir: dataDir as string, durable: true }));
   try {
-    await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
-    const database = await connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
+    const open = () => connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
+    // The app's database is made on a new cluster's first start. A restart connects straight away: asking
+    // first would cost a connection of its own to every start.
+    const database = await open().catch(async (error: unknown) => {
+      if ((error as { code?: unknown }).code !== UNKNOWN_DATABASE) throw error;
+      await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
+      return open();
+    });
     return {
       ...database,
       retire: () => server.retire(),
@@ -92,7 +100,8 @@ export async function connectDatabase(
     await pool.end();
     throw error;
   }
-  const exclusive = <T>(work: () => Promise<T>) => withStartupLock(pool, () => work());
+  const exclusive = <T>(work: (db: Db) => Promise<T>) =>
+    withStartupLock(pool, (lockClient) => work(drizzle(lockClient)));
   return { db, kind: options.kind, pool, url, exclusive, retire: () => undefined, close: () => pool.end() };
 }
 

@@ -367,6 +367,10 @@ export const shorts = pgTable(
     index('shorts_status_created_idx').on(t.status, t.createdAt),
     index('shorts_customer_idx').on(t.customerId, t.createdAt),
     index('shorts_processing_lease_idx').on(t.transcodeLeaseUntil).where(sql`${t.status} = 'PROCESSING'`),
+    // Media keys (migration 0054): the media sweep's and the demo seed's lookups.
+    index('shorts_video_key_idx').on(t.videoKey),
+    index('shorts_thumbnail_key_idx').on(t.thumbnailKey),
+    index('shorts_source_key_idx').on(t.sourceKey).where(sql`${t.sourceKey} is not null`),
     check('shorts_counts_nonnegative', sql`${t.likeCount} >= 0 and ${t.dislikeCount} >= 0 and ${t.commentCount} >= 0`),
   ],
 );

@@ -156,32 +156,52 @@ export async function seedChatProducts(
   const rows = (Object.entries(DEMO_CATALOG) as Array<[Hobby, readonly DemoProduct[]]>).flatMap(([hobby, items]) =>
     items.map((item, index) => ({ ...item, hobby, index })),
   );
-  await db
-    .insert(chatProducts)
-    .values(
-      rows.map((r) => ({
-        slug: r.slug,
-        name: r.name,
-        price: r.price,
-        imageKey: productImageKey(r.slug),
-        url: productUrl(r.name),
-        category: r.category,
-        hobby: r.hobby,
-        moods: r.moods,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: chatProducts.slug,
-      set: {
-        name: sql`excluded.name`,
-        price: sql`excluded.price`,
-        imageKey: sql`excluded.image_key`,
-        url: sql`excluded.url`,
-        category: sql`excluded.category`,
-        hobby: sql`excluded.hobby`,
-        moods: sql`excluded.moods`,
-      },
-    });
+  const wanted = rows.map((r) => ({
+    slug: r.slug,
+    name: r.name,
+    price: r.price,
+    imageKey: productImageKey(r.slug),
+    url: productUrl(r.name),
+    category: r.category,
+    hobby: r.hobby,
+    moods: [...r.moods] as string[],
+  }));
+  // Only rows that differ are written: a restart finds the catalogue as it is and writes nothing, so it waits
+  // for no commit to reach the disk.
+  const present = new Map(
+    (
+      await db
+        .select({
+          slug: chatProducts.slug,
+          name: chatProducts.name,
+          price: chatProducts.price,
+          imageKey: chatProducts.imageKey,
+          url: chatProducts.url,
+          category: chatProducts.category,
+          hobby: chatProducts.hobby,
+          moods: chatProducts.moods,
+        })
+        .from(chatProducts)
+    ).map((row) => [row.slug, JSON.stringify(row)]),
+  );
+  const changed = wanted.filter((row) => present.get(row.slug) !== JSON.stringify(row));
+  if (changed.length > 0) {
+    await db
+      .insert(chatProducts)
+      .values(changed)
+      .onConflictDoUpdate({
+        target: chatProducts.slug,
+        set: {
+          name: sql`excluded.name`,
+          price: sql`excluded.price`,
+          imageKey: sql`excluded.image_key`,
+          url: sql`excluded.url`,
+          category: sql`excluded.category`,
+          hobby: sql`excluded.hobby`,
+          moods: sql`excluded.moods`,
+        },
+      });
+  }
   // Only missing images are drawn: on a restart that is none, and the checks run side by side.
   const stored = await Promise.all(rows.map((r) => storage.size(productImageKey(r.slug))));
   const missing = rows.filter((_, i) => stored[i] === null);

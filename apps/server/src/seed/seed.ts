@@ -29,16 +29,10 @@ export async function seedDemo({
   storage,
 }: SeedContext): Promise<void> {
   const media = storage ?? createStorage(config);
-  // On a restart every step finds its data and only checks, so steps on different data run side by side:
-  // the bills follow the demo customer and the merchants they buy from; the shorts, whose likes and comments
-  // are the demo customer's too, follow the customer.
-  const customer = ensureDemoCustomer(db);
-  const merchants = ensureDemoMerchantKeys(db, demoMerchantKey);
-  const steps = await Promise.allSettled([
-    Promise.all([customer, merchants]).then(() => seedDemoBills(db, clock)),
-    customer.then(() => seedDemoShorts(db, clock, config, media)),
-    ensureDemoOperators(db, clock.now()),
-    seedChatProducts(db, config, media),
-  ]);
-  for (const step of steps) if (step.status === 'rejected') throw step.reason;
+  await ensureDemoCustomer(db);
+  await ensureDemoMerchantKeys(db, demoMerchantKey);
+  await ensureDemoOperators(db, clock.now());
+  await seedDemoBills(db, clock);
+  await seedDemoShorts(db, clock, config, media);
+  await seedChatProducts(db, config, media);
 }

@@ -31,9 +31,8 @@ export async function prepareDemoData(
     storage?: MediaStorage;
   },
 ): Promise<{ revokedKeys: number; demoAccounts: string[] }> {
-  const { db } = database;
   const keyHashes = demoMerchantKeys(options.demoMerchantKey).map((k) => hashApiKey(k.key));
-  const revokedKeys = await database.exclusive(async () => {
+  const revokedKeys = await database.exclusive(async (db) => {
     if (options.seed) {
       await seedDemo({
         db,
@@ -56,6 +55,7 @@ export async function prepareDemoData(
     options.log.warn(`SEED_DEMO is off: revoked ${revokedKeys} published demo merchant API keys`);
   }
   const demoAccounts: string[] = [];
+  const { db } = database;
   const [customer] = await db
     .select({ id: customers.id })
     .from(customers)

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHAT_MSG, CHAT_SESSIONS_PER_CUSTOMER, FAQ_ITEMS, HOBBIES, MOODS } from '@ohgood/contract/chat-rules';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { chatProducts, chatSessions } from '../../db/schema';
+import { rowsOf } from '../../db/tx';
 import { testConfig } from '../../lib/config';
 import { DEMO_CATALOG, seedChatProducts } from '../../seed/demo-chat-products';
 import { bearer, createHarness, type Harness } from '../../test/harness';
@@ -76,6 +77,28 @@ describe('catalogue', () => {
     expect(Math.min(...prices)).toBeGreaterThanOrEqual(5_000);
     expect(Math.max(...prices)).toBeLessThanOrEqual(300_000);
     expect(prices.some((p) => p < 10_000) && prices.some((p) => p > 200_000)).toBe(true);
+  });
+
+  it('a reseed writes no row of an unchanged catalogue, and puts back a row that was changed', async () => {
+    const config = testConfig({ MEDIA_DIR: mediaDir });
+    const versions = () =>
+      rowsOf<{ slug: string; version: string }>(
+        h.database.db,
+        sql`select slug, xmin::text as version from chat_products order by slug`,
+      );
+    const before = await versions();
+    await seedChatProducts(h.database.db, config);
+    expect(await versions()).toEqual(before);
+
+    const [first] = await h.database.db.select().from(chatProducts).orderBy(chatProducts.slug).limit(1);
+    if (!first) throw new Error('no products');
+    await h.database.db
+      .update(chatProducts)
+      .set({ price: first.price + 1, moods: [] })
+      .where(eq(chatProducts.id, first.id));
+    await seedChatProducts(h.database.db, config);
+    const [restored] = await h.database.db.select().from(chatProducts).where(eq(chatProducts.id, first.id));
+    expect(restored).toEqual(first);
   });
 
   it('serves our generated product images from /media', async () => {
