@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Hobby, Mood } from '@ohgood/contract/chat-rules';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -168,23 +169,15 @@ export async function seedChatProducts(
   }));
   // Only rows that differ are written: a restart finds the catalogue as it is and writes nothing, so it waits
   // for no commit to reach the disk.
-  const present = new Map(
-    (
-      await db
-        .select({
-          slug: chatProducts.slug,
-          name: chatProducts.name,
-          price: chatProducts.price,
-          imageKey: chatProducts.imageKey,
-          url: chatProducts.url,
-          category: chatProducts.category,
-          hobby: chatProducts.hobby,
-          moods: chatProducts.moods,
-        })
-        .from(chatProducts)
-    ).map((row) => [row.slug, JSON.stringify(row)]),
-  );
-  const changed = wanted.filter((row) => present.get(row.slug) !== JSON.stringify(row));
+  const present = new Map((await db.select().from(chatProducts)).map((row) => [row.slug, row]));
+  const same = (row: (typeof wanted)[number]) => {
+    const stored = present.get(row.slug);
+    return (
+      stored !== undefined &&
+      Object.entries(row).every(([column, value]) => isDeepStrictEqual(stored[column as keyof typeof stored], value))
+    );
+  };
+  const changed = wanted.filter((row) => !same(row));
   if (changed.length > 0) {
     await db
       .insert(chatProducts)
