@@ -56,8 +56,12 @@ export interface RunOptions {
   background?: boolean;
 }
 
-/** How much nicer a background tool runs than the server (nice(1): 0 is the server's, 19 the lowest). */
-export const BACKGROUND_NICENESS = 10;
+/**
+ * How much nicer a background tool runs than the server (nice(1): 0 is the server's, 19 the lowest). Where
+ * chrt(1) exists (Linux), it also runs under SCHED_IDLE: on the CPU only when no request's work wants it
+ * (ADR 0159).
+ */
+export const BACKGROUND_NICENESS = 19;
 
 /**
  * Runs a tool under a small POSIX shell that ties it to this process: a watcher kills the tool as soon as
@@ -66,7 +70,10 @@ export const BACKGROUND_NICENESS = 10;
  * The watcher's own file descriptors go to /dev/null, so it never holds the tool's output pipes open.
  */
 const TIED_TO_PARENT = [
-  'if [ -n "$OHGOOD_NICENESS" ]; then nice -n "$OHGOOD_NICENESS" "$@" & else "$@" & fi',
+  'if [ -z "$OHGOOD_NICENESS" ]; then "$@" &',
+  'elif command -v chrt >/dev/null 2>&1; then chrt --idle 0 nice -n "$OHGOOD_NICENESS" "$@" &',
+  'else nice -n "$OHGOOD_NICENESS" "$@" &',
+  'fi',
   'tool=$!',
   `(while kill -0 "$OHGOOD_PARENT_PID" 2>/dev/null; do sleep 1; done; kill -KILL "$tool" 2>/dev/null) </dev/null >/dev/null 2>&1 & watcher=$!`,
   `trap 'kill -KILL "$tool" 2>/dev/null; kill "$watcher" 2>/dev/null; exit 143' TERM INT HUP`,
