@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock';
 import type { Config } from '../../lib/config';
 import { AppError, badRequest } from '../../lib/errors';
 import { isDependencyOutage } from '../../lib/unavailable';
-import { cleanWorkRoot, makeWorkDir } from '../../lib/work-dir';
+import { cleanWorkRoot, makeWorkDir, removeWorkDir } from '../../lib/work-dir';
 import { detectImage, detectVideo } from '../media/detect';
 import {
   extractPoster,
@@ -135,7 +135,8 @@ export class ShortsPipeline {
       throw badRequest('VALIDATION_ERROR', '입력값이 올바르지 않습니다.');
     }
     const stored: string[] = [];
-    const work = await makeWorkDir(this.workRoot, 'upload-');
+    // Scratch space only for a given thumbnail's rendering: an upload without one makes no directory.
+    let work: string | undefined;
     try {
       const videoSize = (await stat(upload.videoFile)).size;
       if (videoSize > this.limits.maxVideoBytes)
@@ -155,6 +156,7 @@ export class ShortsPipeline {
         const image = await detectImage(upload.thumbnailFile);
         if (!image) throw new AppError(415, 'UNSUPPORTED_IMAGE', '썸네일은 jpeg, png, webp 이미지만 가능합니다.');
         // Never the uploaded bytes: decoded under a pixel limit and re-encoded (media/thumbnail.ts).
+        work = await makeWorkDir(this.workRoot, 'upload-');
         const rendered = join(work, 'thumbnail.jpg');
         await renderThumbnail(upload.thumbnailFile, rendered);
         await this.storage.putFile(thumbnailKey, rendered, 'image/jpeg');
@@ -188,7 +190,7 @@ export class ShortsPipeline {
       await Promise.all(stored.map((key) => this.storage.delete(key).catch(() => undefined)));
       throw error;
     } finally {
-      await rm(work, { recursive: true, force: true });
+      if (work) await removeWorkDir(work, [join(work, 'thumbnail.jpg')]);
     }
   }
 

@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
@@ -13,7 +12,7 @@ import { registerEndpoint } from '../../http/endpoint';
 import type { PublicRoute } from '../../http/public-cache';
 import { ok, okWithCode } from '../../lib/envelope';
 import { AppError, badRequest } from '../../lib/errors';
-import { makeWorkDir } from '../../lib/work-dir';
+import { makeWorkDir, removeWorkDir } from '../../lib/work-dir';
 import type { CommentsService } from './comments-service';
 import type { FeedService } from './feed-service';
 import { mb, type ShortsPipeline, tooLarge } from './pipeline';
@@ -191,7 +190,7 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
         }
         throw error;
       } finally {
-        await rm(dir, { recursive: true, force: true });
+        await removeWorkDir(dir, [join(dir, 'video'), join(dir, 'thumbnail')]);
       }
     });
   };
