@@ -39,9 +39,11 @@ export function createDispatcher(
     let total = 0;
     for (;;) {
       const count = await withTx(db, (tx) => dispatchBatch(tx, clock.now(), consumers));
-      if (count === 0) return total;
       total += count;
-      afterBatch();
+      if (count > 0) afterBatch();
+      // A short batch took every event there was to take: no second transaction only to find none (an event
+      // recorded since wakes another drain).
+      if (count < BATCH) return total;
     }
   }
   return { drain: coalesced(drainOnce) };

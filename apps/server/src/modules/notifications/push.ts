@@ -127,6 +127,8 @@ export function createPushSender(db: Db, clock: Clock, vapid: VapidKeys, log: Fa
         }
       }
       total += due.length;
+      // A short batch was every notice due: no transaction only to find none (later ones take the next drain).
+      if (due.length < BATCH) return total;
     }
   }
 
