@@ -225,6 +225,13 @@ describe('search through the indexes alone', () => {
         expect(await allPages(service, '모카', limit), `window ${window}, limit ${limit}`).toEqual(want);
         expect(await allPages(service, 'ㅁㅋ', limit), `window ${window}, limit ${limit}, consonants`).toEqual(want);
       }
+      // Three letters and more: the description tier is read through pg_trgm instead of the grams.
+      expect(await allPages(service, '모카 한', 1), `window ${window}, three letters`).toEqual([[evening, 1]]);
+      expect(await allPages(service, '은 모카', 1), `window ${window}, three letters`).toEqual([[morning, 1]]);
+      expect(await allPages(service, 'ㅁㅋㅍㅌ', 1), `window ${window}, consonants`).toEqual([
+        [washing, 3],
+        [pot, 2],
+      ]);
     }
     await h.database.db.delete(shorts).where(inArray(shorts.id, [...mine, ...theirs]));
   });
