@@ -79,7 +79,11 @@ function tierConditions(t: Terms, creators: number[]) {
   const byNick = creators.length > 0 ? sql`s.customer_id = any(${`{${creators.join(',')}}`}::int[])` : sql`false`;
   // Without the escape clause: the newest-shorts look and the pg_trgm branch; with it: beside the gram indexes.
   const unescaped = textConditions(false);
-  const { inTitle, byTag, anywhere } = textConditions(true);
+  const escaped = textConditions(true);
+  const { inTitle, byTag } = escaped;
+  // Tier 1: somewhere in the description, and neither in the title nor a hashtag nor the creator's nickname.
+  const descriptionOnly = (c: typeof escaped) =>
+    sql`${c.anywhere} and not ${c.inTitle} and not (${c.byTag} or ${byNick})`;
   // Each gram condition narrows through its GIN index only. It never appears under OR or NOT, where the
   // planner would evaluate it row by row. A hashtag's grams include the '#', which few texts pair with
   // the tag's first letter.
@@ -121,7 +125,7 @@ function tierConditions(t: Terms, creators: number[]) {
     plain: {
       3: unescaped.inTitle,
       2: sql`(${unescaped.byTag} or ${byNick}) and not ${unescaped.inTitle}`,
-      1: sql`${unescaped.anywhere} and not ${unescaped.inTitle} and not (${unescaped.byTag} or ${byNick})`,
+      1: descriptionOnly(unescaped),
     } as Record<Tier, SQL>,
     /** Disjoint, index-served branches per tier. */
     indexed: {
@@ -130,11 +134,7 @@ function tierConditions(t: Terms, creators: number[]) {
         t.hashtagPrefix ? byHashtag(t.hashtagPrefix) : byGrams(sql`${tagGrams} and ${byTag} and not ${inTitle}`),
         ...(creators.length > 0 ? [byGrams(sql`${byNick} and not ${byTag} and not ${inTitle}`)] : []),
       ],
-      1: [
-        trigrams
-          ? byTrigrams(sql`${unescaped.anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`)
-          : byGrams(sql`${grams} and ${anywhere} and not ${inTitle} and not (${byTag} or ${byNick})`),
-      ],
+      1: [trigrams ? byTrigrams(descriptionOnly(unescaped)) : byGrams(sql`${grams} and ${descriptionOnly(escaped)}`)],
     } as Record<Tier, Branch[]>,
   };
 }
