@@ -1,7 +1,8 @@
 // The mixed-load model of `npm run bench` (docs/performance.md "Mixed load"): virtual users of several
 // kinds, each with think time between its calls, added in a ramp. Per step and per call type it records
-// req/s, p50, p99 and errors, and the anonymous feed's cache hit rate (from /metrics); the knee is the
-// largest number of concurrent users at which every call type's p99 is ≤ 50 ms with no errors.
+// req/s, p50, p99 and errors, the anonymous feed's cache hit rate and how busy the server's event loop was
+// (both from /metrics); the knee is the largest number of concurrent users at which every call type's p99
+// is ≤ 50 ms with no errors.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -99,7 +100,7 @@ export async function mixedLoad({
   viewers,
   payers,
   merchantKey,
-  cacheCounts,
+  serverCounters,
   thinkMs,
   steps,
   stepSeconds,
@@ -307,11 +308,11 @@ export async function mixedLoad({
     }
     await sleep(arrivalSeconds * 1000);
     step = s;
-    const before = await cacheCounts();
+    const before = await serverCounters();
     const began = performance.now();
     await sleep(plan[s].seconds * 1000);
     const seconds = (performance.now() - began) / 1000;
-    const after = await cacheCounts();
+    const after = await serverCounters();
     const hits = after.hits - before.hits;
     const misses = after.misses - before.misses;
     perStep.push({
@@ -319,6 +320,8 @@ export async function mixedLoad({
       warmup,
       seconds,
       hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
+      // The share of the step the server's one event loop was running code: every request's code waits there.
+      loopBusy: (after.loopBusySeconds - before.loopBusySeconds) / seconds,
       kinds: countKinds(kinds.slice(0, target)),
     });
     const label = warmup ? 'warm-up' : 'done';
@@ -391,9 +394,9 @@ const r1 = (n) => Math.round(n * 10) / 10;
 export function printMixed(results) {
   console.log('\n### Mixed load: ramp\n');
   console.log(
-    '| users | kinds | total req/s | worst p99 (call) | errors | public-feed hit rate | all p99 ≤ 50 ms, no errors |',
+    '| users | kinds | total req/s | worst p99 (call) | errors | public-feed hit rate | server event loop busy | all p99 ≤ 50 ms, no errors |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const worst = r.types.reduce((a, b) => (b.p99 > a.p99 ? b : a), { p99: 0, type: '—' });
     const errors = r.types.reduce((sum, t) => sum + t.errors, 0);
@@ -402,7 +405,7 @@ export function printMixed(results) {
       .join(', ');
     const hit = r.hitRate === null ? '—' : `${Math.round(r.hitRate * 1000) / 10} %`;
     console.log(
-      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${r.within ? 'yes' : 'no'} |`,
+      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${Math.round(r.loopBusy * 100)} % | ${r.within ? 'yes' : 'no'} |`,
     );
   }
   // Every step's calls, the knee's marked: what breaks first past the knee is the next thing to fix.

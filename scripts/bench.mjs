@@ -666,11 +666,16 @@ async function lighthouse(base) {
 
 // ---------- mixed load ----------
 /** Hits and misses of the anonymous feed's cache, from the server's /metrics. */
-async function publicFeedCounts(base) {
+/** What the mixed model reads from /metrics at each step's start and end: the public feed's cache, the loop. */
+async function serverCounters(base) {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
   const text = await res.text();
-  const value = (name) => Number(text.match(new RegExp(`^${name}\\{cache="public-feed"\\} (\\S+)$`, 'm'))?.[1] ?? 0);
-  return { hits: value('cache_hits_total'), misses: value('cache_misses_total') };
+  const value = (series) => Number(text.match(new RegExp(`^${series} (\\S+)$`, 'm'))?.[1] ?? 0);
+  return {
+    hits: value('cache_hits_total\\{cache="public-feed"\\}'),
+    misses: value('cache_misses_total\\{cache="public-feed"\\}'),
+    loopBusySeconds: value('event_loop_busy_seconds_total'),
+  };
 }
 
 async function mixed(base) {
@@ -689,7 +694,7 @@ async function mixed(base) {
     viewers,
     payers,
     merchantKey: process.env.DEMO_MERCHANT_KEY ?? 'demo-merchant-key',
-    cacheCounts: () => publicFeedCounts(base),
+    serverCounters: () => serverCounters(base),
     thinkMs: Number(process.env.BENCH_THINK_MS ?? 1000),
     steps,
     stepSeconds: Number(process.env.BENCH_STEP_SECONDS ?? 15),

@@ -62,6 +62,16 @@ describe('/metrics', () => {
     expect(sample(text, 'job_runs_total{job="prune",outcome="ran"}')).toBe(1);
     expect(sample(text, 'job_duration_seconds_count{job="prune"}')).toBe(1);
   });
+
+  it("counts the event loop's busy time: code that holds the loop adds at least its own length", async () => {
+    const busy = async () => sample((await scrape(`Bearer ${TOKEN}`)).body, 'event_loop_busy_seconds_total') ?? -1;
+    const before = await busy();
+    expect(before).toBeGreaterThan(0);
+    // Synchronous work the loop cannot leave: 60 ms of it, by the monotonic clock.
+    const held = performance.now();
+    while (performance.now() - held < 60);
+    expect((await busy()) - before).toBeGreaterThanOrEqual(0.06);
+  });
 });
 
 describe('/metrics without METRICS_TOKEN', () => {

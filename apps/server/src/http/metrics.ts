@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -25,7 +26,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Prometheus metrics of this instance (`prom-client`, its own registry): request durations per route,
- * database pool use, cache hits and misses, job runs, open SSE streams and the transcode queue. Served at
+ * database pool use, cache hits and misses, job runs, open SSE streams, the transcode queue and how busy the
+ * event loop is. Served at
  * `GET /metrics` only with `Authorization: Bearer <token>`; without a token configured it answers 404, so nothing is public by default.
  */
 export function registerMetrics(app: FastifyInstance, token: string | undefined, sources: MetricsSources): AppMetrics {
@@ -94,6 +96,16 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined,
     registers: [registry],
     collect() {
       this.set(sources.transcodeQueue());
+    },
+  });
+  new Counter({
+    name: 'event_loop_busy_seconds_total',
+    help: "Time this instance's event loop spent running code (its rate is the loop's utilization, 0-1)",
+    registers: [registry],
+    collect() {
+      // One thread runs every request's code: near a utilization of 1, requests wait for each other.
+      this.reset();
+      this.inc(performance.eventLoopUtilization().active / 1000);
     },
   });
   const jobRuns = new Counter({
