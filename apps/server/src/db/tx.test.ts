@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deferred } from '../test/deferred';
 import { createHarness, type Harness } from '../test/harness';
 import { customers } from './schema';
-import { txRetries, withTx } from './tx';
+import { builtOnce, txRetries, withTx } from './tx';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,3 +45,27 @@ it('a transaction that meets a real deadlock is run again, and both transactions
   const balances = await db.select({ id: customers.id, points: customers.pointBalance }).from(customers);
   expect(balances.filter((row) => row.id === a || row.id === b).map((row) => row.points)).toEqual([2, 2]);
 });
+
+it('a statement built once takes each call its own values, on the database or inside a transaction', async () => {
+  const a = await h.signUp();
+  const b = await h.signUp();
+  const db = h.database.db;
+  const nameOf = builtOnce<{ name: string }>(sql`select name from customers where id = ${sql.placeholder('id')}`);
+  expect(await nameOf(db, { id: a.customerId })).toEqual([{ name: (await nameRow(a.customerId)).name }]);
+  expect(await nameOf(db, { id: b.customerId })).toEqual([{ name: (await nameRow(b.customerId)).name }]);
+  // Inside a transaction it runs on that transaction's connection: it sees the transaction's own change.
+  let inside: Array<{ name: string }> = [];
+  await withTx(db, async (tx) => {
+    await tx.update(customers).set({ name: '바뀐이름' }).where(eq(customers.id, a.customerId));
+    inside = await nameOf(tx, { id: a.customerId });
+    tx.rollback();
+  }).catch(() => undefined);
+  expect(inside).toEqual([{ name: '바뀐이름' }]);
+  expect((await nameRow(a.customerId)).name).not.toBe('바뀐이름');
+});
+
+async function nameRow(id: number) {
+  const [row] = await h.database.db.select({ name: customers.name }).from(customers).where(eq(customers.id, id));
+  if (!row) throw new Error('no such customer');
+  return row;
+}

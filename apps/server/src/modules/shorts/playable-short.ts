@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shorts } from '../../db/schema';
 import type { Tx } from '../../db/tx';
@@ -7,8 +7,11 @@ import { notFound } from '../../lib/errors';
 /** The one answer for a short that is missing, not yet processed or failed. */
 export const shortNotFound = () => notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
 
-/** The short `id`, if it can be played (READY): the one condition every write on a short goes through. */
-export const playable = (id: number) => and(eq(shorts.id, id), eq(shorts.status, 'READY'));
+/**
+ * The short `id`, if it can be played (READY): the one condition every write on a short goes through. The id
+ * may be a `sql.placeholder` in a statement built once (`builtOnce`).
+ */
+export const playable = (id: number | Placeholder) => and(eq(shorts.id, id), eq(shorts.status, 'READY'));
 
 /** A short that can be played (READY), with what watch points need; SHORT_NOT_FOUND otherwise. */
 export async function readyShort(db: Db, id: number) {

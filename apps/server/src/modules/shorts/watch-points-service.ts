@@ -6,7 +6,7 @@ import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { shorts, shortViews, shortWatchDaily } from '../../db/schema';
-import { rowsOf, withTx } from '../../db/tx';
+import { builtOnce, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
@@ -18,6 +18,14 @@ import { playable, readyShort, shortNotFound } from './playable-short';
  * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
  * since then, each second once, capped per KST day.
  */
+/** Opens a view of a playable short, in one statement: views are half of what viewers send. */
+const openViewStatement = builtOnce<{ id: number }>(
+  sql`insert into short_views (short_id, customer_id, started_at)
+      select ${shorts.id}, ${sql.placeholder('customerId')}::int, ${sql.placeholder('startedAt')}::timestamptz
+        from ${shorts} where ${playable(sql.placeholder('shortId'))}
+      returning id`,
+);
+
 export function createWatchPointsService(db: Db, clock: Clock) {
   return {
     /**
@@ -39,14 +47,7 @@ export function createWatchPointsService(db: Db, clock: Clock) {
     /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */
     async openView(shortId: number, customerId: number) {
       const startedAt = clock.now();
-      // One statement writes the view only for a playable short: views are half of what viewers send.
-      const [row] = await rowsOf<{ id: number }>(
-        db,
-        sql`insert into short_views (short_id, customer_id, started_at)
-            select ${shorts.id}, ${customerId}::int, ${startedAt.toISOString()}::timestamptz
-              from ${shorts} where ${playable(shortId)}
-            returning id`,
-      );
+      const [row] = await openViewStatement(db, { shortId, customerId, startedAt: startedAt.toISOString() });
       if (!row) throw shortNotFound();
       return { viewId: row.id, startedAt: startedAt.toISOString() };
     },
