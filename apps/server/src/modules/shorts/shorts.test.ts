@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { kstDate } from '@ohgood/contract/kst';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
+import { deferred } from '../../test/deferred';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
 import { makeVideo, uploadShort } from './test-media';
@@ -441,5 +443,28 @@ describe('points for watching (R5, R6)', () => {
     expect(fresh.json().data.todayTotalPoints).toBe(0);
     const next = await earn(u.token, 45);
     expect(next.json()).toMatchObject({ success: true, earnedPoints: 8, todayTotalPoints: 8 });
+  });
+
+  it("answers a claim on a day at its cap without waiting for the customer's money lock", async () => {
+    const u = await h.signUp();
+    expect((await view(u.token)).statusCode).toBe(200);
+    h.clock.advance(45_000);
+    await h.database.db.execute(
+      sql`insert into short_watch_daily (customer_id, kst_date, total) values (${u.customerId}, ${kstDate(h.clock.now())}, 100)`,
+    );
+    // A money path of the same customer holds their row until the claim has its answer.
+    const answered = deferred<void>();
+    const locked = deferred<void>();
+    const holder = h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from customers where id = ${u.customerId} for update`);
+      locked.resolve();
+      await answered.promise;
+    });
+    await locked.promise;
+    const capped = await earn(u.token, 45);
+    answered.resolve();
+    await holder;
+    expect(capped.json()).toMatchObject({ success: false, code: 'DAILY_LIMIT_REACHED', todayTotalPoints: 100 });
+    expect(await balance(u.customerId)).toBe(0);
   });
 });
