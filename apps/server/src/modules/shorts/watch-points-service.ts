@@ -86,18 +86,18 @@ export function createWatchPointsService(db: Db, clock: Clock) {
      * locked first (always the same order), so concurrent claims queue and the cap holds exactly.
      */
     async earn(customerId: number, shortId: number, watchedSeconds: number): Promise<EarnResult> {
-      const short = await readyShort(db, shortId);
+      const now = clock.now();
+      const today = kstDate(now);
+      // The day's total is read beside the short (one round trip's wait): a day's total only grows, so a day
+      // already at its cap is answered without the money lock and its transaction. Most claims of a keen
+      // viewer are these (docs/performance.md).
+      const [short, credited] = await Promise.all([readyShort(db, shortId), creditedOn(customerId, today)]);
       if (watchedSeconds * 1000 > short.durationMs) {
         throw unprocessable('WATCH_TOO_LONG', '영상 길이보다 긴 시청 시간은 적립할 수 없습니다.');
       }
       if (watchedSeconds < minimumWatchSeconds(short.durationMs / 1000)) {
         throw unprocessable('WATCH_TOO_SHORT', '영상을 조금 더 시청하면 포인트를 받을 수 있어요.');
       }
-      const now = clock.now();
-      const today = kstDate(now);
-      // A day's total only grows, so a day already at its cap is answered without the money lock and its
-      // transaction: most claims of a keen viewer are these (docs/performance.md).
-      const credited = await creditedOn(customerId, today);
       if (credited >= LIMITS.dailyWatchPointLimit) return dailyLimitReached(credited);
       const watchedMs = Math.ceil(watchedSeconds * 1000);
       const latestStart = new Date(now.getTime() - watchedMs);
