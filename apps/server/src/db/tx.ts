@@ -19,8 +19,10 @@ export async function rowsOf<R>(executor: Executor, query: SQL): Promise<R[]> {
  * (docs/performance.md). Run as `execute` runs it, on the database or inside a transaction.
  */
 export function builtOnce<R>(query: SQL): (executor: Executor, values: Record<string, unknown>) => Promise<R[]> {
-  const built = new PgDialect().sqlToQuery(query);
+  // Built on first use, not at import: the start loads every module (ADR 0157).
+  let built: ReturnType<PgDialect['sqlToQuery']> | undefined;
   return async (executor, values) => {
+    built ??= new PgDialect().sqlToQuery(query);
     const prepared = executor._.session.prepareQuery(built, undefined, undefined, false);
     return ((await prepared.execute(values)) as unknown as { rows: R[] }).rows;
   };
