@@ -5,7 +5,6 @@ import {
   CHAT_MSG,
   CHAT_PRODUCTS_PER_TURN,
   CHAT_SESSION_IDLE_MS,
-  CHAT_SESSIONS_PER_CUSTOMER,
   type ChatFlow,
   HOBBIES,
   type Hobby,
@@ -14,7 +13,7 @@ import {
 } from '@ohgood/contract/chat-rules';
 import { kstMonth } from '@ohgood/contract/kst';
 import { mediaUrl } from '@ohgood/contract/media-url';
-import { and, desc, eq, lt, notInArray, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type chatProducts, chatSessions } from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
@@ -31,6 +30,7 @@ import {
   runTurn,
 } from './engine';
 import type { ChatLlm } from './llm';
+import { forgetBeyondCap, readSessionForTurn, type SessionRow, saveSession } from './session-store';
 
 export interface ChatService {
   turn(customerId: number, input: { sessionId?: string | null; inputMessage: string }): Promise<ChatReply>;
@@ -41,20 +41,6 @@ export interface ChatServiceOptions {
   /** Joined to product image keys (MEDIA_BASE_URL), so a CDN works too. */
   mediaBaseUrl: string;
   llm?: ChatLlm | null;
-}
-
-/** A conversation as the turn reads it (`readSessionForTurn`). */
-interface SessionRow {
-  id: string;
-  customerId: number;
-  flow: string;
-  mood: string | null;
-  hobby: string | null;
-  shownProductIds: number[];
-  options: string[];
-  pending: unknown;
-  history: unknown;
-  updatedAtMs: number;
 }
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
@@ -79,7 +65,10 @@ function shuffleKey(sessionId: string, id: number): string {
   return createHash('sha1').update(`${sessionId}:${id}`).digest('hex');
 }
 
-/** Three unshown products of the hobby, within the customer's available limit, mood matches first. */
+/**
+ * Three unshown products of the hobby, within the customer's available limit, mood matches first. Its
+ * statement is written out like the session's (session-store.ts).
+ */
 function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string): CatalogPort {
   return {
     async recommend({ mood, hobby, excludeIds }: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }) {
@@ -113,70 +102,10 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
   };
 }
 
-/*
- * A turn's statements (its session's read and write, the catalogue's products) are written out rather than
- * built by the query builder: building them took about a quarter of a turn, p50 3.7–3.9 → 2.5–3.0 ms in the
- * chat benchmark (docs/performance.md).
- */
-
-/** The session, locked for this turn: two turns of one session (a double-clicked option, two tabs) queue. */
-async function readSessionForTurn(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
-  const [row] = await rowsOf<SessionRow>(
-    tx,
-    sql`
-    select id, customer_id as "customerId", flow, mood, hobby, shown_product_ids as "shownProductIds",
-           options, pending, history, (extract(epoch from updated_at) * 1000)::float8 as "updatedAtMs"
-      from chat_sessions
-     where id = ${sessionId}
-       for update`,
-  );
-  return row;
-}
-
-/**
- * Stores the turn's state. A row another customer created in the same instant is never overwritten
- * (ownership is decided by whoever inserted first; the next turn then gets the 403).
- */
-async function saveSession(tx: Tx, sessionId: string, customerId: number, state: ChatState, now: Date): Promise<void> {
-  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  await tx.execute(sql`
-    insert into chat_sessions
-           (id, customer_id, flow, mood, hobby, shown_product_ids, options, pending, history, created_at, updated_at)
-    values (${sessionId}, ${customerId}, ${state.flow}, ${state.mood}, ${state.hobby},
-            ${sql.param(state.shownIds)}::int[], ${json(state.options)}::jsonb, ${json(state.pending)}::jsonb,
-            ${json(state.history)}::jsonb, ${now}, ${now})
-        on conflict (id) do update
-       set flow = excluded.flow, mood = excluded.mood, hobby = excluded.hobby,
-           shown_product_ids = excluded.shown_product_ids, options = excluded.options,
-           pending = excluded.pending, history = excluded.history, updated_at = excluded.updated_at
-     where chat_sessions.customer_id = excluded.customer_id`);
-}
-
-/** Namespace of the advisory lock that makes one customer's new chat sessions start one at a time. */
-const NEW_CHAT_SESSION_LOCK = 7_420_252;
-
-/**
- * Keeps a customer's CHAT_SESSIONS_PER_CUSTOMER most recently used conversations; older ones expire now. New
- * sessions of one customer take turns (a transaction-scoped advisory lock, outside the row lock order), so a
- * burst of them cannot each see the others uncommitted and leave more than the cap.
- */
-async function forgetBeyondCap(tx: Tx, customerId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${NEW_CHAT_SESSION_LOCK}, ${customerId})`);
-  const kept = tx
-    .select({ id: chatSessions.id })
-    .from(chatSessions)
-    .where(eq(chatSessions.customerId, customerId))
-    .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt))
-    .limit(CHAT_SESSIONS_PER_CUSTOMER);
-  await tx.delete(chatSessions).where(and(eq(chatSessions.customerId, customerId), notInArray(chatSessions.id, kept)));
-}
-
 export function createChatService(db: Db, clock: Clock, options: ChatServiceOptions): ChatService {
   return {
     async turn(customerId, { sessionId: given, inputMessage }) {
       const { reply, sessionId } = await withTx(db, async (tx) => {
-        // A session is conversation state, not a fact: its commit need not wait for the disk (ADR 0140).
-        await tx.execute(sql`set local synchronous_commit = off`);
         const now = clock.now();
         const row = given ? await readSessionForTurn(tx, given) : undefined;
         if (row && row.customerId !== customerId) throw forbidden('CHAT_SESSION_FORBIDDEN', CHAT_MSG.sessionForbidden);
