@@ -665,7 +665,6 @@ async function lighthouse(base) {
 }
 
 // ---------- mixed load ----------
-/** Hits and misses of the anonymous feed's cache, from the server's /metrics. */
 /** What the mixed model reads from /metrics at each step's start and end: the public feed's cache, the loop. */
 async function serverCounters(base) {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });

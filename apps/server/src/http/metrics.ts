@@ -27,8 +27,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 /**
  * Prometheus metrics of this instance (`prom-client`, its own registry): request durations per route,
  * database pool use, cache hits and misses, job runs, open SSE streams, the transcode queue and how busy the
- * event loop is. Served at
- * `GET /metrics` only with `Authorization: Bearer <token>`; without a token configured it answers 404, so nothing is public by default.
+ * event loop is. Served at `GET /metrics` only with `Authorization: Bearer <token>`; without a token
+ * configured it answers 404, so nothing is public by default.
  */
 export function registerMetrics(app: FastifyInstance, token: string | undefined, sources: MetricsSources): AppMetrics {
   const registry = new Registry();

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { rowsOf, withTx } from '../../db/tx';
+import { rowsOf, type Tx, withTx } from '../../db/tx';
 import { createHarness, type Harness } from '../../test/harness';
 import { initialState } from './engine';
 import { readSessionForTurn, saveSession } from './session-store';
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const commitSetting = async (tx: Parameters<Parameters<typeof withTx>[1]>[0]) =>
+const commitSetting = async (tx: Tx) =>
   (await rowsOf<{ setting: string }>(tx, sql`select current_setting('synchronous_commit') as setting`))[0]?.setting;
 
 it("saves a turn's state, and that transaction alone commits without waiting for the disk (ADR 0140)", async () => {
