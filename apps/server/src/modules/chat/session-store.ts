@@ -1,5 +1,6 @@
 import { CHAT_SESSIONS_PER_CUSTOMER } from '@ohgood/contract/chat-rules';
 import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { commitWithoutWaitingForDisk } from '../../db/commit-without-waiting';
 import { chatSessions } from '../../db/schema';
 import { rowsOf, type Tx } from '../../db/tx';
 import type { ChatState } from './engine';
@@ -58,7 +59,7 @@ export async function saveSession(
     select ${sessionId}::text, ${customerId}::int, ${state.flow}::text, ${state.mood}::text, ${state.hobby}::text,
            ${sql.param(state.shownIds)}::int[], ${json(state.options)}::jsonb, ${json(state.pending)}::jsonb,
            ${json(state.history)}::jsonb, ${now}::timestamptz, ${now}::timestamptz
-      from (select set_config('synchronous_commit', 'off', true)) as commit_without_waiting_for_disk
+      from ${commitWithoutWaitingForDisk}
         on conflict (id) do update
        set flow = excluded.flow, mood = excluded.mood, hobby = excluded.hobby,
            shown_product_ids = excluded.shown_product_ids, options = excluded.options,

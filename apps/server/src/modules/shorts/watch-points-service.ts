@@ -5,27 +5,20 @@ import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/s
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { shorts, shortViews, shortWatchDaily } from '../../db/schema';
-import { builtOnce, withTx } from '../../db/tx';
+import { shortViews, shortWatchDaily } from '../../db/schema';
+import { withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
 import { POINT_REASONS, postPoints } from '../points/ledger';
-import { playable, readyShort, shortNotFound } from './playable-short';
+import { readyShort, shortNotFound } from './playable-short';
+import { openView, startWatches } from './watch-starts';
 
 /**
  * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
  * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
  * since then, each second once, capped per KST day.
  */
-/** Opens a view of a playable short, in one statement: views are half of what viewers send. */
-const openViewStatement = builtOnce<{ id: number }>(
-  sql`insert into short_views (short_id, customer_id, started_at)
-      select ${shorts.id}, ${sql.placeholder('customerId')}::int, ${sql.placeholder('startedAt')}::timestamptz
-        from ${shorts} where ${playable(sql.placeholder('shortId'))}
-      returning id`,
-);
-
 /** The answer to a claim when the customer's KST day has no room left (`total` is the day's total). */
 const dailyLimitReached = (total: number): EarnResult => ({
   success: false,
@@ -46,28 +39,17 @@ export function createWatchPointsService(db: Db, clock: Clock) {
   }
 
   return {
-    /**
-     * The customer was just served these shorts: each one without an unpaid watch gets one starting now.
-     * A client that never opens a view earns from here; reloading a page adds no rows (an open watch stays,
-     * and keeps its earlier start, which only ever allows what real time since then allows).
-     */
+    /** The customer was just served these shorts: a watch starts now for each (`watch-starts.ts`). */
     async served(customerId: number, shortIds: readonly number[]): Promise<void> {
-      if (shortIds.length === 0) return;
-      await db.execute(
-        sql`insert into short_views (short_id, customer_id, started_at)
-          select ids.id, ${customerId}::int, ${clock.now().toISOString()}::timestamptz
-            from unnest(${`{${shortIds.join(',')}}`}::int[]) as ids(id)
-           where not exists (select 1 from short_views v
-                              where v.customer_id = ${customerId} and v.short_id = ids.id and v.rewarded_at is null)`,
-      );
+      await startWatches(db, customerId, shortIds, clock.now());
     },
 
     /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */
     async openView(shortId: number, customerId: number) {
       const startedAt = clock.now();
-      const [row] = await openViewStatement(db, { shortId, customerId, startedAt: startedAt.toISOString() });
-      if (!row) throw shortNotFound();
-      return { viewId: row.id, startedAt: startedAt.toISOString() };
+      const viewId = await openView(db, shortId, customerId, startedAt);
+      if (viewId === null) throw shortNotFound();
+      return { viewId, startedAt: startedAt.toISOString() };
     },
 
     /** Watch points credited today (KST) and the daily cap. */
