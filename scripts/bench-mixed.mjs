@@ -1,8 +1,8 @@
 // The mixed-load model of `npm run bench` (docs/performance.md "Mixed load"): virtual users of several
 // kinds, each with think time between its calls, added in a ramp. Per step and per call type it records
 // req/s, p50, p99 and errors, the anonymous feed's cache hit rate and how busy the server's event loop was
-// (both from /metrics); the knee is the largest number of concurrent users at which every call type's p99
-// is ≤ 50 ms with no errors.
+// (both from /metrics), and how busy the machine was and how much of its CPU the hypervisor took (/proc/stat);
+// the knee is the largest number of concurrent users at which every call type's p99 is ≤ 50 ms with no errors.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -64,13 +64,19 @@ function kindsFor(count, mix) {
 // and delayed the driver's own reading of answers, counted as the server's latency.
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
-/** One request; resolves with the status and the body as text. */
-function send(url, method, headers, body) {
+/**
+ * One request; resolves with the status, and the body as text when `read` (else the body is drained unread:
+ * decoding answers nobody looks at cost the driver a tenth of its CPU, taken from the server's two cores).
+ */
+function send(url, method, headers, body, read) {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent }, (res) => {
       const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      if (read) res.on('data', (chunk) => chunks.push(chunk));
+      else res.resume();
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: read ? Buffer.concat(chunks).toString('utf8') : '' }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -82,6 +88,19 @@ function send(url, method, headers, body) {
 async function formBytes(form) {
   const request = new Request('http://form.invalid/', { method: 'POST', body: form });
   return { body: Buffer.from(await request.arrayBuffer()), type: request.headers.get('content-type') };
+}
+
+/**
+ * The machine's CPU time so far from /proc/stat (Linux; null elsewhere), in ticks summed over every CPU:
+ * all of it, the busy part, and the part the hypervisor gave to other guests (steal). The bench shares the
+ * machine with the server and its database, and on a VM stolen time shows up as everyone's latency.
+ */
+function machineTicks() {
+  if (!existsSync('/proc/stat')) return null;
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { all: busy + idle + iowait, busy, steal };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -113,7 +132,8 @@ export async function mixedLoad({
   let stopping = false;
   const randomIp = () => `10.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}`;
 
-  async function call(type, path, { method = 'GET', token, body, headers = {}, form } = {}) {
+  /** One call, timed; its parsed answer when `read` (the user's next step needs it), else null. */
+  async function call(type, path, { method = 'GET', token, body, headers = {}, form, read = false } = {}) {
     // The body is made before the clock starts: encoding an upload's form is the client's work.
     const sent = form
       ? await formBytes(form)
@@ -133,6 +153,7 @@ export async function mixedLoad({
           ...headers,
         },
         sent.body,
+        read,
       );
       ok = res.status >= 200 && res.status < 300;
       json = res.text ? JSON.parse(res.text) : null;
@@ -151,8 +172,8 @@ export async function mixedLoad({
     let page = 1;
     while (!stopping) {
       const feed = token
-        ? await call('feed (signed in)', `/api/shorts/feeds?page=${page}&size=10`, { token })
-        : await call('feed (anonymous)', `/api/public/shorts/feeds?page=${page}&size=10`);
+        ? await call('feed (signed in)', `/api/shorts/feeds?page=${page}&size=10`, { token, read: true })
+        : await call('feed (anonymous)', `/api/public/shorts/feeds?page=${page}&size=10`, { read: true });
       const items = feed?.data ?? [];
       if (items.length === 0) {
         // Past the last page (a small data set): back to the top after a pause, never a tight loop.
@@ -182,7 +203,7 @@ export async function mixedLoad({
       const views = [];
       let paidUntil = 0;
       return swipe(token, async (item) => {
-        const opened = await call('view', `/api/shorts/${item.shortsId}/views`, { method: 'POST', token });
+        const opened = await call('view', `/api/shorts/${item.shortsId}/views`, { method: 'POST', token, read: true });
         if (opened?.data?.viewId) views.push({ id: item.shortsId, at: performance.now() });
         // A claim for a view watched ≥ 5.3 s (half the fixture's 10 s shorts) that does not overlap a paid one.
         const now = performance.now();
@@ -229,6 +250,7 @@ export async function mixedLoad({
           method: 'POST',
           token,
           body: { sessionId, inputMessage: pick(CHAT_LINES), flow: 'init' },
+          read: true,
         });
         sessionId = reply?.data?.sessionId ?? sessionId;
         await think();
@@ -242,6 +264,7 @@ export async function mixedLoad({
           method: 'POST',
           headers: { 'x-merchant-key': merchantKey },
           body: { orderId: `mix-${Date.now()}-${i}-${Math.random()}`, requestName: '혼합 상품', totalPrice: 100 },
+          read: true,
         });
         await think();
         if (created?.pinCode) {
@@ -309,9 +332,11 @@ export async function mixedLoad({
     await sleep(arrivalSeconds * 1000);
     step = s;
     const before = await serverCounters();
+    const machineBefore = machineTicks();
     const began = performance.now();
     await sleep(plan[s].seconds * 1000);
     const seconds = (performance.now() - began) / 1000;
+    const machineAfter = machineTicks();
     const after = await serverCounters();
     const hits = after.hits - before.hits;
     const misses = after.misses - before.misses;
@@ -322,6 +347,7 @@ export async function mixedLoad({
       hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
       // The share of the step the server's one event loop was running code: every request's code waits there.
       loopBusy: (after.loopBusySeconds - before.loopBusySeconds) / seconds,
+      machine: machineBefore && machineAfter ? machineShares(machineBefore, machineAfter) : null,
       kinds: countKinds(kinds.slice(0, target)),
     });
     const label = warmup ? 'warm-up' : 'done';
@@ -356,6 +382,12 @@ export async function mixedLoad({
     const within = types.every((t) => t.p99 <= P99_LIMIT_MS && t.errors === 0);
     return { ...st, types, total, within };
   });
+}
+
+/** Shares of the machine's CPU time between two readings: busy (all processes, stolen included), stolen. */
+function machineShares(before, after) {
+  const all = after.all - before.all;
+  return all > 0 ? { busy: (after.busy - before.busy) / all, stolen: (after.steal - before.steal) / all } : null;
 }
 
 function countKinds(kinds) {
@@ -394,9 +426,9 @@ const r1 = (n) => Math.round(n * 10) / 10;
 export function printMixed(results) {
   console.log('\n### Mixed load: ramp\n');
   console.log(
-    '| users | kinds | total req/s | worst p99 (call) | errors | public-feed hit rate | server event loop busy | all p99 ≤ 50 ms, no errors |',
+    '| users | kinds | total req/s | worst p99 (call) | errors | public-feed hit rate | server event loop busy | machine CPU busy (stolen) | all p99 ≤ 50 ms, no errors |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const worst = r.types.reduce((a, b) => (b.p99 > a.p99 ? b : a), { p99: 0, type: '—' });
     const errors = r.types.reduce((sum, t) => sum + t.errors, 0);
@@ -404,8 +436,10 @@ export function printMixed(results) {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     const hit = r.hitRate === null ? '—' : `${Math.round(r.hitRate * 1000) / 10} %`;
+    const percent = (share) => `${Math.round(share * 100)} %`;
+    const machine = r.machine ? `${percent(r.machine.busy)} (${percent(r.machine.stolen)})` : '—';
     console.log(
-      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${Math.round(r.loopBusy * 100)} % | ${r.within ? 'yes' : 'no'} |`,
+      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${errors} | ${hit} | ${percent(r.loopBusy)} | ${machine} | ${r.within ? 'yes' : 'no'} |`,
     );
   }
   // Every step's calls, the knee's marked: what breaks first past the knee is the next thing to fix.
