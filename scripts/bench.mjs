@@ -11,7 +11,7 @@
 // 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1: five pages, two of them logged in, each the median of three
 //    runs with Lighthouse's benchmark index of the machine (needs Chromium and npx).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -136,12 +136,13 @@ async function json(url, init = {}) {
 // ---------- 2. fixture ----------
 const BENCH_PASSWORD = 'benchpass1!';
 
+/** Generates the fixture unless the database holds it already; whether it did. */
 async function ensureFixture(base, dataDir) {
   const client = new pg.Client({ connectionString: embeddedUrl(dataDir) });
   await client.connect();
   try {
     const { rows: have } = await client.query(`select count(*)::int as n from shorts where video_key like 'bench/%'`);
-    if (have[0].n >= FIXTURE.shorts) return;
+    if (have[0].n >= FIXTURE.shorts) return false;
     const began = performance.now();
     // One real sign-up gives a real argon2 hash every fixture customer shares (they can all log in).
     const template = `bench-template-${Date.now()}@bench.invalid`;
@@ -237,6 +238,7 @@ async function ensureFixture(base, dataDir) {
       null,
       null,
     );
+    return true;
   } finally {
     await client.end();
   }
@@ -871,6 +873,56 @@ function chatBench() {
   );
 }
 
+// ---------- the fixture's snapshot ----------
+// Every run writes: the mixed model comments (a popular short held ~300 comments after a day of runs, 600
+// the next), reacts, opens views, uploads shorts and signs up customers. A kept data directory would carry
+// all of it into the next run, whose comment lists, search results and ranking would then differ from the
+// last run's. So a kept directory holds a snapshot of the database and media as generated, and each run
+// starts from a copy of it. `cp -a` keeps owners and modes (the embedded PostgreSQL may run as its own user).
+const SNAPSHOT = 'fixture-snapshot';
+const SNAPSHOT_PARTS = ['postgres', 'media'];
+
+/** Waits until no PostgreSQL runs on the data directory (the server stops the one it started as it exits). */
+async function clusterStopped(dataDir) {
+  for (let i = 0; i < 600 && existsSync(join(dataDir, 'postgres/postmaster.pid')); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  if (existsSync(join(dataDir, 'postgres/postmaster.pid'))) throw new Error('PostgreSQL is still running');
+}
+
+function copyParts(from, to) {
+  const began = performance.now();
+  mkdirSync(to, { recursive: true });
+  for (const part of SNAPSHOT_PARTS) {
+    rmSync(join(to, part), { recursive: true, force: true });
+    if (!existsSync(join(from, part))) continue;
+    const copied = spawnSync('cp', ['-a', join(from, part), join(to, part)], { stdio: 'inherit' });
+    if (copied.status !== 0) throw new Error(`copying ${part} failed`);
+  }
+  return Math.round((performance.now() - began) / 1000);
+}
+
+/**
+ * Before a run on a kept data directory: back to the fixture as generated. A directory from before snapshots
+ * holds earlier runs' writes that cannot be told apart, so it starts over (the fixture is generated again).
+ */
+function restoreFixture(dataDir) {
+  if (existsSync(join(dataDir, SNAPSHOT, 'postgres/PG_VERSION'))) {
+    const seconds = copyParts(join(dataDir, SNAPSHOT), dataDir);
+    row('fixture restored from its snapshot (every run starts from the generated data)', `${seconds} s`, null, null);
+  } else if (existsSync(join(dataDir, 'postgres/PG_VERSION'))) {
+    console.log('  the data directory has no fixture snapshot (earlier runs wrote to it): generating it again');
+    for (const part of SNAPSHOT_PARTS) rmSync(join(dataDir, part), { recursive: true, force: true });
+  }
+}
+
+/** On a kept data directory, once the fixture is generated (the server stopped), or when none was taken. */
+async function snapshotFixture(dataDir, generated) {
+  if (!generated && existsSync(join(dataDir, SNAPSHOT, 'postgres/PG_VERSION'))) return;
+  await clusterStopped(dataDir);
+  const seconds = copyParts(dataDir, join(dataDir, SNAPSHOT));
+  console.log(`  fixture snapshot taken (${seconds} s)`);
+}
+
 // ---------- run ----------
 if (process.env.BENCH_SKIP_BUNDLES !== '1') {
   console.log('== Bundles');
@@ -880,8 +932,10 @@ if (process.env.BENCH_SKIP_API !== '1') {
   console.log('== Server');
   const built = spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('server build failed');
+  const kept = process.env.BENCH_DATA_DIR !== undefined;
   const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ohgood-bench-'));
   mkdirSync(dataDir, { recursive: true });
+  if (kept) restoreFixture(dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const fresh = !existsSync(join(dataDir, 'postgres/PG_VERSION'));
@@ -889,8 +943,9 @@ if (process.env.BENCH_SKIP_API !== '1') {
   if (fresh)
     row('first start (initialise PostgreSQL, migrate, demo data)', `${Math.round(server.readyMs)} ms`, null, null);
   console.log('== Fixture');
-  await ensureFixture(base, dataDir);
+  const generated = await ensureFixture(base, dataDir);
   await stopServer(server.child);
+  if (kept) await snapshotFixture(dataDir, generated);
   if (process.env.BENCH_FIXTURE_ONLY === '1') process.exit(0);
   // Start-to-ready with an existing data directory: spawn to the first 200 from /health.
   server = await startServer(port, dataDir);
