@@ -15,11 +15,11 @@ import { kstMonth } from '@ohgood/contract/kst';
 import { mediaUrl } from '@ohgood/contract/media-url';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type chatProducts, chatSessions } from '../../db/schema';
+import { type chatProducts, chatSessions, customers } from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { forbidden } from '../../lib/errors';
-import { availableLimit } from '../bills/statements';
+import { type LimitBasis, limitLeft, owedSql } from '../bills/statements';
 import {
   type CatalogPort,
   type CatalogProduct,
@@ -65,24 +65,32 @@ function shuffleKey(sessionId: string, id: number): string {
   return createHash('sha1').update(`${sessionId}:${id}`).digest('hex');
 }
 
+/** A product of the hobby (null columns when the hobby has none) beside what the customer's limit needs. */
+type CatalogRow = { [K in keyof ProductRow]: ProductRow[K] | null } & LimitBasis & { owed: string };
+
 /**
- * Three unshown products of the hobby, within the customer's available limit, mood matches first. Its
- * statement is written out like the session's (session-store.ts).
+ * Three unshown products of the hobby, within the customer's available limit (docs/rules/bills-and-grades.md
+ * #B3: `limitLeft` of the limit basis and `owedSql`, as `availableLimit` reads them), mood matches first.
+ * The catalogue and the limit come in one statement, written out like the session's (session-store.ts):
+ * a recommending turn was the slowest of the chat benchmark's script by one round trip.
  */
 function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string): CatalogPort {
   return {
     async recommend({ mood, hobby, excludeIds }: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }) {
       const shown = new Set(excludeIds);
-      const ofHobby = await rowsOf<ProductRow>(
+      const found = await rowsOf<CatalogRow>(
         tx,
         sql`
-        select id, name, price, image_key as "imageKey", url, category, moods
-          from chat_products
-         where hobby = ${hobby}`,
+        select p.id, p.name, p.price, p.image_key as "imageKey", p.url, p.category, p.moods,
+               ${customers.gradePoint} as "gradePoint", ${customers.creditLimit} as "creditLimit",
+               ${owedSql(customerId, kstMonth(clock.now()))} as owed
+          from ${customers} left join chat_products p on p.hobby = ${hobby}
+         where ${customers.id} = ${customerId}`,
       );
-      const rows = ofHobby.filter((p) => !shown.has(p.id));
+      const rows = found.filter((p): p is CatalogRow & ProductRow => p.id !== null && !shown.has(p.id));
       if (rows.length === 0) return { kind: 'exhausted' } satisfies RecommendOutcome;
-      const limit = await availableLimit(tx, customerId, kstMonth(clock.now()));
+      const basis = found[0];
+      const limit = basis ? limitLeft(basis, basis.owed) : 0;
       const fitting = rows.filter((p) => p.price <= limit);
       if (fitting.length === 0) return { kind: 'none_within_limit', availableLimit: limit } satisfies RecommendOutcome;
       const ranked = fitting
