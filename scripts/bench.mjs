@@ -878,7 +878,7 @@ function chatBench() {
 // the next), reacts, opens views, uploads shorts and signs up customers. A kept data directory would carry
 // all of it into the next run, whose comment lists, search results and ranking would then differ from the
 // last run's. So a kept directory holds a snapshot of the database and media as generated, and each run
-// starts from a copy of it. `cp -a` keeps owners and modes (the embedded PostgreSQL may run as its own user).
+// starts from a copy of it (ADR 0163). `cp -a` keeps owners and modes (the embedded PostgreSQL may run as its own user).
 const SNAPSHOT = 'fixture-snapshot';
 const SNAPSHOT_PARTS = ['postgres', 'media'];
 
