@@ -2,11 +2,11 @@ import { kstDate } from '@ohgood/contract/kst';
 import { LIMITS } from '@ohgood/contract/limits';
 import type { EarnResult } from '@ohgood/contract/shorts';
 import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts-rules';
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { shortViews, shortWatchDaily } from '../../db/schema';
-import { withTx } from '../../db/tx';
+import { shortWatchDaily } from '../../db/schema';
+import { builtOnce, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
@@ -19,6 +19,39 @@ import { openView, startWatches } from './watch-starts';
  * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
  * since then, each second once, capped per KST day.
  */
+/**
+ * Pays for a watch, in one statement: the customer's oldest unpaid view of the short that began by
+ * `latestStart` is marked paid as it is picked (a concurrent claim skips it), and the day's row adds
+ * `earned` and moves the end of the paid time to where this watch's seconds end (real seconds are paid
+ * once: the next claim must fit after them). The day's row is already locked by the claim's upsert. No
+ * view: `viewId` null and nothing written. A day's total past the cap (never, under that lock): `total` null.
+ */
+const payOldestView = builtOnce<{ viewId: number | null; total: number | null }>(
+  sql`with paid_view as (
+        update short_views set rewarded_at = ${sql.placeholder('now')}::timestamptz
+         where id = (select id from short_views
+                      where customer_id = ${sql.placeholder('customerId')}::int
+                        and short_id = ${sql.placeholder('shortId')}::int
+                        and rewarded_at is null
+                        and started_at <= ${sql.placeholder('latestStart')}::timestamptz
+                      order by started_at
+                      limit 1
+                      for update skip locked)
+        returning id, started_at
+      ), paid_day as (
+        update short_watch_daily d
+           set total = d.total + ${sql.placeholder('earned')}::int,
+               watched_until = greatest(v.started_at, d.watched_until)
+                               + ${sql.placeholder('watchedMs')}::int * interval '1 millisecond'
+          from paid_view v
+         where d.customer_id = ${sql.placeholder('customerId')}::int
+           and d.kst_date = ${sql.placeholder('today')}::date
+           and d.total + ${sql.placeholder('earned')}::int <= ${sql.placeholder('cap')}::int
+        returning d.total
+      )
+      select (select id from paid_view) as "viewId", (select total from paid_day) as total`,
+);
+
 /** The answer to a claim when the customer's KST day has no room left (`total` is the day's total). */
 const dailyLimitReached = (total: number): EarnResult => ({
   success: false,
@@ -103,53 +136,32 @@ export function createWatchPointsService(db: Db, clock: Clock) {
         if (daily?.watchedUntil && daily.watchedUntil.getTime() > latestStart.getTime()) {
           throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
         }
-        // The oldest unpaid view old enough, marked paid as it is picked (one statement).
-        const oldest = tx
-          .select({ id: shortViews.id })
-          .from(shortViews)
-          .where(
-            and(
-              eq(shortViews.customerId, customerId),
-              eq(shortViews.shortId, shortId),
-              isNull(shortViews.rewardedAt),
-              lte(shortViews.startedAt, latestStart),
-            ),
-          )
-          .orderBy(asc(shortViews.startedAt))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        const [view] = await tx
-          .update(shortViews)
-          .set({ rewardedAt: now })
-          .where(eq(shortViews.id, oldest))
-          .returning({ id: shortViews.id, startedAt: shortViews.startedAt });
-        if (!view) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
         const earned = Math.min(room, watchPoints(watchedSeconds));
-        // The paid seconds end here: the next claim must fit in time after them.
-        const paidFrom = Math.max(view.startedAt.getTime(), daily?.watchedUntil?.getTime() ?? 0);
-        const [after] = await tx
-          .update(shortWatchDaily)
-          .set({ total: sql`${shortWatchDaily.total} + ${earned}`, watchedUntil: new Date(paidFrom + watchedMs) })
-          .where(
-            and(
-              eq(shortWatchDaily.customerId, customerId),
-              eq(shortWatchDaily.kstDate, today),
-              sql`${shortWatchDaily.total} + ${earned} <= ${LIMITS.dailyWatchPointLimit}`,
-            ),
-          )
-          .returning({ total: shortWatchDaily.total });
-        if (!after) throw new Error('daily watch total changed under its lock');
+        const [paid] = await payOldestView(tx, {
+          customerId,
+          shortId,
+          today,
+          now: now.toISOString(),
+          latestStart: latestStart.toISOString(),
+          earned,
+          watchedMs,
+          cap: LIMITS.dailyWatchPointLimit,
+        });
+        const viewId = paid?.viewId ?? null;
+        if (viewId === null) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+        const total = paid?.total ?? null;
+        if (total === null) throw new Error('daily watch total changed under its lock');
         await postPoints(tx, {
           customerId,
           amount: earned,
           reason: POINT_REASONS.shortsWatch,
           refType: 'short',
           refId: String(shortId),
-          idempotencyKey: `shorts-watch:${view.id}`,
+          idempotencyKey: `shorts-watch:${viewId}`,
           at: now,
         });
         // The claim that fills the day's cap tells the customer (docs/rules/notifications.md#N2), once a day.
-        if (after.total >= LIMITS.dailyWatchPointLimit) {
+        if (total >= LIMITS.dailyWatchPointLimit) {
           await recordEvent(
             tx,
             { type: 'shorts.watch_cap_reached', customerId, date: today, limit: LIMITS.dailyWatchPointLimit },
@@ -160,7 +172,7 @@ export function createWatchPointsService(db: Db, clock: Clock) {
           success: true,
           message: SHORTS_MSG.earned(earned),
           earnedPoints: earned,
-          todayTotalPoints: after.total,
+          todayTotalPoints: total,
         };
       });
     },
