@@ -11,7 +11,7 @@
 // 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1: five pages, two of them logged in, each the median of three
 //    runs with Lighthouse's benchmark index of the machine (needs Chromium and npx).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -881,6 +881,8 @@ function chatBench() {
 // starts from a copy of it (ADR 0163). `cp -a` keeps owners and modes (the embedded PostgreSQL may run as its own user).
 const SNAPSHOT = 'fixture-snapshot';
 const SNAPSHOT_PARTS = ['postgres', 'media'];
+/** Written into a directory the bench made: only such a one is ever emptied (never an app's data directory). */
+const BENCH_MARK = 'ohgood-bench-data-dir';
 
 /** Waits until no PostgreSQL runs on the data directory (the server stops the one it started as it exits). */
 async function clusterStopped(dataDir) {
@@ -902,17 +904,27 @@ function copyParts(from, to) {
 }
 
 /**
- * Before a run on a kept data directory: back to the fixture as generated. A directory from before snapshots
- * holds earlier runs' writes that cannot be told apart, so it starts over (the fixture is generated again).
+ * Before a run on a kept data directory: back to the fixture as generated. A bench directory from before
+ * snapshots holds earlier runs' writes that cannot be told apart, so it starts over (the fixture is generated
+ * again); a database the bench did not make is refused, never emptied.
  */
 function restoreFixture(dataDir) {
   if (existsSync(join(dataDir, SNAPSHOT, 'postgres/PG_VERSION'))) {
     const seconds = copyParts(join(dataDir, SNAPSHOT), dataDir);
     row('fixture restored from its snapshot (every run starts from the generated data)', `${seconds} s`, null, null);
   } else if (existsSync(join(dataDir, 'postgres/PG_VERSION'))) {
+    if (!existsSync(join(dataDir, BENCH_MARK))) {
+      throw new Error(
+        `BENCH_DATA_DIR ${dataDir} holds a database the bench did not make (no ${BENCH_MARK} file): give it an empty directory, or delete this one`,
+      );
+    }
     console.log('  the data directory has no fixture snapshot (earlier runs wrote to it): generating it again');
     for (const part of SNAPSHOT_PARTS) rmSync(join(dataDir, part), { recursive: true, force: true });
   }
+  writeFileSync(
+    join(dataDir, BENCH_MARK),
+    'A data directory of `npm run bench` (scripts/bench.mjs), emptied at will.\n',
+  );
 }
 
 /** On a kept data directory, once the fixture is generated (the server stopped), or when none was taken. */
