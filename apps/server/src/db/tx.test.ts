@@ -40,8 +40,12 @@ it('a transaction that meets a real deadlock is run again, and both transactions
     });
   const deadlocksBefore = txRetries.deadlocks;
   await Promise.all([crossed(0, a, b), crossed(1, b, a)]);
-  expect(txRetries.deadlocks).toBe(deadlocksBefore + 1);
-  expect((attempts[0] ?? 0) + (attempts[1] ?? 0)).toBe(3);
+  // Usually PostgreSQL fails one of the two. On a busy machine both backends can run their deadlock check
+  // before the first victim has let go, and both are failed (a CI run met that), and their retries can cross
+  // again: each failure is one more attempt, and both transactions still commit.
+  const deadlocks = txRetries.deadlocks - deadlocksBefore;
+  expect(deadlocks).toBeGreaterThanOrEqual(1);
+  expect((attempts[0] ?? 0) + (attempts[1] ?? 0)).toBe(2 + deadlocks);
   const balances = await db.select({ id: customers.id, points: customers.pointBalance }).from(customers);
   expect(balances.filter((row) => row.id === a || row.id === b).map((row) => row.points)).toEqual([2, 2]);
 });
