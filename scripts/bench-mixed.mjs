@@ -374,6 +374,7 @@ export async function mixedLoad({
           p50: percentile(ms, 0.5),
           p99: percentile(ms, 0.99),
           errors: list.filter((x) => !x.ok).length,
+          slow: list.filter((x) => x.ms > P99_LIMIT_MS).length,
           count: list.length,
         };
       })
@@ -383,7 +384,7 @@ export async function mixedLoad({
     // A rare call's "p99" is its slowest call or two: the share of all calls over the limit tells a step lost
     // to one slow call from a step the server could not carry.
     const calls = types.reduce((sum, t) => sum + t.count, 0);
-    const slow = samples.filter((x) => x.step === s && x.ms > P99_LIMIT_MS).length;
+    const slow = types.reduce((sum, t) => sum + t.slow, 0);
     return { ...st, types, total, within, slowShare: calls > 0 ? slow / calls : 0, slowCalls: slow };
   });
 }

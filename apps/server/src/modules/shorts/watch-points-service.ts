@@ -15,11 +15,6 @@ import { readyShort, shortNotFound } from './playable-short';
 import { openView, startWatches } from './watch-starts';
 
 /**
- * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
- * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
- * since then, each second once, capped per KST day.
- */
-/**
  * Pays for a watch, in one statement: the customer's oldest unpaid view of the short that began by
  * `latestStart` is marked paid as it is picked (a concurrent claim skips it), and the day's row adds
  * `earned` and moves the end of the paid time to where this watch's seconds end (real seconds are paid
@@ -61,6 +56,11 @@ const dailyLimitReached = (total: number): EarnResult => ({
   todayTotalPoints: total,
 });
 
+/**
+ * Points for watching shorts (docs/rules/shorts.md#S16): a short served to a customer (a feed page, the
+ * short itself, or an opened view) starts a watch by the server's clock; claims are paid per real second
+ * since then, each second once, capped per KST day.
+ */
 export function createWatchPointsService(db: Db, clock: Clock) {
   /** The watch points credited to the customer on the KST day `date`. */
   async function creditedOn(customerId: number, date: string): Promise<number> {
