@@ -30,6 +30,7 @@ import { registerUnreadBodyClose } from './http/unread-body';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
+import { spacedWake } from './lib/spaced-wake';
 import { workRoot } from './lib/work-dir';
 import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocations';
 import { authRoutes } from './modules/auth/routes';
@@ -312,12 +313,19 @@ function readyAfter(app: FastifyInstance, setup: Promise<unknown>): void {
 
 /** How often an instance looks for events recorded by other processes (its own wake it at once). */
 const DISPATCH_POLL_MS = 1_000;
+/**
+ * The least time between two drains started by wake-ups (ADR 0164): a commit after a quiet spell is dispatched
+ * at once; under load the events of this span share one drain (its transaction and the push sender's poll
+ * after it) instead of one each. Notices and the PAID announcement wait at most this long.
+ */
+const DISPATCH_SPACING_MS = 100;
 
 /**
  * The notification center (docs/rules/notifications.md): its API and live stream, the Web Push sender and the
  * dispatcher. It wakes when a transaction of this process that recorded events commits, polls every
  * DISPATCH_POLL_MS for events other processes recorded (the jobs command, an instance that died after its
- * commit), and runs once when the app is ready. Besides notices it announces PAID to the live payment streams.
+ * commit), and runs once when the app is ready; wake-ups are spaced by DISPATCH_SPACING_MS. Besides notices it
+ * announces PAID to the live payment streams.
  */
 async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: Notifications): Promise<void> {
   const { config, database, clock } = deps;
@@ -335,12 +343,14 @@ async function registerNotices(app: FastifyInstance, deps: AppDeps, notification
     void dispatcher
       .drain()
       .catch((error) => app.log.error({ err: error }, 'event dispatch failed; retried on the next event'));
-  const stopWaking = onEventsCommitted(dispatch);
-  const poll = setInterval(dispatch, DISPATCH_POLL_MS);
+  const spaced = spacedWake(dispatch, DISPATCH_SPACING_MS);
+  const stopWaking = onEventsCommitted(spaced.wake);
+  const poll = setInterval(spaced.wake, DISPATCH_POLL_MS);
   poll.unref();
   app.addHook('onClose', async () => {
     stopWaking();
     clearInterval(poll);
+    spaced.stop();
   });
   app.addHook('onReady', async () => dispatch());
 }

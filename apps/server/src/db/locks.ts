@@ -1,5 +1,6 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { notFound } from '../lib/errors';
+import type { CtePart } from './cte';
 import { customers } from './schema';
 import type { Tx } from './tx';
 
@@ -9,9 +10,22 @@ import type { Tx } from './tx';
  */
 export async function lockCustomer(tx: Tx, customerId: number) {
   const row = await lockCustomerIfAny(tx, customerId);
-  if (!row) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+  if (!row) throw customerNotFound();
   return row;
 }
+
+/** The answer when a money path's customer does not exist. */
+export const customerNotFound = () => notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
+
+/**
+ * Step 1 as the first part of a statement (`WITH customer_locked AS (…)`), for a write that takes the lock in
+ * its own round trip: the rest of the statement reads `customer_locked` (the row's id, none for an unknown
+ * customer), so the lock is held before anything else of it runs.
+ */
+export const customerLockedPart = (customerId: SQL): CtePart => ({
+  name: 'customer_locked',
+  query: sql`select ${customers.id} from ${customers} where ${customers.id} = ${customerId} for update`,
+});
 
 /** `lockCustomer` for a caller that answers a missing customer itself: undefined instead of a 404. */
 export async function lockCustomerIfAny(tx: Tx, customerId: number) {

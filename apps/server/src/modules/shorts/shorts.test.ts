@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
 import { deferred } from '../../test/deferred';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { lockWaiters } from '../../test/lock-waits';
 import { insertShorts } from '../../test/shorts-fixture';
 import { makeVideo, uploadShort } from './test-media';
 
@@ -443,6 +444,34 @@ describe('points for watching (R5, R6)', () => {
     expect(fresh.json().data.todayTotalPoints).toBe(0);
     const next = await earn(u.token, 45);
     expect(next.json()).toMatchObject({ success: true, earnedPoints: 8, todayTotalPoints: 8 });
+  });
+
+  it("takes the customer's money lock before the day's row: a claim queued behind another money path pays from the day it left", async () => {
+    const u = await h.signUp();
+    expect((await view(u.token)).statusCode).toBe(200);
+    h.clock.advance(45_000);
+    const today = kstDate(h.clock.now());
+    await h.database.db.execute(
+      sql`insert into short_watch_daily (customer_id, kst_date, total) values (${u.customerId}, ${today}, 50)`,
+    );
+    const locked = deferred<void>();
+    const release = deferred<void>();
+    // Another money path of the customer: it holds their row, and moves the day's row only after the claim queued.
+    const holder = h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from customers where id = ${u.customerId} for update`);
+      locked.resolve();
+      await release.promise;
+      await tx.execute(
+        sql`update short_watch_daily set total = 98 where customer_id = ${u.customerId} and kst_date = ${today}`,
+      );
+    });
+    await locked.promise;
+    const claim = earn(u.token, 45);
+    await lockWaiters(h.database.db, '%customer_locked%');
+    release.resolve();
+    await holder;
+    expect((await claim).json()).toMatchObject({ success: true, earnedPoints: 2, todayTotalPoints: 100 });
+    expect(await balance(u.customerId)).toBe(2);
   });
 
   it("answers a claim on a day at its cap without waiting for the customer's money lock", async () => {

@@ -4,7 +4,8 @@ import type { EarnResult } from '@ohgood/contract/shorts';
 import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts-rules';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { lockCustomer } from '../../db/locks';
+import { withParts } from '../../db/cte';
+import { customerLockedPart, customerNotFound } from '../../db/locks';
 import { shortWatchDaily } from '../../db/schema';
 import { builtOnce, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
@@ -45,6 +46,22 @@ const payOldestView = builtOnce<{ viewId: number | null; total: number | null }>
         returning d.total
       )
       select (select id from paid_view) as "viewId", (select total from paid_day) as total`,
+);
+
+/**
+ * A paying claim's first statement: the customer's row locked (step 1 of the lock order, db/locks.ts), then
+ * the day's row created if missing and locked either way (an upsert that changes nothing locks the row it
+ * meets), in one round trip. No row: the customer does not exist. The paid time's end comes as epoch ms (a
+ * raw statement's timestamps are text).
+ */
+const lockCustomerAndDay = builtOnce<{ total: number; watchedUntilMs: number | null }>(
+  withParts(
+    [customerLockedPart(sql`${sql.placeholder('customerId')}::int`)],
+    sql`insert into ${shortWatchDaily} (customer_id, kst_date, total)
+        select id, ${sql.placeholder('today')}::date, 0 from customer_locked
+        on conflict (customer_id, kst_date) do update set total = ${shortWatchDaily.total}
+        returning total, floor(extract(epoch from watched_until) * 1000)::float8 as "watchedUntilMs"`,
+  ),
 );
 
 /** The answer to a claim when the customer's KST day has no room left (`total` is the day's total). */
@@ -118,22 +135,13 @@ export function createWatchPointsService(db: Db, clock: Clock) {
       const latestStart = new Date(now.getTime() - watchedMs);
       return withTx(db, async (tx) => {
         // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
-        await lockCustomer(tx, customerId);
-        // The day's row, created if missing and locked either way, in one statement (an upsert that changes
-        // nothing locks the row it meets).
-        const [daily] = await tx
-          .insert(shortWatchDaily)
-          .values({ customerId, kstDate: today, total: 0 })
-          .onConflictDoUpdate({
-            target: [shortWatchDaily.customerId, shortWatchDaily.kstDate],
-            set: { total: sql`${shortWatchDaily.total}` },
-          })
-          .returning({ total: shortWatchDaily.total, watchedUntil: shortWatchDaily.watchedUntil });
-        const before = daily?.total ?? 0;
+        const [daily] = await lockCustomerAndDay(tx, { customerId, today });
+        if (!daily) throw customerNotFound();
+        const before = daily.total;
         const room = LIMITS.dailyWatchPointLimit - before;
         if (room <= 0) return dailyLimitReached(before);
         // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
-        if (daily?.watchedUntil && daily.watchedUntil.getTime() > latestStart.getTime()) {
+        if (daily.watchedUntilMs !== null && daily.watchedUntilMs > latestStart.getTime()) {
           throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
         }
         const earned = Math.min(room, watchPoints(watchedSeconds));
