@@ -26,11 +26,18 @@ export async function makeWorkDir(root: string, prefix: string): Promise<string>
 }
 
 /**
- * Removes a job's directory whose files the job knows: those files at once, then the then-empty directory
- * (two steps instead of a recursive walk's five or six). Anything unexpected left inside falls back to the
- * walk.
+ * Removes a job's directory whose files the job knows. Most jobs moved their files away, so the empty
+ * directory goes in one call; else the known files go at once, then the directory (two steps instead of a
+ * recursive walk's five or six). Anything unexpected left inside falls back to the walk.
  */
 export async function removeWorkDir(dir: string, files: readonly string[]): Promise<void> {
+  if (
+    await rmdir(dir).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   await Promise.all(files.map((file) => rm(file, { force: true })));
   await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true }));
 }

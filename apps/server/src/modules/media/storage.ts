@@ -45,6 +45,21 @@ async function storing(work: () => Promise<void>): Promise<void> {
   }
 }
 
+/** Moves `file` to `target`, making the target's folder if it is missing; false when a rename cannot do it. */
+async function renameInto(file: string, target: string): Promise<boolean> {
+  try {
+    await rename(file, target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+  }
+  await mkdir(dirname(target), { recursive: true });
+  return rename(file, target).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Refuses keys that could escape the media root. */
 export function safeKey(key: string): string | null {
   if (!/^[a-z0-9][a-z0-9/_.-]*$/i.test(key) || key.includes('..') || key.includes('//')) return null;
@@ -65,16 +80,15 @@ export class LocalStorage implements MediaStorage {
   async putFile(key: string, file: string): Promise<void> {
     const target = this.pathOf(key);
     await storing(async () => {
-      await mkdir(dirname(target), { recursive: true });
-      try {
-        await rename(file, target);
-      } catch {
-        // Different file systems (temp dir vs data dir): copy instead; a half-written copy is removed.
-        await copyFile(file, target).catch(async (error: unknown) => {
-          await rm(target, { force: true });
-          throw error;
-        });
-      }
+      // The key's folder is made only when missing: an upload waits on each file-system call, and under load
+      // each one waits its turn on the event loop.
+      const moved = await renameInto(file, target);
+      if (moved) return;
+      // Different file systems (temp dir vs data dir): copy instead; a half-written copy is removed.
+      await copyFile(file, target).catch(async (error: unknown) => {
+        await rm(target, { force: true });
+        throw error;
+      });
     });
   }
   async size(key: string): Promise<number | null> {

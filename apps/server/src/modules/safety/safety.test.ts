@@ -1,8 +1,12 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BLOCK_AND_REPORT } from '@ohgood/contract/safety-rules';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announceChange } from '../../cache-changes';
-import { auditLog, shortComments } from '../../db/schema';
+import { auditLog, customers, shortComments } from '../../db/schema';
+import { workRoot } from '../../lib/work-dir';
 import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
@@ -230,5 +234,31 @@ describe('upload ban (S14)', () => {
       code: 'UPLOAD_BANNED',
       message: '운영정책 위반으로 2026-11-29까지 쇼츠를 올릴 수 없습니다.',
     });
+  });
+
+  it("leaves no scratch directory behind a banned creator's refused upload", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-ban-scratch-'));
+    const own = await createHarness({ config: { DATA_DIR: dataDir } });
+    try {
+      const creator = await own.signUp();
+      const until = new Date(own.clock.now().getTime() + 86_400_000);
+      await own.database.db
+        .update(customers)
+        .set({ uploadBannedUntil: until })
+        .where(eq(customers.id, creator.customerId));
+      const upload = await own.app.inject({
+        method: 'POST',
+        url: '/api/upload',
+        headers: { ...bearer(creator.token), 'content-type': 'multipart/form-data; boundary=x' },
+        payload: '--x--\r\n',
+      });
+      expect(upload.json()).toMatchObject({ code: 'UPLOAD_BANNED' });
+      // The scratch directory made beside the ban's look-up is gone; the process's own folder may stay.
+      const mine = join(workRoot(dataDir), String(process.pid));
+      expect(existsSync(mine) ? readdirSync(mine) : []).toEqual([]);
+    } finally {
+      await own.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

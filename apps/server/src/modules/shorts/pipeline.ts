@@ -138,10 +138,10 @@ export class ShortsPipeline {
     // Scratch space only for a given thumbnail's rendering: an upload without one makes no directory.
     let work: string | undefined;
     try {
-      const videoSize = (await stat(upload.videoFile)).size;
+      // Side by side: each file-system call of the request waits its turn on the event loop under load.
+      const [{ size: videoSize }, kind] = await Promise.all([stat(upload.videoFile), detectVideo(upload.videoFile)]);
       if (videoSize > this.limits.maxVideoBytes)
         throw tooLarge(`영상은 ${mb(this.limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
-      const kind = await detectVideo(upload.videoFile);
       if (!kind) {
         throw new AppError(415, 'UNSUPPORTED_VIDEO', '지원하지 않는 영상 형식입니다. (mp4, webm, mov)');
       }

@@ -141,10 +141,23 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
       watchPoints.earn(requireCustomer(request), request.body.shortsId, request.body.watchedSeconds),
     );
 
+    /**
+     * The upload's scratch directory, made while the creator's ban is looked up (each waits its turn on the
+     * event loop under load); a banned creator's directory is removed and no byte of the body is read.
+     */
+    const scratchForAllowedUpload = async (customerId: number): Promise<string> => {
+      const [allowed, made] = await Promise.allSettled([mayUpload(customerId), makeWorkDir(work, 'incoming-')]);
+      if (allowed.status === 'rejected') {
+        if (made.status === 'fulfilled') await removeWorkDir(made.value, []);
+        throw allowed.reason;
+      }
+      if (made.status === 'rejected') throw made.reason;
+      return made.value;
+    };
+
     registerEndpoint(app, api.upload, async (request) => {
       const customerId = requireCustomer(request);
-      await mayUpload(customerId);
-      const dir = await makeWorkDir(work, 'incoming-');
+      const dir = await scratchForAllowedUpload(customerId);
       try {
         const fields: Record<string, string> = {};
         let videoFile: string | null = null;
