@@ -686,7 +686,7 @@ async function mixed(base) {
   const bareRun = await measure({ url: `${bareUrl}/bare` });
   await bare.close();
   const mix = mixFromEnv();
-  const steps = (process.env.BENCH_RAMP ?? '10,20,40,80,160,320,480,640,800').split(',').map(Number);
+  const steps = (process.env.BENCH_RAMP ?? '10,20,40,80,160,320,480,640,720,800').split(',').map(Number);
   const needed = accountsNeeded(Math.max(...steps), mix);
   const viewers = await inParallel(needed.signedIn, (i) => login(base, `fx-${i + 1}@bench.invalid`), 4);
   const payers = await inParallel(needed.payers, (i) => register(base, `mix-${i}`), 4);
