@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
+import { type HostedOutput, runHosted } from './tool-host';
 
 const require = createRequire(import.meta.url);
 
@@ -82,42 +83,45 @@ const TIED_TO_PARENT = [
   'exit "$status"',
 ].join('\n');
 
-function spawnTied(bin: string, args: string[], { signal, background }: RunOptions) {
-  const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
-  if (process.platform === 'win32') return spawn(bin, args, { stdio, signal });
-  return spawn('/bin/sh', ['-c', TIED_TO_PARENT, 'ohgood-tool', bin, ...args], {
-    stdio,
-    signal,
-    env: {
-      ...process.env,
-      OHGOOD_PARENT_PID: String(process.pid),
-      OHGOOD_NICENESS: background ? String(BACKGROUND_NICENESS) : '',
-    },
+/** A tool spawned by the server itself: only where the POSIX wrapper and the helper do not apply (Windows). */
+function runDirect(bin: string, args: string[], signal: AbortSignal | undefined, output: HostedOutput) {
+  return new Promise<number | null>((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    child.stdout.on('data', (chunk: Buffer) => output.stdout(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => output.stderr(chunk.toString()));
+    child.on('error', reject);
+    child.on('close', resolve);
   });
 }
 
 /** Runs a tool to completion; rejects with its stderr tail on a non-zero exit. */
-export function runTool(
+export async function runTool(
   bin: string,
   args: string[],
-  options: RunOptions = {},
+  { signal, background }: RunOptions = {},
 ): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawnTied(bin, args, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8000);
-    });
-    child.on('error', (error) => reject(error));
-    child.on('close', (code) => {
-      if (code === 0) resolve({ stdout, stderr });
-      else reject(new ToolError(`${bin} exited with ${code}`, stderr));
-    });
-  });
+  let stdout = '';
+  let stderr = '';
+  const output: HostedOutput = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr = (stderr + text).slice(-8000);
+    },
+  };
+  const code =
+    process.platform === 'win32'
+      ? await runDirect(bin, args, signal, output)
+      : await runHosted(
+          '/bin/sh',
+          ['-c', TIED_TO_PARENT, 'ohgood-tool', bin, ...args],
+          { OHGOOD_PARENT_PID: String(process.pid), OHGOOD_NICENESS: background ? String(BACKGROUND_NICENESS) : '' },
+          output,
+          signal,
+        );
+  if (code !== 0) throw new ToolError(`${bin} exited with ${code}`, stderr);
+  return { stdout, stderr };
 }
 
 export interface ProbeResult {
