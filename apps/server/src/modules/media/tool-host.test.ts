@@ -39,6 +39,16 @@ it('kills a tool when its signal aborts, and rejects with the reason', async () 
   await expect(running).rejects.toBe(reason);
 });
 
+it('fails the runs of a helper that dies, and starts a new helper for the next tool', async () => {
+  const forkerOf = async () => Number((await runTool('sh', ['-c', 'cut -d" " -f4 /proc/$PPID/stat'])).stdout.trim());
+  const first = await forkerOf();
+  const orphaned = runTool('sh', ['-c', 'echo started; sleep 5']);
+  process.kill(first, 'SIGKILL');
+  await expect(orphaned).rejects.toThrow('the tool helper exited');
+  const second = await forkerOf();
+  expect(second).not.toBe(first);
+});
+
 it('keeps a process that awaits a tool alive until the tool ends, then lets it exit', async () => {
   const script = `import { runTool } from './src/modules/media/ffmpeg.ts';
 const { stdout } = await runTool('sh', ['-c', 'sleep 0.3; echo 끝']);

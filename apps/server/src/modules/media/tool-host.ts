@@ -48,33 +48,40 @@ interface PendingRun extends HostedOutput {
   settle(outcome: { code: number | null } | { error: Error }): void;
 }
 
-let helper: ChildProcess | null = null;
-const pending = new Map<number, PendingRun>();
+/** The helper process and the runs it owes an answer (a helper that dies fails its own runs only). */
+interface Helper {
+  child: ChildProcess;
+  runs: Map<number, PendingRun>;
+}
+
+let current: Helper | null = null;
 let nextId = 1;
 
 /** The channel keeps the server alive only while a tool runs (a CLI awaiting a tool must not exit under it). */
-function holdWhileRunning(child: ChildProcess): void {
-  if (pending.size > 0) child.channel?.ref();
-  else child.channel?.unref();
+function holdWhileRunning(helper: Helper): void {
+  if (helper.runs.size > 0) helper.child.channel?.ref();
+  else helper.child.channel?.unref();
 }
 
-function startHelper(): ChildProcess {
+function startHelper(): Helper {
   const child = spawn(process.execPath, ['-e', HELPER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const helper: Helper = { child, runs: new Map() };
   child.unref();
   child.on('message', (message: HelperMessage) => {
-    const run = pending.get(message.id);
+    const run = helper.runs.get(message.id);
     if (!run) return;
     if (message.stdout !== undefined) run.stdout(message.stdout);
     if (message.stderr !== undefined) run.stderr(message.stderr);
     if (message.error !== undefined) run.settle({ error: new Error(message.error) });
     else if (message.code !== undefined) run.settle({ code: message.code });
   });
-  child.on('exit', () => {
-    if (helper === child) helper = null;
-    for (const run of [...pending.values()]) run.settle({ error: new Error('the tool helper exited') });
-  });
-  child.on('error', () => undefined); // its exit settles what was pending
-  return child;
+  const gone = (error: Error) => {
+    if (current === helper) current = null;
+    for (const run of [...helper.runs.values()]) run.settle({ error });
+  };
+  child.on('exit', () => gone(new Error('the tool helper exited')));
+  child.on('error', gone);
+  return helper;
 }
 
 /**
@@ -91,24 +98,24 @@ export function runHosted(
   signal?: AbortSignal,
 ): Promise<number | null> {
   if (signal?.aborted) return Promise.reject(signal.reason);
-  if (!helper?.connected) helper = startHelper();
-  const host = helper;
+  if (!current?.child.connected) current = startHelper();
+  const helper = current;
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    const abort = () => host.connected && host.send({ kill: id });
+    const abort = () => helper.child.connected && helper.child.send({ kill: id });
     signal?.addEventListener('abort', abort, { once: true });
-    pending.set(id, {
+    helper.runs.set(id, {
       ...output,
       settle(outcome) {
-        if (!pending.delete(id)) return;
+        if (!helper.runs.delete(id)) return;
         signal?.removeEventListener('abort', abort);
-        holdWhileRunning(host);
+        holdWhileRunning(helper);
         if ('error' in outcome) reject(signal?.aborted ? signal.reason : outcome.error);
         else if (signal?.aborted) reject(signal.reason);
         else resolve(outcome.code);
       },
     });
-    holdWhileRunning(host);
-    host.send({ id, command, args, env });
+    holdWhileRunning(helper);
+    helper.child.send({ id, command, args, env });
   });
 }
