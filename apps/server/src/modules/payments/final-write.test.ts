@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf } from '../../test/domain-event-rows';
 import { createHarness, type Harness } from '../../test/harness';
+import { lockWaiters } from '../../test/lock-waits';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, validatePin } from '../../test/payment-helpers';
 import { createPaymentService } from './service';
@@ -103,16 +104,7 @@ async function holdCustomer(customerId: number) {
   holders.push(() => holder.release());
   const holder = {
     client,
-    async waiters(count: number) {
-      for (;;) {
-        const [row] = await query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-           where wait_event_type = 'Lock' and query like '%from "customers"%for update%'`,
-        );
-        if ((row?.n ?? 0) >= count) return;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    },
+    waiters: (count: number) => lockWaiters(h.database.db, '%from "customers"%for update%', count),
     /** Commits the holder's transaction (once; a failed test releases it too, so the pool can close). */
     async release() {
       if (released) return;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortRankClock, shorts } from '../../db/schema';
 import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { lockWaiters } from '../../test/lock-waits';
 
 const HOUR = 3600_000;
 type Item = { shortsId: number; likeCount: number; shortsName: string };
@@ -107,15 +108,8 @@ describe('the minute refresh and readers', () => {
   afterAll(() => h.close());
 
   const decayAt = async () => (await h.database.db.select().from(shortRankClock))[0]?.decayAt.getTime() ?? Number.NaN;
-  /** Resolves once a statement of another connection waits for a lock. */
-  const someoneWaits = async (probe: pg.Client) => {
-    for (;;) {
-      const { rows } = await probe.query(
-        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%update short_ranks%'`,
-      );
-      if (rows.length > 0) return;
-    }
-  };
+  /** Resolves once the refresh's update waits for a lock. */
+  const someoneWaits = () => lockWaiters(h.database.db, '%update short_ranks%');
 
   it('serves the ranking a minute old while its refresh runs, and brings an older one up to date first', async () => {
     const { customerId, token } = await h.signUp();
@@ -135,7 +129,7 @@ describe('the minute refresh and readers', () => {
       h.clock.advance(61_000);
       const answered = await read();
       expect(answered.statusCode).toBe(200);
-      await someoneWaits(probe);
+      await someoneWaits();
       expect(await decayAt()).toBe(first);
       await holder.query('commit');
       // The background refresh goes on once the lock is gone.
@@ -149,7 +143,7 @@ describe('the minute refresh and readers', () => {
         done = true;
         return res;
       });
-      await someoneWaits(probe);
+      await someoneWaits();
       expect(done).toBe(false);
       await holder.query('commit');
       expect((await waiting).statusCode).toBe(200);

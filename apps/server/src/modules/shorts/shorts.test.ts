@@ -5,6 +5,7 @@ import { kstDate } from '@ohgood/contract/kst';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
+import type { Tx } from '../../db/tx';
 import { deferred } from '../../test/deferred';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { lockWaiters } from '../../test/lock-waits';
@@ -300,6 +301,27 @@ describe('points for watching (R5, R6)', () => {
   const view = (token: string) => post(`/api/shorts/${id}/views`, token);
   const earn = (token: string, watchedSeconds: number, shortsId = id) =>
     post('/api/shorts/point/earn', token, { watchedSeconds, shortsId });
+  /**
+   * Another money path of the customer: a transaction holding their row lock from the time this resolves
+   * until `release`, which runs `beforeCommit` in it first and resolves once it committed.
+   */
+  const holdCustomerRow = async (customerId: number, beforeCommit?: (tx: Tx) => Promise<unknown>) => {
+    const locked = deferred<void>();
+    const released = deferred<void>();
+    const done = h.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from customers where id = ${customerId} for update`);
+      locked.resolve();
+      await released.promise;
+      await beforeCommit?.(tx);
+    });
+    await locked.promise;
+    return {
+      release: async () => {
+        released.resolve();
+        await done;
+      },
+    };
+  };
   const balance = async (customerId: number) =>
     (await h.database.db.select().from(customers).where(eq(customers.id, customerId)))[0]?.pointBalance;
 
@@ -454,22 +476,15 @@ describe('points for watching (R5, R6)', () => {
     await h.database.db.execute(
       sql`insert into short_watch_daily (customer_id, kst_date, total) values (${u.customerId}, ${today}, 50)`,
     );
-    const locked = deferred<void>();
-    const release = deferred<void>();
     // Another money path of the customer: it holds their row, and moves the day's row only after the claim queued.
-    const holder = h.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from customers where id = ${u.customerId} for update`);
-      locked.resolve();
-      await release.promise;
-      await tx.execute(
+    const holder = await holdCustomerRow(u.customerId, (tx) =>
+      tx.execute(
         sql`update short_watch_daily set total = 98 where customer_id = ${u.customerId} and kst_date = ${today}`,
-      );
-    });
-    await locked.promise;
+      ),
+    );
     const claim = earn(u.token, 45);
     await lockWaiters(h.database.db, '%customer_locked%');
-    release.resolve();
-    await holder;
+    await holder.release();
     expect((await claim).json()).toMatchObject({ success: true, earnedPoints: 2, todayTotalPoints: 100 });
     expect(await balance(u.customerId)).toBe(2);
   });
@@ -482,17 +497,9 @@ describe('points for watching (R5, R6)', () => {
       sql`insert into short_watch_daily (customer_id, kst_date, total) values (${u.customerId}, ${kstDate(h.clock.now())}, 100)`,
     );
     // A money path of the same customer holds their row until the claim has its answer.
-    const answered = deferred<void>();
-    const locked = deferred<void>();
-    const holder = h.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from customers where id = ${u.customerId} for update`);
-      locked.resolve();
-      await answered.promise;
-    });
-    await locked.promise;
+    const holder = await holdCustomerRow(u.customerId);
     const capped = await earn(u.token, 45);
-    answered.resolve();
-    await holder;
+    await holder.release();
     expect(capped.json()).toMatchObject({ success: false, code: 'DAILY_LIMIT_REACHED', todayTotalPoints: 100 });
     expect(await balance(u.customerId)).toBe(0);
   });

@@ -64,6 +64,9 @@ const lockCustomerAndDay = builtOnce<{ total: number; watchedUntilMs: number | n
   ),
 );
 
+/** No unpaid view of the short old enough for the claim, or its seconds were already paid. */
+const noMatchingView = () => unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+
 /** The answer to a claim when the customer's KST day has no room left (`total` is the day's total). */
 const dailyLimitReached = (total: number): EarnResult => ({
   success: false,
@@ -142,7 +145,7 @@ export function createWatchPointsService(db: Db, clock: Clock) {
         if (room <= 0) return dailyLimitReached(before);
         // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
         if (daily.watchedUntilMs !== null && daily.watchedUntilMs > latestStart.getTime()) {
-          throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+          throw noMatchingView();
         }
         const earned = Math.min(room, watchPoints(watchedSeconds));
         const [paid] = await payOldestView(tx, {
@@ -156,7 +159,7 @@ export function createWatchPointsService(db: Db, clock: Clock) {
           cap: LIMITS.dailyWatchPointLimit,
         });
         const viewId = paid?.viewId ?? null;
-        if (viewId === null) throw unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
+        if (viewId === null) throw noMatchingView();
         const total = paid?.total ?? null;
         if (total === null) throw new Error('daily watch total changed under its lock');
         await postPoints(tx, {
