@@ -19,12 +19,12 @@ export const customerNotFound = () => notFound('CUSTOMER_NOT_FOUND', '고객 정
 
 /**
  * Step 1 as the first part of a statement (`WITH customer_locked AS (…)`), for a write that takes the lock in
- * its own round trip: the rest of the statement reads `customer_locked` (the row's id, none for an unknown
- * customer), so the lock is held before anything else of it runs.
+ * its own round trip: the rest of the statement reads `customer_locked` (the row's id and point balance, none for
+ * an unknown customer), so the lock is held before anything else of it runs.
  */
 export const customerLockedPart = (customerId: SQL): CtePart => ({
   name: 'customer_locked',
-  query: sql`select ${customers.id} from ${customers} where ${customers.id} = ${customerId} for update`,
+  query: sql`select ${customers.id}, ${customers.pointBalance} from ${customers} where ${customers.id} = ${customerId} for update`,
 });
 
 /** `lockCustomer` for a caller that answers a missing customer itself: undefined instead of a 404. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
 import type { Tx } from '../../db/tx';
 import { deferred } from '../../test/deferred';
+import { eventsOf } from '../../test/domain-event-rows';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { lockWaiters } from '../../test/lock-waits';
 import { insertShorts } from '../../test/shorts-fixture';
@@ -346,7 +347,7 @@ describe('points for watching (R5, R6)', () => {
     expect(ledger).toMatchObject([{ amount: 2, reason: 'WATCH_REWARD', refType: 'short', refId: String(id) }]);
   });
 
-  it('opens a view only on a playable short: an unknown or hidden one is 404 and writes nothing', async () => {
+  it('opens a view and pays a claim only on a playable short: an unknown or hidden one is 404 and writes nothing', async () => {
     const u = await h.signUp();
     const [hidden] = await insertShorts(h.database.db, creator.customerId, [
       { title: '숨긴 영상', createdAt: h.clock.now() },
@@ -359,6 +360,9 @@ describe('points for watching (R5, R6)', () => {
       const res = await post(`/api/shorts/${shortId}/views`, u.token);
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('SHORT_NOT_FOUND');
+      const claim = await earn(u.token, 5, shortId);
+      expect(claim.statusCode).toBe(404);
+      expect(claim.json().code).toBe('SHORT_NOT_FOUND');
     }
     const opened = await view(u.token);
     expect(opened.statusCode).toBe(200);
@@ -457,6 +461,18 @@ describe('points for watching (R5, R6)', () => {
     expect(await balance(u.customerId)).toBe(100);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
     expect(ledger.reduce((a, r) => a + r.amount, 0)).toBe(100);
+    // Each paid claim recorded its points with the balance after it, and the claim that filled the day said so once.
+    const events = await eventsOf(h.database.db, u.customerId);
+    const posted = events.flatMap((e) => (e.type === 'points.posted' ? [e] : []));
+    // Twelve claims of 8 P, then the partial 4 P that reaches the cap.
+    expect(posted.map((e) => e.balance).sort((a, b) => a - b)).toEqual([
+      ...Array.from({ length: 12 }, (_, i) => 8 * (i + 1)),
+      100,
+    ]);
+    expect(posted.every((e) => e.reason === 'WATCH_REWARD' && e.refType === 'short')).toBe(true);
+    expect(events.filter((e) => e.type === 'shorts.watch_cap_reached')).toEqual([
+      { type: 'shorts.watch_cap_reached', customerId: u.customerId, date: kstDate(h.clock.now()), limit: 100 },
+    ]);
     const today = await h.app.inject({ method: 'GET', url: '/api/shorts/point/today', headers: bearer(u.token) });
     expect(today.json().data).toEqual({ todayTotalPoints: 100, limit: 100 });
 

@@ -1,67 +1,147 @@
+import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { kstDate } from '@ohgood/contract/kst';
 import { LIMITS } from '@ohgood/contract/limits';
 import type { EarnResult } from '@ohgood/contract/shorts';
 import { minimumWatchSeconds, SHORTS_MSG, watchPoints } from '@ohgood/contract/shorts-rules';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { withParts } from '../../db/cte';
+import { type CtePart, withParts } from '../../db/cte';
 import { customerLockedPart, customerNotFound } from '../../db/locks';
-import { shortWatchDaily } from '../../db/schema';
-import { builtOnce, withTx } from '../../db/tx';
-import { recordEvent } from '../../events/record-event';
+import { shorts, shortWatchDaily } from '../../db/schema';
+import { builtOnce, rowsOf, type Tx, withTx } from '../../db/tx';
+import { eventsInsertQuery } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
-import { POINT_REASONS, postPoints } from '../points/ledger';
-import { readyShort, shortNotFound } from './playable-short';
+import { POINT_REASONS, pointPostingParts } from '../points/ledger';
+import { playable, shortNotFound } from './playable-short';
 import { openView, startWatches } from './watch-starts';
 
 /**
- * Pays for a watch, in one statement: the customer's oldest unpaid view of the short that began by
- * `latestStart` is marked paid as it is picked (a concurrent claim skips it), and the day's row adds
- * `earned` and moves the end of the paid time to where this watch's seconds end (real seconds are paid
- * once: the next claim must fit after them). The day's row is already locked by the claim's upsert. No
- * view: `viewId` null and nothing written. A day's total past the cap (never, under that lock): `total` null.
+ * A paying claim's first statement, in one round trip: the customer's row locked (step 1 of the lock order,
+ * db/locks.ts) with their point balance; the day's row created if missing and locked either way (an upsert
+ * that changes nothing locks the row it meets); and, after both, the customer's oldest unpaid view of the
+ * short that began by `latestStart`, locked (a concurrent claim skips it). No row: the customer does not
+ * exist. No view: `viewId` null. Times come as epoch ms (a raw statement's timestamps are text).
  */
-const payOldestView = builtOnce<{ viewId: number | null; total: number | null }>(
-  sql`with paid_view as (
-        update short_views set rewarded_at = ${sql.placeholder('now')}::timestamptz
-         where id = (select id from short_views
-                      where customer_id = ${sql.placeholder('customerId')}::int
-                        and short_id = ${sql.placeholder('shortId')}::int
-                        and rewarded_at is null
-                        and started_at <= ${sql.placeholder('latestStart')}::timestamptz
-                      order by started_at
-                      limit 1
-                      for update skip locked)
-        returning id, started_at
-      ), paid_day as (
-        update short_watch_daily d
-           set total = d.total + ${sql.placeholder('earned')}::int,
-               watched_until = greatest(v.started_at, d.watched_until)
-                               + ${sql.placeholder('watchedMs')}::int * interval '1 millisecond'
-          from paid_view v
-         where d.customer_id = ${sql.placeholder('customerId')}::int
-           and d.kst_date = ${sql.placeholder('today')}::date
-           and d.total + ${sql.placeholder('earned')}::int <= ${sql.placeholder('cap')}::int
-        returning d.total
-      )
-      select (select id from paid_view) as "viewId", (select total from paid_day) as total`,
+const lockClaimBasis = builtOnce<{
+  total: number;
+  watchedUntilMs: number | null;
+  balance: number;
+  viewId: number | null;
+  viewStartedMs: number | null;
+}>(
+  withParts(
+    [
+      customerLockedPart(sql`${sql.placeholder('customerId')}::int`),
+      {
+        name: 'day',
+        query: sql`insert into ${shortWatchDaily} (customer_id, kst_date, total)
+          select id, ${sql.placeholder('today')}::date, 0 from customer_locked
+          on conflict (customer_id, kst_date) do update set total = ${shortWatchDaily.total}
+          returning total, watched_until`,
+      },
+      {
+        // Joined to the customer's locked row, so the view is locked after it (step 5 after step 1).
+        name: 'oldest_view',
+        query: sql`select v.id, v.started_at from short_views v join customer_locked c on c.id = v.customer_id
+          where v.short_id = ${sql.placeholder('shortId')}::int
+            and v.rewarded_at is null
+            and v.started_at <= ${sql.placeholder('latestStart')}::timestamptz
+          order by v.started_at
+          limit 1
+          for update of v skip locked`,
+      },
+    ],
+    sql`select d.total, floor(extract(epoch from d.watched_until) * 1000)::float8 as "watchedUntilMs",
+          c.point_balance as balance, v.id as "viewId",
+          floor(extract(epoch from v.started_at) * 1000)::float8 as "viewStartedMs"
+        from day d cross join customer_locked c left join oldest_view v on true`,
+  ),
 );
 
+/** A claim's decided payment: the view it pays and the points, under the locks `lockClaimBasis` took. */
+interface WatchPayment {
+  customerId: number;
+  shortId: number;
+  viewId: number;
+  /** Where this watch's paid seconds end: after its start and after the time already paid. */
+  paidUntil: Date;
+  earned: number;
+  /** The day's total and the customer's point balance before this claim, read under their locks. */
+  dayTotal: number;
+  balance: number;
+  at: Date;
+}
+
 /**
- * A paying claim's first statement: the customer's row locked (step 1 of the lock order, db/locks.ts), then
- * the day's row created if missing and locked either way (an upsert that changes nothing locks the row it
- * meets), in one round trip. No row: the customer does not exist. The paid time's end comes as epoch ms (a
- * raw statement's timestamps are text).
+ * Writes a decided claim in one statement: the view marked paid, the day's total and the end of its paid time
+ * (real seconds are paid once: the next claim must fit after them), the ledger row and balance
+ * (`pointPostingParts`), and the events: `points.posted`, and `shorts.watch_cap_reached` for the claim that
+ * fills the day's cap (docs/rules/notifications.md#N2). Returns the day's new total, or null when the view or
+ * the day's row was not as read (a bug: the caller holds their locks).
  */
-const lockCustomerAndDay = builtOnce<{ total: number; watchedUntilMs: number | null }>(
-  withParts(
-    [customerLockedPart(sql`${sql.placeholder('customerId')}::int`)],
-    sql`insert into ${shortWatchDaily} (customer_id, kst_date, total)
-        select id, ${sql.placeholder('today')}::date, 0 from customer_locked
-        on conflict (customer_id, kst_date) do update set total = ${shortWatchDaily.total}
-        returning total, floor(extract(epoch from watched_until) * 1000)::float8 as "watchedUntilMs"`,
-  ),
+async function writeWatchPayment(tx: Tx, payment: WatchPayment): Promise<number | null> {
+  const { customerId, shortId, viewId, earned, at, paidUntil } = payment;
+  const total = payment.dayTotal + earned;
+  const today = kstDate(at);
+  const entry = {
+    customerId,
+    amount: earned,
+    reason: POINT_REASONS.shortsWatch,
+    refType: 'short' as const,
+    refId: String(shortId),
+    idempotencyKey: `shorts-watch:${viewId}`,
+    at,
+  };
+  const events: DomainEvent[] = [
+    {
+      type: 'points.posted',
+      customerId,
+      amount: earned,
+      reason: entry.reason,
+      refType: entry.refType,
+      refId: entry.refId,
+      balance: payment.balance + earned,
+    },
+  ];
+  const cap = LIMITS.dailyWatchPointLimit;
+  if (total >= cap) events.push({ type: 'shorts.watch_cap_reached', customerId, date: today, limit: cap });
+  const parts: CtePart[] = [
+    {
+      name: 'paid_view',
+      query: sql`update short_views set rewarded_at = ${at.toISOString()}::timestamptz
+        where id = ${viewId}::int and rewarded_at is null returning id`,
+    },
+    {
+      name: 'paid_day',
+      query: sql`update ${shortWatchDaily}
+          set total = ${total}::int,
+              watched_until = ${paidUntil.toISOString()}::timestamptz
+        where ${shortWatchDaily.customerId} = ${customerId}::int and ${shortWatchDaily.kstDate} = ${today}::date
+          and ${shortWatchDaily.total} = ${payment.dayTotal}::int
+        returning total`,
+    },
+    ...pointPostingParts(tx, [entry]),
+  ];
+  const recorded = eventsInsertQuery(
+    tx,
+    events.map((event) => ({ event, at })),
+  );
+  if (recorded) parts.push({ name: 'events', query: recorded.getSQL() });
+  const [row] = await rowsOf<{ paid: number; total: number | null }>(
+    tx,
+    withParts(parts, sql`select (select count(*)::int from paid_view) as paid, (select total from paid_day) as total`),
+  );
+  return row?.paid === 1 ? (row.total ?? null) : null;
+}
+
+/** A claim's first look: the playable short's length and the watch points the customer has today (no row: no such short). */
+const readClaimedShort = builtOnce<{ durationMs: number; credited: number }>(
+  sql`select ${shorts.durationMs} as "durationMs",
+        coalesce((select ${shortWatchDaily.total} from ${shortWatchDaily}
+                   where ${shortWatchDaily.customerId} = ${sql.placeholder('customerId')}::int
+                     and ${shortWatchDaily.kstDate} = ${sql.placeholder('today')}::date), 0) as credited
+        from ${shorts} where ${playable(sql.placeholder('shortId'))}`,
 );
 
 /** No unpaid view of the short old enough for the claim, or its seconds were already paid. */
@@ -123,10 +203,12 @@ export function createWatchPointsService(db: Db, clock: Clock) {
     async earn(customerId: number, shortId: number, watchedSeconds: number): Promise<EarnResult> {
       const now = clock.now();
       const today = kstDate(now);
-      // The day's total is read beside the short (one round trip's wait): a day's total only grows, so a day
-      // already at its cap is answered without the money lock and its transaction. Most claims of a keen
-      // viewer are these (docs/performance.md).
-      const [short, credited] = await Promise.all([readyShort(db, shortId), creditedOn(customerId, today)]);
+      // The day's total is read with the short, without a lock: a day's total only grows, so a day already at
+      // its cap is answered without the money lock and its transaction. Most claims of a keen viewer are these
+      // (docs/performance.md).
+      const [short] = await readClaimedShort(db, { shortId, customerId, today });
+      if (!short) throw shortNotFound();
+      const { credited } = short;
       if (watchedSeconds * 1000 > short.durationMs) {
         throw unprocessable('WATCH_TOO_LONG', '영상 길이보다 긴 시청 시간은 적립할 수 없습니다.');
       }
@@ -138,47 +220,30 @@ export function createWatchPointsService(db: Db, clock: Clock) {
       const latestStart = new Date(now.getTime() - watchedMs);
       return withTx(db, async (tx) => {
         // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
-        const [daily] = await lockCustomerAndDay(tx, { customerId, today });
-        if (!daily) throw customerNotFound();
-        const before = daily.total;
-        const room = LIMITS.dailyWatchPointLimit - before;
-        if (room <= 0) return dailyLimitReached(before);
-        // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
-        if (daily.watchedUntilMs !== null && daily.watchedUntilMs > latestStart.getTime()) {
-          throw noMatchingView();
-        }
-        const earned = Math.min(room, watchPoints(watchedSeconds));
-        const [paid] = await payOldestView(tx, {
+        const [basis] = await lockClaimBasis(tx, {
           customerId,
           shortId,
           today,
-          now: now.toISOString(),
           latestStart: latestStart.toISOString(),
-          earned,
-          watchedMs,
-          cap: LIMITS.dailyWatchPointLimit,
         });
-        const viewId = paid?.viewId ?? null;
-        if (viewId === null) throw noMatchingView();
-        const total = paid?.total ?? null;
-        if (total === null) throw new Error('daily watch total changed under its lock');
-        await postPoints(tx, {
+        if (!basis) throw customerNotFound();
+        const room = LIMITS.dailyWatchPointLimit - basis.total;
+        if (room <= 0) return dailyLimitReached(basis.total);
+        // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
+        if (basis.watchedUntilMs !== null && basis.watchedUntilMs > latestStart.getTime()) throw noMatchingView();
+        if (basis.viewId === null || basis.viewStartedMs === null) throw noMatchingView();
+        const earned = Math.min(room, watchPoints(watchedSeconds));
+        const total = await writeWatchPayment(tx, {
           customerId,
-          amount: earned,
-          reason: POINT_REASONS.shortsWatch,
-          refType: 'short',
-          refId: String(shortId),
-          idempotencyKey: `shorts-watch:${viewId}`,
+          shortId,
+          viewId: basis.viewId,
+          paidUntil: new Date(Math.max(basis.viewStartedMs, basis.watchedUntilMs ?? basis.viewStartedMs) + watchedMs),
+          earned,
+          dayTotal: basis.total,
+          balance: basis.balance,
           at: now,
         });
-        // The claim that fills the day's cap tells the customer (docs/rules/notifications.md#N2), once a day.
-        if (total >= LIMITS.dailyWatchPointLimit) {
-          await recordEvent(
-            tx,
-            { type: 'shorts.watch_cap_reached', customerId, date: today, limit: LIMITS.dailyWatchPointLimit },
-            now,
-          );
-        }
+        if (total === null) throw new Error('a watch claim found its view or day changed under their locks');
         return {
           success: true,
           message: SHORTS_MSG.earned(earned),
