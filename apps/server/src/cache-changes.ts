@@ -24,6 +24,8 @@ export interface CacheChanges {
   shortAdded(shortId: number): void;
   /** Viewers' reactions or subscriptions changed; `'*'` = every viewer. */
   viewersChanged(viewers: readonly number[] | '*'): void;
+  /** Whom these viewers blocked changed; `'*'` = every viewer. */
+  blocksChanged(viewers: readonly number[] | '*'): void;
   /** A creator's name or picture (in items and comments everywhere), or a gap in hearing changes. */
   everythingChanged(): void;
 }
@@ -56,6 +58,7 @@ export function changesOf(home: CacheHome): CacheChanges {
     // Its comments and counts name every cache holding it; counts also drop the signed-in ranked pages.
     shortAdded: commentsChanged,
     viewersChanged: (viewers) => drop('viewers', viewers === '*' ? 'all' : viewers),
+    blocksChanged: (viewers) => drop('blocks', viewers === '*' ? 'all' : viewers),
     everythingChanged: () => home.drop(null),
   };
 }
@@ -81,7 +84,7 @@ export function applyAnnounced(changes: CacheChanges, payload: string): void {
   else changes.everythingChanged();
 }
 
-/** The viewer ids of a 'viewer_changed' notification payload (`'*'` or empty: every viewer). */
+/** The viewer ids of a 'viewer_changed' or 'blocks_changed' payload (`'*'` or empty: every viewer). */
 export function viewersOfNotification(payload: string): number[] | '*' {
   if (payload === '*' || payload === '') return '*';
   return idsOf(payload);

@@ -19,6 +19,7 @@ let b: FastifyInstance;
 let s1: number;
 let s2: number;
 let viewer: { token: string; customerId: number };
+let creatorId: number;
 
 beforeAll(async () => {
   h = await createHarness({ config: { PUBLIC_CACHE_MS: 60_000, PUBLIC_FEED_CACHE_MS: 60_000 } });
@@ -31,6 +32,7 @@ beforeAll(async () => {
   });
   await b.ready();
   const creator = await h.signUp();
+  creatorId = creator.customerId;
   viewer = await h.signUp();
   const rows = await h.database.db
     .insert(shorts)
@@ -219,6 +221,8 @@ describe('one cache home: what a change drops, on both instances', () => {
     expect(await stillCached(a)).toEqual({ ...ALL, short2: false, comments2: false });
     a.caches.changes.viewersChanged([viewer.customerId]);
     expect(await stillCached(a)).toEqual(ALL);
+    a.caches.changes.blocksChanged([viewer.customerId]);
+    expect(await stillCached(a)).toEqual(ALL);
     a.caches.changes.everythingChanged();
     expect(await stillCached(a)).toEqual({
       feed: false,
@@ -247,6 +251,39 @@ describe('one cache home: what a change drops, on both instances', () => {
     await settled();
     expect(await mine(a)).toBe('dislike');
     expect(await mine(b)).toBe('dislike');
+  });
+
+  it('remembers whom a viewer blocked through their reactions and follows, and forgets it on a block, through either instance', async () => {
+    const signedIn = (app: FastifyInstance, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+      app.inject({ method, url, headers: bearer(viewer.token), ...(payload ? { payload } : {}) });
+    /** The creator's shorts on the viewer's feed page, and whether their blocked creators came from the cache. */
+    const feed = async (app: FastifyInstance) => {
+      const before = hitsOf(app, 'blocked-creators');
+      const res = await signedIn(app, 'GET', '/api/shorts/feeds?page=1&size=10');
+      expect(res.statusCode).toBe(200);
+      const ids = (res.json().data as Array<{ shortsId: number }>).map((i) => i.shortsId);
+      const creators = ids.filter((id) => id === s1 || id === s2).sort((x, y) => x - y);
+      return { creators, blocksFromCache: hitsOf(app, 'blocked-creators') > before };
+    };
+    // Whichever of the creator's shorts the earlier tests left on the page.
+    const { creators: listed } = await feed(a);
+    expect(listed.length).toBeGreaterThan(0);
+    await feed(b);
+    const like = () => signedIn(a, 'POST', `/api/shorts/feeds/${s1}/reactions`, { shortsId: s1, type: 'like' });
+    expect((await like()).statusCode).toBe(200);
+    expect((await signedIn(a, 'POST', `/api/shorts/subscribe/${creatorId}`)).statusCode).toBe(200);
+    await settled();
+    for (const app of [a, b]) expect(await feed(app)).toEqual({ creators: listed, blocksFromCache: true });
+
+    expect((await signedIn(b, 'POST', `/api/shorts/blocks/${creatorId}`)).statusCode).toBe(200);
+    await settled();
+    for (const app of [a, b]) expect(await feed(app)).toEqual({ creators: [], blocksFromCache: false });
+
+    expect((await signedIn(a, 'DELETE', `/api/shorts/blocks/${creatorId}`)).statusCode).toBe(200);
+    expect((await like()).statusCode).toBe(200);
+    expect((await signedIn(a, 'DELETE', `/api/shorts/mypage/subscription?targetId=${creatorId}`)).statusCode).toBe(200);
+    await settled();
+    for (const app of [a, b]) expect((await feed(app)).creators).toEqual(listed);
   });
 });
 

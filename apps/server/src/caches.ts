@@ -78,7 +78,7 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
     blockedCreators: home.define<number, ReadonlySet<number>>({
       name: 'blocked-creators',
       max: 20_000,
-      droppedBy: { viewers: (ids) => ids },
+      droppedBy: { blocks: (ids) => ids },
     }),
   };
 }
@@ -95,7 +95,8 @@ export interface AppCacheHome {
 
 /**
  * The app's caches and the changes that drop them, hearing every instance's writes through the database
- * (`feed_changed`, `viewer_changed`; migrations 0003, 0010, 0040). A reconnect after a gap drops everything.
+ * (`feed_changed`, `viewer_changed`, `blocks_changed`; migrations 0003, 0010, 0040, 0055). A reconnect after a
+ * gap drops everything.
  */
 export function createAppCaches(lifetimes: PublicLifetimes, notifications: Notifications): AppCacheHome {
   const home = new CacheHome();
@@ -104,6 +105,7 @@ export function createAppCaches(lifetimes: PublicLifetimes, notifications: Notif
   const listening = Promise.all([
     notifications.subscribe('feed_changed', (payload) => applyAnnounced(changes, payload)),
     notifications.subscribe('viewer_changed', (payload) => changes.viewersChanged(viewersOfNotification(payload))),
+    notifications.subscribe('blocks_changed', (payload) => changes.blocksChanged(viewersOfNotification(payload))),
   ]);
   return { home, caches, changes, listening };
 }

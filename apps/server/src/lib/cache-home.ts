@@ -7,9 +7,10 @@ import { LRUCache } from 'lru-cache';
  * - `counts`: one short's public item (its counters, text, status), keyed by short id.
  * - `comments`: one short's comment rows, keyed by short id.
  * - `viewers`: some viewers' own facts (their reactions, whom they follow), keyed by customer id.
+ * - `blocks`: whom some viewers blocked, keyed by customer id.
  * Dropping everything (`drop(null)`) covers the rest: a creator's name or picture, a gap in hearing changes.
  */
-export type ChangeKind = 'ranking' | 'counts' | 'comments' | 'viewers';
+export type ChangeKind = 'ranking' | 'counts' | 'comments' | 'viewers' | 'blocks';
 
 /** How a cache follows one kind of change: drop every entry, or only the keys of the ids that changed. */
 export type Follow<K> = 'all' | ((ids: readonly number[]) => readonly K[]);

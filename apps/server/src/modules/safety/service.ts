@@ -36,7 +36,7 @@ export function createSafetyService(
   db: Db,
   clock: Clock,
   contentChanged: ContentChanged,
-  /** Whom each viewer blocked, dropped on 'viewer_changed' (migration 0026's trigger announces blocks). */
+  /** Whom each viewer blocked, dropped on 'blocks_changed' (migration 0055's trigger announces blocks). */
   blockedCache: Cache<number, ReadonlySet<number>>,
 ) {
   return {

@@ -12,12 +12,22 @@ const openItemOf = (row: ShortRow): Buffer =>
   Buffer.from(JSON.stringify(publicItem.encode(publicItemOf(row))).slice(0, -1));
 
 /**
- * The page's items' public parts, kept on the page itself: a page from the ranking's page cache is the same
- * object until it is dropped, so each item is checked and written once per cached page.
+ * Each row's public part, kept by the row object: a page from the ranking's page cache holds the same row
+ * objects until it is dropped, so each item is checked and written once per cached page. Kept by row, not by
+ * page, so a page with a viewer's blocked creators taken out (a copy holding some of the rows) still gets
+ * each row's own item.
  */
-function openItemsOf(ranked: RankedPage): Buffer[] {
-  ranked.openItems ??= ranked.rows.map(openItemOf);
-  return ranked.openItems;
+const openItems = new WeakMap<ShortRow, Buffer>();
+
+function openItemsOf(rows: readonly ShortRow[]): Buffer[] {
+  return rows.map((row) => {
+    let item = openItems.get(row);
+    if (!item) {
+      item = openItemOf(row);
+      openItems.set(row, item);
+    }
+    return item;
+  });
 }
 
 /** The two viewer fields as JSON members (closing the item), from their enums' own values only. */
@@ -55,7 +65,7 @@ export function feedPageJson(
   viewer: number | null,
   facts: ViewerFacts,
 ): JsonText<FeedResponse> {
-  const items = openItemsOf(ranked);
+  const items = openItemsOf(ranked.rows);
   return okListText(
     ranked.rows.map((row, i) => [items[i] as Buffer, ...viewerMembers(viewerFieldsOf(row, viewer, facts))]),
     { page, size, hasNext: ranked.hasNext, mediaBaseUrl },

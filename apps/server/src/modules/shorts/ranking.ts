@@ -19,12 +19,10 @@ export interface RankCursor {
   id: number;
 }
 
-/** A ranked page's rows as read (shared by every reader; personalised afterwards) and their encoded items. */
+/** A ranked page's rows as read (shared by every reader; personalised afterwards). */
 export interface RankedPage {
   rows: ShortRow[];
   hasNext: boolean;
-  /** Each row's public item as open JSON (`feed-json.ts`), written once per cached page. */
-  openItems?: Buffer[];
 }
 
 export interface RankingCaches {
