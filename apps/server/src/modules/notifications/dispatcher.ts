@@ -7,7 +7,7 @@ import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { EventConsumer } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { coalesced } from '../../lib/coalesced';
-import { type NoticeDraft, noticesOf } from './notice-copy';
+import { type NoticeDraft, noticesOf, readsCustomerFacts } from './notice-copy';
 import { deliveryOf, preferencesOf } from './preferences';
 
 const BATCH = 100;
@@ -38,9 +38,11 @@ export function createDispatcher(
   async function drainOnce(): Promise<number> {
     let total = 0;
     for (;;) {
-      const count = await withTx(db, (tx) => dispatchBatch(tx, clock.now(), consumers));
+      const { count, pushDue } = await withTx(db, (tx) => dispatchBatch(tx, clock.now(), consumers));
       total += count;
-      if (count > 0) afterBatch();
+      // Only a notice whose push is due now gives the push sender work: most events (a watch claim's points)
+      // write none, and an idle look is a transaction of its own. Later pushes are the jobs' push drain's.
+      if (pushDue) afterBatch();
       // A short batch took every event there was to take: no second transaction only to find none (an event
       // recorded since wakes another drain).
       if (count < BATCH) return total;
@@ -49,13 +51,17 @@ export function createDispatcher(
   return { drain: coalesced(drainOnce) };
 }
 
-async function dispatchBatch(tx: Tx, now: Date, consumers: readonly EventConsumer[]): Promise<number> {
+async function dispatchBatch(
+  tx: Tx,
+  now: Date,
+  consumers: readonly EventConsumer[],
+): Promise<{ count: number; pushDue: boolean }> {
   const rows = await rowsOf<{ id: string; payload: unknown; occurred_at: Date }>(
     tx,
     sql`select id, payload, occurred_at from ${domainEvents} where dispatched_at is null
       order by id limit ${BATCH} for update skip locked`,
   );
-  if (rows.length === 0) return 0;
+  if (rows.length === 0) return { count: 0, pushDue: false };
   const events = rows.flatMap((row) => {
     const parsed = domainEvent.safeParse(row.payload);
     // An event this version does not know (written by a newer one) gives no notice here.
@@ -63,14 +69,14 @@ async function dispatchBatch(tx: Tx, now: Date, consumers: readonly EventConsume
   });
   const autopay = await autopayOf(
     tx,
-    events.map(({ event }) => event.customerId),
+    events.filter(({ event }) => readsCustomerFacts(event)).map(({ event }) => event.customerId),
   );
   const drafts: NoticeDraft[] = [];
   for (const { row, event } of events) {
     drafts.push(...noticesOf(event, Number(row.id), { autopay: autopay.get(event.customerId) ?? false }));
     drafts.push(...(await subscriberNotices(tx, event, new Date(row.occurred_at))));
   }
-  await writeNotices(tx, drafts, now);
+  const pushDue = await writeNotices(tx, drafts, now);
   for (const consume of consumers)
     await consume(
       tx,
@@ -85,7 +91,7 @@ async function dispatchBatch(tx: Tx, now: Date, consumers: readonly EventConsume
         rows.map((row) => Number(row.id)),
       ),
     );
-  return rows.length;
+  return { count: rows.length, pushDue };
 }
 
 async function autopayOf(tx: Tx, customerIds: number[]): Promise<Map<number, boolean>> {
@@ -120,9 +126,12 @@ async function subscriberNotices(tx: Tx, event: DomainEvent, occurredAt: Date): 
   }));
 }
 
-/** Writes the drafts each customer's preferences let through, each once (its dedupe key). */
-async function writeNotices(tx: Tx, drafts: NoticeDraft[], now: Date): Promise<void> {
-  if (drafts.length === 0) return;
+/**
+ * Writes the drafts each customer's preferences let through, each once (its dedupe key); true when one of
+ * them is to be pushed now.
+ */
+async function writeNotices(tx: Tx, drafts: NoticeDraft[], now: Date): Promise<boolean> {
+  if (drafts.length === 0) return false;
   const prefs = await preferencesOf(
     tx,
     drafts.map((d) => d.customerId),
@@ -133,6 +142,7 @@ async function writeNotices(tx: Tx, drafts: NoticeDraft[], now: Date): Promise<v
     return [{ ...draft, createdAt: now, pushDueAt: delivery.pushAt }];
   });
   if (values.length > 0) await tx.insert(notifications).values(values).onConflictDoNothing();
+  return values.some((value) => value.pushDueAt !== null && value.pushDueAt <= now);
 }
 
 function prefsMissing(): never {

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@ohgood/contract/domain-events';
 import type { Notice } from '@ohgood/contract/notifications';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { recordEvent } from '../../events/record-event';
 import { bearer, createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
+import { createDispatcher } from './dispatcher';
 import { pay } from '../../test/payment-helpers';
 
 let h: Harness;
@@ -54,6 +56,27 @@ describe('dispatch after commit (docs/rules/notifications.md#N1)', () => {
     expect(
       await h.database.db.select().from(domainEvents).where(eq(domainEvents.customerId, customer.customerId)),
     ).toEqual([]);
+  });
+
+  it('wakes the push sender only after a batch that wrote a notice to push now', async () => {
+    h = await createHarness({ config: { DISPATCH_EVENTS: false } });
+    const customer = await h.signUp();
+    let pushWakes = 0;
+    const dispatcher = createDispatcher(h.database.db, h.clock, () => pushWakes++);
+    const record = (event: DomainEvent) => withTx(h.database.db, (tx) => recordEvent(tx, event, h.clock.now()));
+    const base = { customerId: customer.customerId, refType: 'short_view', refId: '1', balance: 10 };
+
+    // A watch claim's points write no notice: nothing for the push sender to look at.
+    await record({ type: 'points.posted', amount: 10, reason: 'WATCH_REWARD', ...base });
+    expect(await dispatcher.drain()).toBe(1);
+    expect(pushWakes).toBe(0);
+
+    // A bill's notice is pushed at once (billing ignores the quiet hours).
+    const bill = { month: '2026-11', amount: 40_000, lines: 1, dueDate: '2026-12-15' } as const;
+    await record({ type: 'statement.issued', customerId: customer.customerId, ...bill });
+    expect(await dispatcher.drain()).toBe(1);
+    expect(pushWakes).toBe(1);
+    expect(await noticeKinds(h, customer.customerId)).toEqual(['statement_issued']);
   });
 });
 
