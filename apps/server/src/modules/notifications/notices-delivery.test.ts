@@ -8,8 +8,8 @@ import { recordEvent } from '../../events/record-event';
 import { bearer, createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
-import { createDispatcher } from './dispatcher';
 import { pay } from '../../test/payment-helpers';
+import { createDispatcher } from './dispatcher';
 
 let h: Harness;
 afterEach(() => h.close());
