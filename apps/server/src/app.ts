@@ -314,11 +314,11 @@ function readyAfter(app: FastifyInstance, setup: Promise<unknown>): void {
 /** How often an instance looks for events recorded by other processes (its own wake it at once). */
 const DISPATCH_POLL_MS = 1_000;
 /**
- * The least time between two drains started by wake-ups (ADR 0164): a commit after a quiet spell is dispatched
- * at once; under load the events of this span share one drain (its transaction and the push sender's poll
- * after it) instead of one each. Notices and the PAID announcement wait at most this long.
+ * The least time between two drains started by wake-ups (ADRs 0164, 0169): a commit after a quiet spell is
+ * dispatched at once; under load the events of this span share one drain (its transaction) instead of one
+ * each. Notices and the PAID announcement wait at most this long, a quarter of a second.
  */
-const DISPATCH_SPACING_MS = 100;
+const DISPATCH_SPACING_MS = 250;
 
 /**
  * The notification center (docs/rules/notifications.md): its API and live stream, the Web Push sender and the
