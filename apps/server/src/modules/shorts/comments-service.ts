@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortComments, shorts } from '../../db/schema';
-import { withTx } from '../../db/tx';
+import { rowsOf as queryRows, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { JsonText } from '../../http/json-text';
 import type { Cache } from '../../lib/cache-home';
@@ -96,18 +96,19 @@ export function createCommentsService(
           parentAuthorId = parent.authorId;
         }
         const now = clock.now();
-        const [row] = await tx
-          .insert(shortComments)
-          .values({ shortId, customerId: author, parentId: body.gno || null, content: body.content, createdAt: now })
-          .returning({ id: shortComments.id });
-        await tx
-          .update(shorts)
-          .set({ commentCount: sql`${shorts.commentCount} + 1` })
-          .where(eq(shorts.id, shortId));
-        const [me] = await tx
-          .select({ nickname: customers.nickname, profileImg: customers.profileImg })
-          .from(customers)
-          .where(eq(customers.id, author));
+        // The comment, the short's count and the author's name as it shows, in one round trip (the short is
+        // locked above, so its count moves in lock order).
+        const [added] = await queryRows<{ id: number; nickname: string; profileImg: string | null }>(
+          tx,
+          sql`with added as (
+                insert into ${shortComments} (short_id, customer_id, parent_id, content, created_at)
+                values (${shortId}::int, ${author}::int, ${body.gno || null}::int, ${body.content}, ${now.toISOString()}::timestamptz)
+                returning id),
+              counted as (
+                update ${shorts} set comment_count = comment_count + 1 where id = ${shortId}::int)
+              select added.id, c.nickname, c.profile_img as "profileImg"
+                from added left join ${customers} c on c.id = ${author}::int`,
+        );
         // The short's owner and the replied-to author hear of it (docs/rules/notifications.md#N2).
         await recordEvent(
           tx,
@@ -115,20 +116,20 @@ export function createCommentsService(
             type: 'shorts.comment_added',
             customerId: author,
             shortId,
-            commentId: row?.id ?? 0,
+            commentId: added?.id ?? 0,
             shortOwnerId: ownerId,
             parentAuthorId,
-            nickname: me?.nickname ?? '',
+            nickname: added?.nickname ?? '',
             preview: body.content.slice(0, COMMENT_PREVIEW_LENGTH),
           },
           now,
         );
         return {
-          commentId: row?.id ?? 0,
+          commentId: added?.id ?? 0,
           gno: body.gno,
           content: body.content,
-          nickname: me?.nickname ?? '',
-          profileImg: me?.profileImg ?? null,
+          nickname: added?.nickname ?? '',
+          profileImg: added?.profileImg ?? null,
           date: now.toISOString(),
           deletable: true,
           deleted: false,

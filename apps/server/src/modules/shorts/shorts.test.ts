@@ -248,6 +248,13 @@ describe('comments', () => {
     const reply = await comment(id, creator.token, '@닉네임 답글', top.commentId);
     expect(reply.statusCode).toBe(200);
     expect(reply.json().data.gno).toBe(top.commentId);
+    // The answer shows the author as the list will.
+    const [author] = await h.database.db
+      .select({ nickname: customers.nickname })
+      .from(customers)
+      .where(eq(customers.id, creator.customerId));
+    expect(reply.json().data).toMatchObject({ nickname: author?.nickname, customerId: creator.customerId });
+    expect(reply.json().data.nickname).not.toBe('');
     const deeper = await comment(id, viewer.token, '답글의 답글', reply.json().data.commentId);
     expect(deeper.statusCode).toBe(422);
     expect(deeper.json().code).toBe('REPLY_DEPTH');
