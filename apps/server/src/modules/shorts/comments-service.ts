@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { CacheChanges } from '../../cache-changes';
 import type { Db } from '../../db/client';
 import { customers, shortComments, shorts } from '../../db/schema';
-import { rowsOf as queryRows, withTx } from '../../db/tx';
+import { rowsOf, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { JsonText } from '../../http/json-text';
 import type { Cache } from '../../lib/cache-home';
@@ -33,7 +33,7 @@ export function createCommentsService(
    * comments change or the short itself does: every instance hears it from the database (migration 0040),
    * and this instance's own writes drop it at once. Only the viewer-dependent `deletable` is per request.
    */
-  async function rowsOf(shortId: number): Promise<CommentRow[]> {
+  async function commentRowsOf(shortId: number): Promise<CommentRow[]> {
     const hit = cached.get(shortId);
     if (hit) return hit;
     const startedAt = cached.generation();
@@ -67,7 +67,7 @@ export function createCommentsService(
      */
     async comments(shortId: number, viewer: number | null): Promise<JsonText<CommentsResponse>> {
       const blocked = await blockedBy(viewer);
-      const rows = (await rowsOf(shortId)).filter((r) => !blocked.has(r.customerId));
+      const rows = (await commentRowsOf(shortId)).filter((r) => !blocked.has(r.customerId));
       const parentsWithReplies = new Set(
         rows.filter((r) => r.parentId !== null && r.deletedAt === null).map((r) => r.parentId),
       );
@@ -98,7 +98,7 @@ export function createCommentsService(
         const now = clock.now();
         // The comment, the short's count and the author's name as it shows, in one round trip (the short is
         // locked above, so its count moves in lock order).
-        const [added] = await queryRows<{ id: number; nickname: string; profileImg: string | null }>(
+        const [added] = await rowsOf<{ id: number; nickname: string; profileImg: string | null }>(
           tx,
           sql`with added as (
                 insert into ${shortComments} (short_id, customer_id, parent_id, content, created_at)
