@@ -208,10 +208,8 @@ export async function extractPoster(tools: MediaTools, input: string, output: st
 
 /**
  * H.264/AAC fast-start MP4 with the short side at most 720 px (docs/rules/shorts.md#S7), filtered and encoded
- * on one thread each (ffmpeg's default is a thread per core and more). Under SCHED_IDLE a transcode still
- * ran on every core a request left idle for a moment, and on the 2-core machine the mixed load's slow calls
- * gathered in the seconds it ran (ADR 0170). One thread takes at most one core and a quarter less CPU in all
- * (0.68 against 0.91 s for the bench's 6-second clip); the transcode takes about as long.
+ * on one thread: with ffmpeg's default of a thread per core, even under SCHED_IDLE, a transcode took every
+ * core a request left idle for a moment, and requests slowed while it ran (ADR 0170).
  */
 export async function transcodeToMp4(
   tools: MediaTools,
