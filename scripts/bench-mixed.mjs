@@ -1,6 +1,6 @@
 // The mixed-load model of `npm run bench` (docs/performance.md "Mixed load"): virtual users of several
 // kinds, each with think time between its calls, added in a ramp. Per step and per call type it records
-// req/s, p50, p99 and errors, the anonymous feed's cache hit rate and how busy the server's event loop was
+// req/s, p50, p99 and errors, the anonymous feed's and search's cache hit rates and how busy the server's event loop was
 // (both from /metrics), and how busy the machine was and how much of its CPU the hypervisor took (/proc/stat);
 // the knee is the largest number of concurrent users at which every call type's p99 is ≤ 50 ms with no errors.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -107,12 +107,24 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 const percentile = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0;
+/** The popular searches, asked again and again by different people. */
 const SEARCH_WORDS = ['벤치', '오늘', '#벤치7', '설명', 'ㅂㅊ', '영상 12', '벤치러'];
+/**
+ * One search's words: with probability `tail` one of the long tail, asked once (a short's title number or a
+ * creator's name, found among the fixture's 100,000 or not at all), else a popular one.
+ */
+function searchWords(tail) {
+  if (Math.random() >= tail) return pick(SEARCH_WORDS);
+  const n = 1 + Math.floor(Math.random() * 100_000);
+  return Math.random() < 0.5 ? `영상 ${n}` : `벤치러${n}`;
+}
 const CHAT_LINES = ['포인트 어떻게 모아요?', '이번 달 결제 금액 알려줘', '등급 기준이 뭐야', '안녕'];
 
 /**
  * Runs the ramp against `base`. `setup` gives signed-in tokens: `viewers` (fixture customers) and `payers`
- * (fresh customers), the merchant key, and a function reading the public-feed cache counters.
+ * (fresh customers), the merchant key, and a function reading the public caches' counters and the event loop's
+ * busy time (`{ publicFeed: { hits, misses }, publicSearch: { hits, misses }, loopBusySeconds }`).
+ * `searchTail` is the share of searches that are one-off queries, which no cache has seen.
  */
 export async function mixedLoad({
   base,
@@ -126,6 +138,7 @@ export async function mixedLoad({
   warmupSeconds = 0,
   arrivalSeconds = 0,
   mix,
+  searchTail = 0.5,
 }) {
   const samples = []; // { step, type, ms, ok }
   let step = 0;
@@ -238,7 +251,7 @@ export async function mixedLoad({
     },
     searcher: async () => {
       while (!stopping) {
-        await call('search', `/api/public/shorts/search?q=${encodeURIComponent(pick(SEARCH_WORDS))}&limit=8`);
+        await call('search', `/api/public/shorts/search?q=${encodeURIComponent(searchWords(searchTail))}&limit=8`);
         await think();
         await think();
       }
@@ -338,13 +351,17 @@ export async function mixedLoad({
     const seconds = (performance.now() - began) / 1000;
     const machineAfter = machineTicks();
     const after = await serverCounters();
-    const hits = after.hits - before.hits;
-    const misses = after.misses - before.misses;
+    const rateOf = (cache) => {
+      const hits = after[cache].hits - before[cache].hits;
+      const misses = after[cache].misses - before[cache].misses;
+      return hits + misses > 0 ? hits / (hits + misses) : null;
+    };
     perStep.push({
       users: target,
       warmup,
       seconds,
-      hitRate: hits + misses > 0 ? hits / (hits + misses) : null,
+      hitRate: rateOf('publicFeed'),
+      searchHitRate: rateOf('publicSearch'),
       // The share of the step the server's one event loop was running code: every request's code waits there.
       loopBusy: (after.loopBusySeconds - before.loopBusySeconds) / seconds,
       machine: machineBefore && machineAfter ? machineShares(machineBefore, machineAfter) : null,
@@ -431,20 +448,20 @@ const r1 = (n) => Math.round(n * 10) / 10;
 export function printMixed(results) {
   console.log('\n### Mixed load: ramp\n');
   console.log(
-    '| users | kinds | total req/s | worst p99 (call) | calls over 50 ms | errors | public-feed hit rate | server event loop busy | machine CPU busy (stolen) | all p99 ≤ 50 ms, no errors |',
+    '| users | kinds | total req/s | worst p99 (call) | calls over 50 ms | errors | public-feed hit rate | public-search hit rate | server event loop busy | machine CPU busy (stolen) | all p99 ≤ 50 ms, no errors |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const worst = r.types.reduce((a, b) => (b.p99 > a.p99 ? b : a), { p99: 0, type: '—' });
     const errors = r.types.reduce((sum, t) => sum + t.errors, 0);
     const kinds = Object.entries(r.kinds)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
-    const hit = r.hitRate === null ? '—' : `${Math.round(r.hitRate * 1000) / 10} %`;
+    const rate = (share) => (share === null ? '—' : `${Math.round(share * 1000) / 10} %`);
     const percent = (share) => `${Math.round(share * 100)} %`;
     const machine = r.machine ? `${percent(r.machine.busy)} (${percent(r.machine.stolen)})` : '—';
     console.log(
-      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${r.slowCalls} (${r1(r.slowShare * 100)} %) | ${errors} | ${hit} | ${percent(r.loopBusy)} | ${machine} | ${r.within ? 'yes' : 'no'} |`,
+      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${r.slowCalls} (${r1(r.slowShare * 100)} %) | ${errors} | ${rate(r.hitRate)} | ${rate(r.searchHitRate)} | ${percent(r.loopBusy)} | ${machine} | ${r.within ? 'yes' : 'no'} |`,
     );
   }
   // Every step's calls, the knee's marked: what breaks first past the knee is the next thing to fix.

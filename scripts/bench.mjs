@@ -667,14 +667,18 @@ async function lighthouse(base) {
 }
 
 // ---------- mixed load ----------
-/** What the mixed model reads from /metrics at each step's start and end: the public feed's cache, the loop. */
+/** What the mixed model reads from /metrics at each step's start and end: the public caches, the loop. */
 async function serverCounters(base) {
   const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
   const text = await res.text();
   const value = (series) => Number(text.match(new RegExp(`^${series} (\\S+)$`, 'm'))?.[1] ?? 0);
+  const countsOf = (cache) => ({
+    hits: value(`cache_hits_total\\{cache="${cache}"\\}`),
+    misses: value(`cache_misses_total\\{cache="${cache}"\\}`),
+  });
   return {
-    hits: value('cache_hits_total\\{cache="public-feed"\\}'),
-    misses: value('cache_misses_total\\{cache="public-feed"\\}'),
+    publicFeed: countsOf('public-feed'),
+    publicSearch: countsOf('public-search'),
     loopBusySeconds: value('event_loop_busy_seconds_total'),
   };
 }
@@ -702,6 +706,7 @@ async function mixed(base) {
     warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 15),
     arrivalSeconds: Number(process.env.BENCH_ARRIVAL_SECONDS ?? 5),
     mix,
+    searchTail: Number(process.env.BENCH_SEARCH_TAIL ?? 0.5),
   });
   printMixed(results);
   const load1 = loadavg()[0].toFixed(1);
@@ -729,6 +734,14 @@ async function mixed(base) {
     hit === null ? 'no anonymous feed reads' : `${Math.round(hit * 1000) / 10} %`,
     '≥ 90 %',
     hit !== null && hit >= 0.9,
+  );
+  // Reported, not a target: it is what the model's share of one-off queries (BENCH_SEARCH_TAIL) leaves.
+  const searchHit = at.searchHitRate;
+  row(
+    `anonymous search cache hit rate under the mix (one-off queries ${process.env.BENCH_SEARCH_TAIL ?? 0.5})`,
+    searchHit === null ? 'no anonymous searches' : `${Math.round(searchHit * 1000) / 10} %`,
+    'reported',
+    null,
   );
   const worst = at.types.reduce((a, b) => (b.p99 > a.p99 ? b : a), { p99: 0, type: '—' });
   row(

@@ -76,6 +76,7 @@ async function servedFromCache(app: FastifyInstance, cache: string, url: string)
 async function stillCached(app: FastifyInstance) {
   return {
     feed: await servedFromCache(app, 'public-feed', '/api/public/shorts/feeds?page=1&size=10'),
+    search: await servedFromCache(app, 'public-search', SEARCH_URL),
     short1: await servedFromCache(app, 'public-short', `/api/public/shorts/${s1}`),
     short2: await servedFromCache(app, 'public-short', `/api/public/shorts/${s2}`),
     comments1: await servedFromCache(app, 'public-comments', `/api/public/shorts/feeds/${s1}/comments`),
@@ -83,7 +84,10 @@ async function stillCached(app: FastifyInstance) {
   };
 }
 
-const ALL = { feed: true, short1: true, short2: true, comments1: true, comments2: true };
+/** An anonymous search finding both shorts (they are titled '캐시 1' and '캐시 2'). */
+const SEARCH_URL = `/api/public/shorts/search?q=${encodeURIComponent('캐시')}&limit=8`;
+
+const ALL = { feed: true, search: true, short1: true, short2: true, comments1: true, comments2: true };
 
 /** Runs `change` on a primed pair, then reports what each instance still had cached. */
 async function afterChange(change: () => Promise<unknown>) {
@@ -155,9 +159,34 @@ describe('one cache home: what a change drops, on both instances', () => {
     expect(result).toEqual({ a: ALL, b: ALL });
   });
 
-  it('the ranking refresh drops only the feed', async () => {
+  it("search: a token never reads the anonymous answers; a creator's new name drops them on both instances", async () => {
+    await stillCached(a);
+    const before = hitsOf(a, 'public-search');
+    const signedIn = await a.inject({ method: 'GET', url: SEARCH_URL, headers: bearer(viewer.token) });
+    expect(signedIn.statusCode).toBe(200);
+    expect(hitsOf(a, 'public-search')).toBe(before);
+    const result = await afterChange(() =>
+      h.database.pool.query(`update customers set nickname = '캐시장인' where id = $1`, [creatorId]),
+    );
+    const expected = {
+      ...ALL,
+      feed: false,
+      search: false,
+      short1: false,
+      short2: false,
+      comments1: false,
+      comments2: false,
+    };
+    expect(result).toEqual({ a: expected, b: expected });
+    const found = await b.inject({ method: 'GET', url: SEARCH_URL });
+    expect(new Set(found.json().items.map((item: { nickname: string }) => item.nickname))).toEqual(
+      new Set(['캐시장인']),
+    );
+  });
+
+  it('the ranking refresh drops only the feed and search', async () => {
     const result = await afterChange(() => h.database.pool.query(`select pg_notify('feed_changed', 'ranking')`));
-    const expected = { ...ALL, feed: false };
+    const expected = { ...ALL, feed: false, search: false };
     expect(result).toEqual({ a: expected, b: expected });
   });
 
@@ -165,10 +194,13 @@ describe('one cache home: what a change drops, on both instances', () => {
     const result = await afterChange(() =>
       h.database.pool.query(`update shorts set title = '새 제목' where id = $1`, [s1]),
     );
-    const expected = { ...ALL, feed: false, short1: false, comments1: false };
+    const expected = { ...ALL, feed: false, search: false, short1: false, comments1: false };
     expect(result).toEqual({ a: expected, b: expected });
     const one = await b.inject({ method: 'GET', url: `/api/public/shorts/${s1}` });
     expect(one.json().title).toBe('새 제목');
+    // The search cached again just now already lists the new title.
+    const found = await a.inject({ method: 'GET', url: SEARCH_URL });
+    expect(found.json().items.map((item: { title: string }) => item.title)).not.toContain('캐시 1');
   });
 
   it('a short becoming playable drops the signed-in pages at once, not the anonymous feed: that lists it from the next ranking refresh', async () => {
@@ -216,7 +248,7 @@ describe('one cache home: what a change drops, on both instances', () => {
     a.caches.changes.commentsChanged(s1);
     expect(await stillCached(a)).toEqual({ ...ALL, short1: false, comments1: false });
     a.caches.changes.shortChanged(s1);
-    expect(await stillCached(a)).toEqual({ ...ALL, feed: false, short1: false, comments1: false });
+    expect(await stillCached(a)).toEqual({ ...ALL, feed: false, search: false, short1: false, comments1: false });
     a.caches.changes.shortAdded(s2);
     expect(await stillCached(a)).toEqual({ ...ALL, short2: false, comments2: false });
     a.caches.changes.viewersChanged([viewer.customerId]);
@@ -226,6 +258,7 @@ describe('one cache home: what a change drops, on both instances', () => {
     a.caches.changes.everythingChanged();
     expect(await stillCached(a)).toEqual({
       feed: false,
+      search: false,
       short1: false,
       short2: false,
       comments1: false,

@@ -32,6 +32,19 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
       ttlMs: publicFeedMs,
       droppedBy: { ranking: 'all' },
     }),
+    /**
+     * Anonymous search answers by URL (query, cursor, limit; docs/rules/shorts.md#S2). They list the anonymous
+     * feed's items and follow the same changes: a short's own change, a creator's name and the ranking's
+     * refresh drop them; a new short or a moved count shows within that refresh. A token bypasses them (a
+     * signed-in search hides the creators its viewer blocked). Fewer entries than the feed: a search answer
+     * holds a page of full descriptions, and the long tail of queries is looked for once.
+     */
+    publicSearch: home.define<string, PublicAnswer>({
+      name: 'public-search',
+      max: 2_000,
+      ttlMs: publicFeedMs,
+      droppedBy: { ranking: 'all' },
+    }),
     /** Anonymous single-short answers: that short's item changed. */
     publicShort: home.define<string, PublicAnswer>({
       name: 'public-short',

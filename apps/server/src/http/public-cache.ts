@@ -23,9 +23,9 @@ export interface PublicRoute {
 }
 
 /**
- * Anonymous GET answers of the given routes (the public shorts feed, one short, its comments), kept in their
- * caches (`caches.ts`: lifetime, and the changes that drop them): a hit is sent as the stored JSON text, with
- * no database work, validation or serialization. Answers carry an `ETag` (If-None-Match → 304) and
+ * Anonymous GET answers of the given routes (the public shorts feed, search, one short, its comments), kept in
+ * their caches (`caches.ts`: lifetime, and the changes that drop them): a hit is sent as the stored JSON text,
+ * with no database work, validation or serialization. Answers carry an `ETag` (If-None-Match → 304) and
  * `Cache-Control: public, max-age` so a CDN can serve them; they vary by `Authorization`, and a request with
  * a token is never cached (it is personalised).
  */

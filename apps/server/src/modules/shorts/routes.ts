@@ -4,6 +4,7 @@ import { pipeline as pump } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import { LIMITS } from '@ohgood/contract/limits';
 import { shortsEndpoints as api, type FeedQuery } from '@ohgood/contract/shorts';
+import { discoveryEndpoints } from '@ohgood/contract/shorts-discovery';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { type AppCaches, publicCommentsPath, publicShortPath } from '../../caches';
@@ -30,12 +31,14 @@ function canonicalKey(request: FastifyRequest, pathOf: (id: number) => string): 
 }
 
 /**
- * Public answers the same for every anonymous caller, kept in their caches: the feed by URL (page, size,
- * keyword), one short and its comments by the short's canonical path, so a change to that short names them.
+ * Public answers the same for every anonymous caller, kept in their caches: the feed (page, size, keyword) and
+ * search (query, cursor, limit) by URL, one short and its comments by the short's canonical path, so a change
+ * to that short names them.
  */
 export function publicShortsRoutes(caches: AppCaches): Record<string, PublicRoute> {
   return {
     [api.publicFeed.path]: { cache: caches.publicFeed, keyOf: (request) => request.url },
+    [discoveryEndpoints.search.path]: { cache: caches.publicSearch, keyOf: (request) => request.url },
     [api.one.path]: { cache: caches.publicShort, keyOf: (request) => canonicalKey(request, publicShortPath) },
     [api.comments.path]: {
       cache: caches.publicComments,
