@@ -218,17 +218,38 @@ describe('search through the indexes alone', () => {
       [evening, 1],
       [morning, 1],
     ];
-    // Page sizes 1–3 make each tier sometimes filled from the window and sometimes not.
-    for (const window of [0, 3, 2000]) {
-      const service = createSearchService(h.database.db, '', { window });
+    // Page sizes 1–3 make each tier sometimes filled from the window and sometimes not. Three letters and
+    // more are read at once when few (`few`: never, over the cap of 1 so tier by tier, or at once).
+    for (const [window, few] of [0, 3, 2000].flatMap((w) => [0, 1, 100].map((f) => [w, f]))) {
+      const service = createSearchService(h.database.db, '', { window, few });
+      const label = `window ${window}, few ${few}`;
       for (const limit of [1, 2, 3]) {
-        expect(await allPages(service, '모카', limit), `window ${window}, limit ${limit}`).toEqual(want);
-        expect(await allPages(service, 'ㅁㅋ', limit), `window ${window}, limit ${limit}, consonants`).toEqual(want);
+        expect(await allPages(service, '모카', limit), `${label}, limit ${limit}`).toEqual(want);
+        expect(await allPages(service, 'ㅁㅋ', limit), `${label}, limit ${limit}, consonants`).toEqual(want);
+        // The creator named '모카러버' and a hashtag that starts '#모카포'.
+        expect(await allPages(service, '모카러', limit), `${label}, limit ${limit}, a name`).toEqual([
+          [cafe, 2],
+          [walk, 2],
+        ]);
+        expect(await allPages(service, 'ㅁㅋㄹ', limit), `${label}, limit ${limit}, a name's consonants`).toEqual([
+          [cafe, 2],
+          [walk, 2],
+        ]);
+        expect(await allPages(service, '모카포', limit), `${label}, limit ${limit}, three letters`).toEqual([
+          [washing, 3],
+          [pot, 2],
+        ]);
+        // Three matches: over the cap of 1, read tier by tier.
+        expect(await allPages(service, '#모카', limit), `${label}, limit ${limit}, a hashtag`).toEqual([
+          [washing, 2],
+          [pot, 2],
+          [bread, 2],
+        ]);
       }
       // Three letters and more: the description tier is read through pg_trgm instead of the grams.
-      expect(await allPages(service, '모카 한', 1), `window ${window}, three letters`).toEqual([[evening, 1]]);
-      expect(await allPages(service, '은 모카', 1), `window ${window}, three letters`).toEqual([[morning, 1]]);
-      expect(await allPages(service, 'ㅁㅋㅍㅌ', 1), `window ${window}, consonants`).toEqual([
+      expect(await allPages(service, '모카 한', 1), `${label}, three letters`).toEqual([[evening, 1]]);
+      expect(await allPages(service, '은 모카', 1), `${label}, three letters`).toEqual([[morning, 1]]);
+      expect(await allPages(service, 'ㅁㅋㅍㅌ', 1), `${label}, consonants`).toEqual([
         [washing, 3],
         [pot, 2],
       ]);
@@ -252,8 +273,9 @@ describe('search through the indexes alone', () => {
       await insertShorts(h.database.db, creator.customerId, [{ title: '숨김', content: '#봄', createdAt: at(-120) }])
     )[0] as number;
     await h.database.db.update(shorts).set({ status: 'HIDDEN' }).where(eq(shorts.id, hidden));
-    const throughIndexes = createSearchService(h.database.db, '', { window: 0 });
-    const throughWindow = createSearchService(h.database.db, '');
+    const throughIndexes = createSearchService(h.database.db, '', { window: 0, few: 0 });
+    const throughWindow = createSearchService(h.database.db, '', { few: 0 });
+    const atOnce = createSearchService(h.database.db, '', { window: 0 });
     const all = (service: SearchService, q: string) => allPages(service, q, 2);
     const expected: Record<string, Array<[number, number]>> = {
       // A tag is found by its start, newest first, in two-item pages; the title's '#봄' is tier 3.
@@ -273,6 +295,7 @@ describe('search through the indexes alone', () => {
     for (const [q, want] of Object.entries(expected)) {
       expect(await all(throughIndexes, q), q).toEqual(want);
       expect(await all(throughWindow, q), q).toEqual(want);
+      expect(await all(atOnce, q), q).toEqual(want);
     }
     // An edited description moves its tags; a deleted short takes them along.
     await h.database.db.update(shorts).set({ content: '이제 #여름' }).where(eq(shorts.id, blossom));
@@ -291,53 +314,62 @@ describe('search through the indexes alone', () => {
 });
 
 describe('search cursor stability', () => {
-  it('never repeats or skips an item while shorts are inserted, liked and deleted between pages', async () => {
-    const db = h.database.db;
-    const author = await h.signUp();
-    await db.update(customers).set({ nickname: '평범한사람' }).where(eq(customers.id, author.customerId));
-    // 30 matches over three score tiers; several share a creation instant so the id decides.
-    const spec = Array.from({ length: 30 }, (_, i) => {
-      const tier = i % 3;
-      const title = tier === 0 ? `여행 기록 ${i}` : tier === 1 ? `기록 ${i}` : `일상 ${i}`;
-      const content = tier === 2 ? '오늘의 #여행' : tier === 1 ? '여행 가고 싶다' : '그냥';
-      return { title, content, createdAt: at(100 + Math.floor(i / 4)) };
-    });
-    const ids = await insertShorts(db, author.customerId, spec);
-    const fans = await Promise.all([h.signUp(), h.signUp()]);
+  // Two letters are read tier by tier; four, every match at once (few of them).
+  it.each([
+    ['여행', '평범한사람'],
+    ['제주여행', '평범한여행자'],
+  ])(
+    'never repeats or skips an item while shorts are inserted, liked and deleted between pages (%s)',
+    async (word, nickname) => {
+      const db = h.database.db;
+      const author = await h.signUp();
+      await db.update(customers).set({ nickname }).where(eq(customers.id, author.customerId));
+      // 30 matches over three score tiers; several share a creation instant so the id decides.
+      const spec = Array.from({ length: 30 }, (_, i) => {
+        const tier = i % 3;
+        const title = tier === 0 ? `${word} 기록 ${i}` : tier === 1 ? `기록 ${i}` : `일상 ${i}`;
+        const content = tier === 2 ? `오늘의 #${word}` : tier === 1 ? `${word} 가고 싶다` : '그냥';
+        return { title, content, createdAt: at(100 + Math.floor(i / 4)) };
+      });
+      const ids = await insertShorts(db, author.customerId, spec);
+      const fans = await Promise.all([h.signUp(), h.signUp()]);
 
-    const seen: number[] = [];
-    const deleted = new Set<number>();
-    let page = await search('여행', '&limit=8');
-    seen.push(...page.items.map((i) => i.shortsId));
-    let round = 0;
-    while (page.hasNext && page.nextCursor) {
-      round += 1;
-      const unseen = ids.filter((id) => !seen.includes(id) && !deleted.has(id));
-      // Between page loads: a new matching upload (newest, best title match), likes on a seen and an unseen
-      // item, and an unseen item deleted.
-      await insertShorts(db, author.customerId, [{ title: `여행 새 영상 ${round}`, createdAt: at(10_000 + round) }]);
-      for (const fan of fans) {
-        for (const target of [seen[0], unseen[0]]) {
-          const res = await h.app.inject({
-            method: 'POST',
-            url: `/api/shorts/feeds/${target}/reactions`,
-            headers: bearer(fan.token),
-            payload: { shortsId: target, type: 'like' },
-          });
-          expect(res.statusCode).toBe(200);
-        }
-      }
-      const victim = unseen.at(-1);
-      if (victim !== undefined) {
-        await db.delete(shorts).where(eq(shorts.id, victim));
-        deleted.add(victim);
-      }
-      page = await search('여행', next(page.nextCursor));
+      const seen: number[] = [];
+      const deleted = new Set<number>();
+      let page = await search(word, '&limit=8');
       seen.push(...page.items.map((i) => i.shortsId));
-    }
-    expect(round).toBeGreaterThanOrEqual(3);
-    const original = seen.filter((id) => ids.includes(id));
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(original.sort((a, b) => a - b)).toEqual(ids.filter((id) => !deleted.has(id)).sort((a, b) => a - b));
-  });
+      let round = 0;
+      while (page.hasNext && page.nextCursor) {
+        round += 1;
+        const unseen = ids.filter((id) => !seen.includes(id) && !deleted.has(id));
+        // Between page loads: a new matching upload (newest, best title match), likes on a seen and an unseen
+        // item, and an unseen item deleted.
+        await insertShorts(db, author.customerId, [
+          { title: `${word} 새 영상 ${round}`, createdAt: at(10_000 + round) },
+        ]);
+        for (const fan of fans) {
+          for (const target of [seen[0], unseen[0]]) {
+            const res = await h.app.inject({
+              method: 'POST',
+              url: `/api/shorts/feeds/${target}/reactions`,
+              headers: bearer(fan.token),
+              payload: { shortsId: target, type: 'like' },
+            });
+            expect(res.statusCode).toBe(200);
+          }
+        }
+        const victim = unseen.at(-1);
+        if (victim !== undefined) {
+          await db.delete(shorts).where(eq(shorts.id, victim));
+          deleted.add(victim);
+        }
+        page = await search(word, next(page.nextCursor));
+        seen.push(...page.items.map((i) => i.shortsId));
+      }
+      expect(round).toBeGreaterThanOrEqual(3);
+      const original = seen.filter((id) => ids.includes(id));
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(original.sort((a, b) => a - b)).toEqual(ids.filter((id) => !deleted.has(id)).sort((a, b) => a - b));
+    },
+  );
 });

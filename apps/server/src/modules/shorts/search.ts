@@ -121,6 +121,15 @@ function tierConditions(t: Terms, creators: number[]) {
                                    and ${after}) s
            order by h.created_at desc, h.short_id desc limit ${limit}`;
   return {
+    /**
+     * Each row's tier, for rows that match somewhere (in the text or by the creator's name); the same
+     * conditions as `plain`, asked in tier order.
+     */
+    tierOf: sql`case when ${unescaped.inTitle} then 3 when ${unescaped.byTag} or ${byNick} then 2 else 1 end`,
+    /** The text matches anywhere: unescaped, so pg_trgm's index serves it (three letters and more). */
+    anywhere: unescaped.anywhere,
+    /** The creator is one the query names. */
+    byNick,
     /** One condition per tier, for a scan of the newest rows. */
     plain: {
       3: unescaped.inTitle,
@@ -172,6 +181,13 @@ const BROWSE_SCORE = 0;
 /** How many of the newest shorts a tier looks at first, before asking the indexes. */
 const WINDOW = 2000;
 
+/**
+ * Up to how many matches a query of three letters and more is read in one statement, every tier at once
+ * (`fewMatches`), when the newest shorts did not fill its page. More than this, and the tiers are read one
+ * by one through their indexes, each stopping at a page.
+ */
+const FEW = 100;
+
 type Row = {
   id: number;
   title: string;
@@ -189,8 +205,11 @@ type Row = {
 export function createSearchService(
   db: Db,
   mediaBaseUrl: string,
-  /** `window: 0` skips the newest-shorts look, so tests read every tier through its indexes. */
-  { window = WINDOW }: { window?: number } = {},
+  /**
+   * `window: 0` skips the newest-shorts look, so tests read every tier through its indexes; `few: 0` never
+   * reads a query's matches at once.
+   */
+  { window = WINDOW, few = FEW }: { window?: number; few?: number } = {},
 ) {
   const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
     s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
@@ -203,24 +222,28 @@ export function createSearchService(
   const newestLimit = sql.raw(String(Math.trunc(window)));
 
   /**
-   * The newest `limit` rows of one tier below the cursor. A broad query finds them among the newest
-   * `window` shorts (date index, cheap filter, early stop); otherwise the indexes find every match of the
-   * tier and only those are sorted. Both give the same rows: the first is exact whenever it fills the page.
+   * The newest `limit` rows of one tier below the cursor among the newest `window` shorts (date index, cheap
+   * filter, early stop): exact whenever it fills `limit`, which a broad query's does. Otherwise the tier is
+   * read through its indexes (`indexedRows`), which find every match and sort only those, or, for a rare
+   * query, every tier at once (`fewMatches`).
    */
-  async function tierRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
-    const conditions = tierConditions(t, creators);
-    const recent = await rowsOf<Row>(
+  function newestRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
+    return rowsOf<Row>(
       db,
       sql`
       select ${columns}
         from (select s.* from shorts s where s.status = 'READY' and ${after}
                order by s.created_at desc, s.id desc limit ${newestLimit}) s
         join customers c on c.id = s.customer_id
-       where ${conditions.plain[level]}
+       where ${tierConditions(t, creators).plain[level]}
        order by s.created_at desc, s.id desc
        limit ${limit}`,
     );
-    if (recent.length >= limit) return recent;
+  }
+
+  /** One tier's newest `limit` rows through its indexes. */
+  function indexedRows(t: Terms, creators: number[], level: Tier, after: SQL, limit: number): Promise<Row[]> {
+    const conditions = tierConditions(t, creators);
     // Each branch sorts its matches before joining the creator: a broad one joins a page, not every match.
     const branches = conditions.indexed[level].map(
       (branch) => sql`(select ${columns} from (${branch(after, limit)}) s join customers c on c.id = s.customer_id)`,
@@ -228,6 +251,56 @@ export function createSearchService(
     return rows(sql`select * from (${sql.join(branches, sql` union all `)}) hits
       order by date_ms desc, id desc limit ${limit}`);
   }
+
+  /**
+   * Every tier's matches below the cursor in one statement, when there are at most `few` of them: the text
+   * anywhere through pg_trgm's index, and the shorts of the creators named. A query whose newest shorts do not
+   * fill a page is usually rare, and each tier's own look at the newest shorts and its indexes cost several
+   * milliseconds whether or not they find anything. Null when there are more (then the tiers are read one by
+   * one, as a broad query's must be).
+   */
+  async function fewMatches(
+    t: Terms,
+    creators: number[],
+    cursor: { tier: Tier; after: SQL },
+    visible: SQL,
+    limit: number,
+  ): Promise<Array<Row & { tier: Tier }> | null> {
+    const { tierOf, anywhere, byNick } = tierConditions(t, creators);
+    // Below the cursor: a lower tier, or the cursor's tier past its date and id (`after` is true on page 1).
+    const below = sql`(s.tier < ${cursor.tier} or (s.tier = ${cursor.tier} and ${cursor.after}))`;
+    // Each branch stops after one more than `few` (the fence keeps pg_trgm's index for the text, not a walk
+    // of the date index betting on an early stop). One row comes back even when the page is empty, so the
+    // count of matches always does; past `few` the page is not read (a one-time filter on the count).
+    const found = await rows<Partial<Row & { tier: Tier }> & { matched: number }>(sql`
+      with hits as (
+        select id from (
+          (select s.id from (select s.id from shorts s where s.status = 'READY' and ${anywhere} and ${visible}
+                              offset 0) s
+            limit ${few + 1})
+          union
+          (select s.id from shorts s where s.status = 'READY' and ${byNick} and ${visible} limit ${few + 1})) u
+        limit ${few + 1})
+      select m.matched, page.*
+        from (select count(*)::int as matched from hits) m
+        left join lateral (
+          select ${columns}, s.tier
+            from (select s.*, ${tierOf} as tier from shorts s join hits h on h.id = s.id) s
+            join customers c on c.id = s.customer_id
+           where m.matched <= ${few} and ${below}
+           order by s.tier desc, s.created_at desc, s.id desc
+           limit ${limit}) page on true`);
+    if ((found[0]?.matched ?? 0) > few) return null;
+    return found.filter((row): row is Row & { tier: Tier; matched: number } => row.id != null);
+  }
+
+  /**
+   * Whether `fewMatches` may serve the query: pg_trgm's index needs three letters. A query for a hashtag
+   * ('#x') reads its tags from their own table (`short_hashtags`), newest first; pg_trgm's look for '#x'
+   * anywhere in the text costs more than that at a million shorts (`#벤치7`: 9 ms read by tiers, 36-39 ms
+   * with the look first).
+   */
+  const mayBeFew = (t: Terms) => few > 0 && [...t.q].length >= 3 && !t.q.startsWith('#');
 
   /**
    * The creators whose nickname matches. pg_trgm's index serves three letters and more; a shorter query
@@ -292,13 +365,22 @@ export function createSearchService(
       for (let level = tier; level >= lowestTier(t) && found.length <= query.limit; level--) {
         // Only the lower tiers ask who the query names: a page filled by titles never looks.
         if (level < 3) creators ??= await creatorsNamed(t);
-        const more = await tierRows(
-          t,
-          creators ?? [],
-          level as Tier,
-          sql`${level === tier ? after : sql`true`} and ${visible}`,
-          query.limit + 1 - found.length,
-        );
+        const levelAfter = sql`${level === tier ? after : sql`true`} and ${visible}`;
+        const wanted = query.limit + 1 - found.length;
+        let more = await newestRows(t, creators ?? [], level, levelAfter, wanted);
+        if (more.length < wanted && level === tier && mayBeFew(t)) {
+          // Not filled by the newest shorts: perhaps a rare query, whose every match one statement reads.
+          // Unless it names more creators than that: their shorts alone are too many ('벤치러' names 1,000).
+          creators ??= await creatorsNamed(t);
+          const all =
+            creators.length <= few ? await fewMatches(t, creators, { tier, after }, visible, query.limit + 1) : null;
+          if (all)
+            return pageOf(
+              all.map((row) => toItem(row, row.tier)),
+              query.limit,
+            );
+        }
+        if (more.length < wanted) more = await indexedRows(t, creators ?? [], level, levelAfter, wanted);
         found.push(...more.map((row) => toItem(row, level)));
       }
       return pageOf(found, query.limit);
