@@ -255,7 +255,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       workDir: workRoot(config.DATA_DIR),
     }),
   );
-  await app.register(searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL)));
+  await app.register(
+    searchRoutes(createSearchService(database.db, config.MEDIA_BASE_URL, { manyMatches: caches.searchManyMatches })),
+  );
   await app.register(
     profileRoutes(createProfileService(database.db, storage, config.MEDIA_BASE_URL, app.log, changes)),
   );

@@ -45,6 +45,17 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
       ttlMs: publicFeedMs,
       droppedBy: { ranking: 'all' },
     }),
+    /**
+     * Search queries with more matches than one statement reads at once (ADR 0172), by their text: such a
+     * query is read tier by tier at once the next time, without counting its matches again. A choice of
+     * path, never an answer (both paths give the same page), so nothing but time drops it.
+     */
+    searchManyMatches: home.define<string, true>({
+      name: 'search-many-matches',
+      max: 10_000,
+      ttlMs: 10 * 60_000,
+      droppedBy: {},
+    }),
     /** Anonymous single-short answers: that short's item changed. */
     publicShort: home.define<string, PublicAnswer>({
       name: 'public-short',

@@ -2,7 +2,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { getChoseong } from 'es-hangul';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';
+import { CacheHome } from '../../lib/cache-home';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
 import { createSearchService, type SearchService } from './search';
@@ -310,6 +312,49 @@ describe('search through the indexes alone', () => {
       sql`select count(*)::int as n from short_hashtags where short_id = any(${`{${[...ids, hidden].join(',')}}`}::int[])`,
     );
     expect((left as unknown as { rows: Array<{ n: number }> }).rows[0]?.n).toBe(0);
+  });
+});
+
+describe('queries with many matches', () => {
+  it('remembers a query with more matches than one statement reads and reads it tier by tier from then on', async () => {
+    const ids = await insertShorts(h.database.db, creator.customerId, [
+      { title: '유자차 만들기', content: '', createdAt: at(-500) },
+      { title: '겨울', content: '따뜻한 유자차', createdAt: at(-490) },
+      { title: '간식', content: '#유자차', createdAt: at(-480) },
+    ]);
+    const [titled, described, tagged] = ids as [number, number, number];
+    const remembered = () => new CacheHome().define<string, true>({ name: 'many', max: 10, droppedBy: {} });
+    const manyMatches = remembered();
+    const none = remembered();
+    let statements = 0;
+    const counting = {
+      execute: (query: Parameters<Db['execute']>[0]) => {
+        statements += 1;
+        return h.database.db.execute(query);
+      },
+    } as unknown as Db;
+    // Three matches: over a cap of 2, within one of 3.
+    const overCap = createSearchService(counting, '', { window: 0, few: 2, manyMatches });
+    const withinCap = createSearchService(counting, '', { window: 0, few: 3, manyMatches: none });
+    const want = [
+      [titled, 3],
+      [tagged, 2],
+      [described, 1],
+    ];
+    const sent = async (service: SearchService, q: string) => {
+      statements = 0;
+      const page = await service.search({ q, limit: 8 });
+      expect(page.items.map((i) => [i.shortsId, i.score])).toEqual(want);
+      return statements;
+    };
+    const counted = await sent(overCap, '유자차');
+    expect(manyMatches.peek('유자차')).toBe(true);
+    // The next time the count is not asked again: one statement fewer, the same page.
+    expect(await sent(overCap, '유자차')).toBe(counted - 1);
+    // Within the cap, every tier in one statement after the newest shorts and the creators named.
+    expect(await sent(withinCap, '유자차')).toBe(3);
+    expect(none.peek('유자차')).toBeUndefined();
+    await h.database.db.delete(shorts).where(inArray(shorts.id, ids));
   });
 });
 

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { PLAN_PER_VALUE } from '../../db/named-statements';
 import { customers, shorts } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
+import type { Cache } from '../../lib/cache-home';
 import { badRequest } from '../../lib/errors';
 import { notBlockedSql } from '../safety/service';
 
@@ -207,9 +208,13 @@ export function createSearchService(
   mediaBaseUrl: string,
   /**
    * `window: 0` skips the newest-shorts look, so tests read every tier through its indexes; `few: 0` never
-   * reads a query's matches at once.
+   * reads a query's matches at once; `manyMatches` remembers the queries that had more than `few`.
    */
-  { window = WINDOW, few = FEW }: { window?: number; few?: number } = {},
+  {
+    window = WINDOW,
+    few = FEW,
+    manyMatches,
+  }: { window?: number; few?: number; manyMatches?: Cache<string, true> } = {},
 ) {
   const columns = sql`s.id, s.title, s.content, s.video_key, s.thumbnail_key, s.like_count, s.comment_count,
     s.customer_id, c.nickname, c.profile_img, (extract(epoch from s.created_at) * 1000)::float8 as date_ms`;
@@ -298,9 +303,10 @@ export function createSearchService(
    * Whether `fewMatches` may serve the query: pg_trgm's index needs three letters. A query for a hashtag
    * ('#x') reads its tags from their own table (`short_hashtags`), newest first; pg_trgm's look for '#x'
    * anywhere in the text costs more than that at a million shorts (`#벤치7`: 9 ms read by tiers, 36-39 ms
-   * with the look first).
+   * with the look first). A query known to have more is not counted again.
    */
-  const mayBeFew = (t: Terms) => few > 0 && [...t.q].length >= 3 && !t.q.startsWith('#');
+  const mayBeFew = (t: Terms) =>
+    few > 0 && [...t.q].length >= 3 && !t.q.startsWith('#') && manyMatches?.get(t.q) === undefined;
 
   /**
    * The creators whose nickname matches. pg_trgm's index serves three letters and more; a shorter query
@@ -379,6 +385,7 @@ export function createSearchService(
               all.map((row) => toItem(row, row.tier)),
               query.limit,
             );
+          manyMatches?.set(t.q, true);
         }
         if (more.length < wanted) more = await indexedRows(t, creators ?? [], level, levelAfter, wanted);
         found.push(...more.map((row) => toItem(row, level)));
