@@ -192,6 +192,9 @@ async function startServer(port, databaseUrl, dataDir) {
       LOG_LEVEL: 'warn',
       RUN_JOBS: 'false',
       SEED_DEMO: 'false',
+      // No public answer cache: the same words are asked again and again, and the figure is the database's.
+      PUBLIC_CACHE_MS: '0',
+      PUBLIC_FEED_CACHE_MS: '0',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -46,9 +46,9 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
       droppedBy: { ranking: 'all' },
     }),
     /**
-     * Search queries with more matches than one statement reads at once (ADR 0172), by their text: such a
-     * query is read tier by tier at once the next time, without counting its matches again. A choice of
-     * path, never an answer (both paths give the same page), so nothing but time drops it.
+     * Search queries with more matches than one statement reads at once (ADR 0172), by their text: the next
+     * time, such a query is read tier by tier straight away, without counting its matches again. A choice of
+     * path, never an answer (both paths give the same page), so no change drops it; it ages out.
      */
     searchManyMatches: home.define<string, true>({
       name: 'search-many-matches',
