@@ -445,6 +445,9 @@ export function kneeOf(results) {
 
 const r1 = (n) => Math.round(n * 10) / 10;
 
+/** A cache's hit rate as a percentage with one decimal, or '—' when nothing was read. */
+export const hitRateText = (share) => (share === null ? '—' : `${r1(share * 100)} %`);
+
 export function printMixed(results) {
   console.log('\n### Mixed load: ramp\n');
   console.log(
@@ -457,11 +460,10 @@ export function printMixed(results) {
     const kinds = Object.entries(r.kinds)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
-    const rate = (share) => (share === null ? '—' : `${Math.round(share * 1000) / 10} %`);
     const percent = (share) => `${Math.round(share * 100)} %`;
     const machine = r.machine ? `${percent(r.machine.busy)} (${percent(r.machine.stolen)})` : '—';
     console.log(
-      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${r.slowCalls} (${r1(r.slowShare * 100)} %) | ${errors} | ${rate(r.hitRate)} | ${rate(r.searchHitRate)} | ${percent(r.loopBusy)} | ${machine} | ${r.within ? 'yes' : 'no'} |`,
+      `| ${r.users}${r.warmup ? ' (warm-up)' : ''} | ${kinds} | ${r1(r.total)} | ${r1(worst.p99)} ms (${worst.type}) | ${r.slowCalls} (${r1(r.slowShare * 100)} %) | ${errors} | ${hitRateText(r.hitRate)} | ${hitRateText(r.searchHitRate)} | ${percent(r.loopBusy)} | ${machine} | ${r.within ? 'yes' : 'no'} |`,
     );
   }
   // Every step's calls, the knee's marked: what breaks first past the knee is the next thing to fix.

@@ -300,6 +300,27 @@ export function createSearchService(
   }
 
   /**
+   * The page of a query with few matches, read at once; null (and the query remembered) when it has more, or
+   * names more creators than that: their shorts alone are too many ('벤치러' names 1,000).
+   */
+  async function pageAtOnce(
+    t: Terms,
+    creators: number[],
+    cursor: { tier: Tier; after: SQL },
+    visible: SQL,
+    limit: number,
+  ): Promise<SearchPage | null> {
+    const all = creators.length <= few ? await fewMatches(t, creators, cursor, visible, limit + 1) : null;
+    if (all)
+      return pageOf(
+        all.map((row) => toItem(row, row.tier)),
+        limit,
+      );
+    manyMatches?.set(t.q, true);
+    return null;
+  }
+
+  /**
    * Whether `fewMatches` may serve the query: pg_trgm's index needs three letters. A query for a hashtag
    * ('#x') reads its tags from their own table (`short_hashtags`), newest first; pg_trgm's look for '#x'
    * anywhere in the text costs more than that at a million shorts (`#벤치7`: 9 ms read by tiers, 36-39 ms
@@ -376,16 +397,9 @@ export function createSearchService(
         let more = await newestRows(t, creators ?? [], level, levelAfter, wanted);
         if (more.length < wanted && level === tier && mayBeFew(t)) {
           // Not filled by the newest shorts: perhaps a rare query, whose every match one statement reads.
-          // Unless it names more creators than that: their shorts alone are too many ('벤치러' names 1,000).
           creators ??= await creatorsNamed(t);
-          const all =
-            creators.length <= few ? await fewMatches(t, creators, { tier, after }, visible, query.limit + 1) : null;
-          if (all)
-            return pageOf(
-              all.map((row) => toItem(row, row.tier)),
-              query.limit,
-            );
-          manyMatches?.set(t.q, true);
+          const page = await pageAtOnce(t, creators, { tier, after }, visible, query.limit);
+          if (page) return page;
         }
         if (more.length < wanted) more = await indexedRows(t, creators ?? [], level, levelAfter, wanted);
         found.push(...more.map((row) => toItem(row, level)));
