@@ -50,7 +50,13 @@ export interface MerchantService {
   status(merchantId: number, requestId: string): Promise<{ status: PaymentRequestStatus; expiresAt: Date }>;
 }
 
-export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number): MerchantService {
+/** `drawPin` is the PIN source; tests pass a scripted one to make draws collide. */
+export function createMerchantService(
+  db: Db,
+  clock: Clock,
+  ttlSeconds: number,
+  drawPin: () => string = newPinCode,
+): MerchantService {
   async function view(row: RequestRow, origin: string): Promise<PaymentRequestView> {
     const link = deepLink(origin, row.qrToken);
     return {
@@ -91,23 +97,31 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
       .where(and(inArray(paymentRequests.id, expired), isActiveRequest));
   }
 
+  /** The request already made for this order: the same one again is answered as it was, another is refused. */
+  async function repeatOf(merchantId: number, body: CreatePaymentRequestBody, origin: string) {
+    const [existing] = await db
+      .select()
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, body.orderId)));
+    // Inserted nothing yet found nothing: only a row deleted in between could do that, and none is ever deleted.
+    if (!existing) throw new Error('payment request of the order vanished');
+    if (existing.requestName !== body.requestName || existing.totalPrice !== body.totalPrice) {
+      throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
+    }
+    return view(existing, origin);
+  }
+
+  /**
+   * One statement in the usual case: the insert itself finds an order already requested (its unique key) and
+   * a PIN still held. Expired rows are swept only when a drawn PIN collides, since a sweep on every create
+   * cost each one a write of its own while almost never freeing the PIN it was about to draw (ADR 0173).
+   */
   async function create(
     merchantId: number,
     body: CreatePaymentRequestBody,
     origin: string,
   ): Promise<PaymentRequestView> {
-    const [existing] = await db
-      .select()
-      .from(paymentRequests)
-      .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, body.orderId)));
-    if (existing) {
-      if (existing.requestName !== body.requestName || existing.totalPrice !== body.totalPrice) {
-        throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
-      }
-      return view(existing, origin);
-    }
     const now = clock.now();
-    await sweepExpired(now);
     for (let attempt = 0; attempt < 8; attempt++) {
       try {
         const [row] = await db
@@ -117,20 +131,18 @@ export function createMerchantService(db: Db, clock: Clock, ttlSeconds: number):
             orderId: body.orderId,
             requestName: body.requestName,
             totalPrice: body.totalPrice,
-            pinCode: newPinCode(),
+            pinCode: drawPin(),
             qrToken: newQrToken(),
             expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
             createdAt: now,
           })
+          .onConflictDoNothing({ target: [paymentRequests.merchantId, paymentRequests.orderId] })
           .returning();
-        if (row) return view(row, origin);
+        return row ? view(row, origin) : repeatOf(merchantId, body, origin);
       } catch (error) {
-        if (isUniqueViolation(error, 'payment_requests_order_key')) {
-          // A concurrent create with the same orderId won: answer as the idempotent repeat would.
-          return create(merchantId, body, origin);
-        }
-        // Another ACTIVE request holds this PIN: draw again.
-        if (!isUniqueViolation(error)) throw error;
+        // Another request holds this PIN: free the expired ones' PINs and draw again.
+        if (!isUniqueViolation(error, 'payment_requests_active_pin_key')) throw error;
+        await sweepExpired(now);
       }
     }
     throw new Error('could not allocate a unique PIN');
