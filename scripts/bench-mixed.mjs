@@ -124,7 +124,10 @@ const CHAT_LINES = ['포인트 어떻게 모아요?', '이번 달 결제 금액 
  * Runs the ramp against `base`. `setup` gives signed-in tokens: `viewers` (fixture customers) and `payers`
  * (fresh customers), the merchant key, and a function reading the public caches' counters and the event loop's
  * busy time (`{ publicFeed: { hits, misses }, publicSearch: { hits, misses }, loopBusySeconds }`).
- * `searchTail` is the share of searches that are one-off queries, which no cache has seen.
+ * `searchTail` is the share of searches that are one-off queries, which no cache has seen. When the last of
+ * `steps` is within the limit, the ramp goes on by the last step's increment up to `upTo` users, until a step
+ * is not: a ramp whose every step passed has not found the knee, only a floor under it. `viewers` and
+ * `payers` must cover `upTo` (`accountsNeeded`).
  */
 export async function mixedLoad({
   base,
@@ -139,9 +142,12 @@ export async function mixedLoad({
   arrivalSeconds = 0,
   mix,
   searchTail = 0.5,
+  upTo = steps.at(-1),
 }) {
   const samples = []; // { step, type, ms, ok }
-  let step = 0;
+  /** Calls under way, by the step they started in: a step is judged once its last call has answered. */
+  const pending = new Map();
+  let step = -1;
   let stopping = false;
   const randomIp = () => `10.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}.${(Math.random() * 255) | 0}`;
 
@@ -155,6 +161,12 @@ export async function mixedLoad({
     const startedIn = step;
     let ok = false;
     let json = null;
+    let answered;
+    const settled = new Promise((resolve) => {
+      answered = resolve;
+    });
+    const under = pending.get(startedIn) ?? new Set();
+    pending.set(startedIn, under.add(settled));
     try {
       const res = await send(
         `${base}${path}`,
@@ -174,6 +186,8 @@ export async function mixedLoad({
       ok = false;
     }
     samples.push({ step: startedIn, type, ms: performance.now() - started, ok });
+    under.delete(settled);
+    answered();
     return json;
   }
   const think = () => sleep(thinkMs * (0.5 + Math.random()));
@@ -315,7 +329,7 @@ export async function mixedLoad({
   };
 
   const uploadFile = readUploadFile();
-  const maxUsers = steps.at(-1);
+  const maxUsers = Math.max(steps.at(-1), upTo);
   const kinds = kindsFor(maxUsers, mix);
   // Every signed-in user is a customer of its own: the server keeps one customer's watch claims from
   // overlapping in time, so two users sharing an account would refuse each other's claims.
@@ -328,54 +342,11 @@ export async function mixedLoad({
     ...(warmupSeconds > 0 ? [{ users: steps[0], seconds: warmupSeconds, warmup: true }] : []),
     ...steps.map((users) => ({ users, seconds: stepSeconds, warmup: false })),
   ];
-  for (let s = 0; s < plan.length; s++) {
-    const { users: target, warmup } = plan[s];
-    // The step's new users arrive spread over `arrivalSeconds`, as independent people do (started in one
-    // millisecond, their first calls would be a burst no audience sends). Calls started while they arrive
-    // count toward no step: a step measures its number of users, all present.
-    step = -1;
-    while (running.length < target) {
-      const i = running.length;
-      running.push(
-        sleep(Math.random() * arrivalSeconds * 1000)
-          .then(() => (stopping ? undefined : users[kinds[i]](tokens[i], i)))
-          .catch(() => undefined),
-      );
-    }
-    await sleep(arrivalSeconds * 1000);
-    step = s;
-    const before = await serverCounters();
-    const machineBefore = machineTicks();
-    const began = performance.now();
-    await sleep(plan[s].seconds * 1000);
-    const seconds = (performance.now() - began) / 1000;
-    const machineAfter = machineTicks();
-    const after = await serverCounters();
-    const rateOf = (cache) => {
-      const hits = after[cache].hits - before[cache].hits;
-      const misses = after[cache].misses - before[cache].misses;
-      return hits + misses > 0 ? hits / (hits + misses) : null;
-    };
-    perStep.push({
-      users: target,
-      warmup,
-      seconds,
-      hitRate: rateOf('publicFeed'),
-      searchHitRate: rateOf('publicSearch'),
-      // The share of the step the server's one event loop was running code: every request's code waits there.
-      loopBusy: (after.loopBusySeconds - before.loopBusySeconds) / seconds,
-      machine: machineBefore && machineAfter ? machineShares(machineBefore, machineAfter) : null,
-      kinds: countKinds(kinds.slice(0, target)),
-    });
-    const label = warmup ? 'warm-up' : 'done';
-    console.log(`  mixed: ${target} users ${label} (${samples.filter((x) => x.step === s).length} calls)`);
-  }
-  stopping = true;
-  await Promise.race([Promise.all(running), sleep(15_000)]);
+  const increment = steps.length > 1 ? steps.at(-1) - steps.at(-2) : 0;
 
-  return perStep.map((st, s) => {
+  /** A step's figures from the calls that started in it, over its duration. */
+  function judge(st, s) {
     const byType = new Map();
-    // Samples count toward the step in which they started, over that step's duration.
     for (const x of samples) {
       if (x.step !== s) continue;
       const list = byType.get(x.type) ?? [];
@@ -403,7 +374,60 @@ export async function mixedLoad({
     const calls = types.reduce((sum, t) => sum + t.count, 0);
     const slow = types.reduce((sum, t) => sum + t.slow, 0);
     return { ...st, types, total, within, slowShare: calls > 0 ? slow / calls : 0, slowCalls: slow };
-  });
+  }
+
+  for (let s = 0; s < plan.length; s++) {
+    const { users: target, warmup } = plan[s];
+    // The step's new users arrive spread over `arrivalSeconds`, as independent people do (started in one
+    // millisecond, their first calls would be a burst no audience sends). Calls started while they arrive
+    // count toward no step: a step measures its number of users, all present.
+    while (running.length < target) {
+      const i = running.length;
+      running.push(
+        sleep(Math.random() * arrivalSeconds * 1000)
+          .then(() => (stopping ? undefined : users[kinds[i]](tokens[i], i)))
+          .catch(() => undefined),
+      );
+    }
+    await sleep(arrivalSeconds * 1000);
+    step = s;
+    const before = await serverCounters();
+    const machineBefore = machineTicks();
+    const began = performance.now();
+    await sleep(plan[s].seconds * 1000);
+    const seconds = (performance.now() - began) / 1000;
+    step = -1;
+    const machineAfter = machineTicks();
+    const after = await serverCounters();
+    const rateOf = (cache) => {
+      const hits = after[cache].hits - before[cache].hits;
+      const misses = after[cache].misses - before[cache].misses;
+      return hits + misses > 0 ? hits / (hits + misses) : null;
+    };
+    perStep.push({
+      users: target,
+      warmup,
+      seconds,
+      hitRate: rateOf('publicFeed'),
+      searchHitRate: rateOf('publicSearch'),
+      // The share of the step the server's one event loop was running code: every request's code waits there.
+      loopBusy: (after.loopBusySeconds - before.loopBusySeconds) / seconds,
+      machine: machineBefore && machineAfter ? machineShares(machineBefore, machineAfter) : null,
+      kinds: countKinds(kinds.slice(0, target)),
+    });
+    const label = warmup ? 'warm-up' : 'done';
+    console.log(`  mixed: ${target} users ${label} (${samples.filter((x) => x.step === s).length} calls)`);
+    // The planned steps all passed: the knee is further up, so the ramp goes on.
+    const next = target + increment;
+    if (s === plan.length - 1 && !warmup && increment > 0 && next <= maxUsers) {
+      await Promise.all(pending.get(s) ?? []);
+      if (judge(perStep[s], s).within) plan.push({ users: next, seconds: stepSeconds, warmup: false });
+    }
+  }
+  stopping = true;
+  await Promise.race([Promise.all(running), sleep(15_000)]);
+
+  return perStep.map(judge);
 }
 
 /** Shares of the machine's CPU time between two readings: busy (all processes, stolen included), stolen. */
