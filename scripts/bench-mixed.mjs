@@ -417,7 +417,7 @@ export async function mixedLoad({
     });
     const label = warmup ? 'warm-up' : 'done';
     console.log(`  mixed: ${target} users ${label} (${samples.filter((x) => x.step === s).length} calls)`);
-    // The planned steps all passed: the knee is further up, so the ramp goes on.
+    // The last step so far passed, once its last calls answered: the knee is further up, so the ramp goes on.
     const next = target + increment;
     if (s === plan.length - 1 && !warmup && increment > 0 && next <= maxUsers) {
       await Promise.all(pending.get(s) ?? []);
