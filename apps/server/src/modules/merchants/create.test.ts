@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/client';
 import { paymentRequests } from '../../db/schema';
+import { countingDb } from '../../test/counting-db';
 import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { createMerchantService } from './service';
@@ -25,23 +25,6 @@ function scripted(...pins: string[]): () => string {
     if (!pin) throw new Error('no scripted PIN left');
     return pin;
   };
-}
-
-/** The `db` the service is given, counting the statements it starts. */
-function counting(db: Db) {
-  const counter = { statements: 0 };
-  const starts = new Set<PropertyKey>(['select', 'insert', 'update', 'delete', 'execute']);
-  const proxy = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        if (starts.has(prop)) counter.statements += 1;
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { db: proxy, counter };
 }
 
 const rawStatus = async (requestId: string) => {
@@ -79,7 +62,7 @@ describe('creating a payment request', () => {
   });
 
   it('writes a new order in one statement and answers its repeat with one more read', async () => {
-    const { db, counter } = counting(h.database.db);
+    const { db, counter } = countingDb(h.database.db);
     const service = createMerchantService(db, h.clock, 120);
     const body = nextOrder(4_200);
     const first = await service.create(merchantId, body, ORIGIN);

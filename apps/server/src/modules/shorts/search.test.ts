@@ -2,9 +2,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { getChoseong } from 'es-hangul';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/client';
 import { customers, shorts } from '../../db/schema';
 import { CacheHome } from '../../lib/cache-home';
+import { countingDb } from '../../test/counting-db';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
 import { createSearchService, type SearchService } from './search';
@@ -326,13 +326,7 @@ describe('queries with many matches', () => {
     const remembered = () => new CacheHome().define<string, true>({ name: 'many', max: 10, droppedBy: {} });
     const manyMatches = remembered();
     const none = remembered();
-    let statements = 0;
-    const counting = {
-      execute: (query: Parameters<Db['execute']>[0]) => {
-        statements += 1;
-        return h.database.db.execute(query);
-      },
-    } as unknown as Db;
+    const { db: counting, counter } = countingDb(h.database.db);
     // Three matches: over a cap of 2, within one of 3.
     const overCap = createSearchService(counting, '', { window: 0, few: 2, manyMatches });
     const withinCap = createSearchService(counting, '', { window: 0, few: 3, manyMatches: none });
@@ -342,10 +336,10 @@ describe('queries with many matches', () => {
       [described, 1],
     ];
     const sent = async (service: SearchService, q: string) => {
-      statements = 0;
+      counter.statements = 0;
       const page = await service.search({ q, limit: 8 });
       expect(page.items.map((i) => [i.shortsId, i.score])).toEqual(want);
-      return statements;
+      return counter.statements;
     };
     const counted = await sent(overCap, '유자차');
     expect(manyMatches.peek('유자차')).toBe(true);
