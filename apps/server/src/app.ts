@@ -26,7 +26,7 @@ import { isApiPath } from './http/paths';
 import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
-import { registerUnreadBodyClose } from './http/unread-body';
+import { registerUnreadBodyDrain } from './http/unread-body';
 import { registerWebApp } from './http/web-app';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -117,6 +117,9 @@ const SWAGGER_UI_ASSETS = join(
   'static',
 );
 
+/** How long a refused request's unread body is read and dropped before its socket is closed (unread-body.ts). */
+const UNREAD_BODY_DRAIN_MS = 10_000;
+
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
 /**
@@ -146,7 +149,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerSecurityHeaders(app, config.MEDIA_BASE_URL);
   registerInputGuard(app);
-  registerUnreadBodyClose(app);
+  registerUnreadBodyDrain(app, {
+    // The largest body any route accepts (an upload's video and thumbnail, their form fields), and a few
+    // seconds: a refused upload's rest is read and dropped so its client hears the refusal.
+    maxBytes: (config.UPLOAD_MAX_VIDEO_MB + config.UPLOAD_MAX_THUMBNAIL_MB + 1) * 1024 * 1024,
+    maxMs: UNREAD_BODY_DRAIN_MS,
+  });
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {

@@ -172,14 +172,7 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
               continue;
             }
             const target = join(dir, part.fieldname);
-            try {
-              await pump(part.file, createWriteStream(target));
-            } catch (error) {
-              if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-                throw tooLarge(`파일은 ${mb(limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
-              }
-              throw error;
-            }
+            await pump(part.file, createWriteStream(target));
             if (part.fieldname === 'video') videoFile = target;
             else thumbnailFile = target;
           } else if (typeof part.value === 'string') {
@@ -201,6 +194,10 @@ export function shortsRoutes(deps: ShortsRouteDeps): FastifyPluginAsync {
       } catch (error) {
         if (error instanceof AppError) throw error;
         const code = (error as { code?: string }).code;
+        // Over the limit, whether the file's stream or the form's next part noticed it first.
+        if (code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw tooLarge(`파일은 ${mb(limits.maxVideoBytes)}MB 이하만 올릴 수 있습니다.`);
+        }
         if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
           throw badRequest('UPLOAD_TOO_MANY_PARTS', '업로드 형식이 올바르지 않습니다.');
         }
