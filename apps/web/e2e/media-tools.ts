@@ -24,8 +24,12 @@ export function runFfmpeg(args: string[]): void {
   execFileSync(ffmpeg, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 }
 
-/** Writes a 2 s portrait H.264 test clip (180×320, 15 fps, no sound) to `path`: an upload as a phone makes it. */
-export function writeTestClip(path: string): void {
+/**
+ * Writes a 2 s portrait H.264 test clip (180×320, 15 fps, no sound) to `path`: an upload as a phone makes it.
+ * `heavy` makes it noise, kept lossless: about 3.6 MB, a body still being sent when an early answer comes.
+ */
+export function writeTestClip(path: string, heavy = false): void {
+  const rate = heavy ? ['-vf', 'noise=alls=100:allf=t', '-qp', '0'] : [];
   runFfmpeg([
     '-f',
     'lavfi',
@@ -37,6 +41,7 @@ export function writeTestClip(path: string): void {
     'ultrafast',
     '-pix_fmt',
     'yuv420p',
+    ...rate,
     path,
   ]);
 }

@@ -6,6 +6,8 @@ export const SHORTS_MSG = {
   uploadError: '업로드 중 오류가 발생했습니다',
   uploadSuccess: '업로드가 완료되었습니다.',
   uploading: '업로드 중...',
+  /** On the upload page after a new login brought the customer back to an upload that was refused. */
+  uploadRestored: '올리던 영상과 글을 다시 불러왔어요. 업로드를 눌러 이어서 올려 주세요.',
   noRecording: '녹화된 영상이 없습니다.',
   cameraPermission: '카메라 권한을 확인해 주세요.',
   recordingError: '녹화 영상을 처리하는 중 오류가 발생했습니다.',

@@ -1,6 +1,8 @@
 /**
  * The chosen or recorded file's info (name, type, size, url, lastModified) goes to session storage
- * as the handoff to the upload page; `url` is an object URL, valid for this document.
+ * as the handoff to the upload page; `url` is an object URL, valid for this document. An upload in flight
+ * hands its file off again with the words typed for it (`draft`), so a refusal that sends the customer to
+ * log in brings them back to the same form.
  */
 const KEY = 'shortsUploadFile';
 
@@ -10,15 +12,25 @@ export interface HandoffInfo {
   size: number;
   url: string;
   lastModified: number;
+  draft?: UploadDraft;
 }
 
-export function handOff(file: File): HandoffInfo {
+/** What the customer typed for an upload they sent. */
+export interface UploadDraft {
+  title: string;
+  content: string;
+}
+
+export function handOff(file: File, draft?: UploadDraft): HandoffInfo {
+  const earlier = readHandoff();
+  if (earlier) URL.revokeObjectURL(earlier.url);
   const info: HandoffInfo = {
     name: file.name,
     type: file.type,
     size: file.size,
     url: URL.createObjectURL(file),
     lastModified: file.lastModified,
+    ...(draft ? { draft } : {}),
   };
   sessionStorage.setItem(KEY, JSON.stringify(info));
   return info;

@@ -8,7 +8,7 @@ import { notify } from '../../../shared/notify';
 import { FilePicker } from '../../../shared/ui/file-picker';
 import { LimitedField } from '../../../shared/ui/limited-field';
 import { useUpload } from '../api/shorts-api';
-import { clearHandoff, readHandoff, takeHandoffFile } from '../file-handoff';
+import { clearHandoff, handOff, readHandoff, takeHandoffFile } from '../file-handoff';
 import styles from './upload-page.module.css';
 
 const JPEG_QUALITY = 0.8;
@@ -36,6 +36,8 @@ export default function UploadPage() {
   const [submitting, setSubmitting] = useState(false);
   /** Why the server refuses this creator's uploads for now (an upload ban and the date it ends). */
   const [refused, setRefused] = useState<string | null>(null);
+  /** The file and words of an upload sent before a new login came back with the customer. */
+  const [restored, setRestored] = useState(false);
   const preview = useRef<HTMLVideoElement>(null);
   const alive = useRef(true);
   const { mutateAsync: upload } = useUpload();
@@ -46,7 +48,13 @@ export default function UploadPage() {
     const info = readHandoff();
     if (info) {
       void takeHandoffFile(info).then((handed) => {
-        if (handed && alive.current) choose(handed);
+        if (!handed || !alive.current) return;
+        choose(handed);
+        if (info.draft) {
+          setTitle(info.draft.title);
+          setContent(info.draft.content);
+          setRestored(true);
+        }
       });
     }
     return () => {
@@ -108,6 +116,7 @@ export default function UploadPage() {
     setThumbnailUrl(null);
     setTitle('');
     setContent('');
+    setRestored(false);
     clearHandoff();
   };
 
@@ -130,12 +139,17 @@ export default function UploadPage() {
           customThumbnail && thumbnail instanceof File ? thumbnail.name : 'thumbnail.jpg',
         );
       form.append('video', file, file.name || 'video.webm');
+      // Kept until the upload lands: a refusal that sends the customer to log in again (an expired session)
+      // brings them back here with the same file and words.
+      handOff(file, { title, content });
       // The server transcodes in the background; the feed shows only playable videos, so wait for it.
       const uploaded = await upload({ form, keepWaiting: () => alive.current });
       reset();
       navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'UPLOAD_BANNED') {
+      if (error instanceof ApiError && error.status === 401) {
+        // The client already said the session ended and went to the login page; the draft waits here.
+      } else if (error instanceof ApiError && error.code === 'UPLOAD_BANNED') {
         // The server's sentence names the date the ban ends; it stays on the page, not only in a toast.
         setRefused(error.message);
         notify(error.message);
@@ -213,6 +227,11 @@ export default function UploadPage() {
           placeholder="영상에 대해 알려주세요 (#태그 가능)"
           counted
         />
+        {restored && (
+          <p className={styles.restored} role="status" data-testid="upload-restored">
+            {SHORTS_MSG.uploadRestored}
+          </p>
+        )}
         {refused && (
           <p className={styles.refused} role="alert" data-testid="upload-refused">
             {refused}
