@@ -107,6 +107,7 @@ export const ERROR_CODES = [
   // customer safety
   'ALREADY_REPORTED',
   'SELF_REPORT',
+  'TOO_MANY_REPORTS',
   'SELF_BLOCK',
   'UPLOAD_BANNED',
 ] as const;

@@ -245,6 +245,11 @@ export const moderationCase = z.object({
   state: z.string(),
   autoHidden: z.boolean(),
   reportCount: z.number().int(),
+  /**
+   * The reports' summed weight by their reporters' standing, in hundredths of a trusted report
+   * (docs/rules/shorts.md#S11): the queue is ranked by it.
+   */
+  reportWeight: z.number().int(),
   reasons: z.array(z.object({ reason: z.enum(REPORT_REASONS), count: z.number().int() })),
   texts: z.array(z.string()),
   creatorId: z.number().int(),

@@ -763,12 +763,18 @@ export const moderationCases = pgTable(
     autoHidden: boolean('auto_hidden').notNull().default(false),
     reviewed: boolean('reviewed').notNull().default(false),
     reportCount: integer('report_count').notNull().default(0),
+    /** Sums of its reports' `weight` and `hideWeight` (docs/rules/shorts.md#S11, migration 0056). */
+    reportWeight: integer('report_weight').notNull().default(0),
+    hideWeight: integer('hide_weight').notNull().default(0),
     openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('moderation_cases_target_key').on(t.targetType, t.targetId),
     index('moderation_cases_state_idx').on(t.state, t.openedAt),
+    index('moderation_cases_weight_idx')
+      .on(t.reportWeight.desc(), t.openedAt)
+      .where(sql`${t.state} = 'OPEN' or (${t.state} = 'HIDDEN' and ${t.autoHidden})`),
   ],
 );
 
@@ -785,8 +791,17 @@ export const contentReports = pgTable(
     reason: text('reason', { enum: REPORT_REASONS }).notNull(),
     text: text('text').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** By the reporter's standing when reported, in hundredths of a trusted report (S11, migration 0056). */
+    weight: integer('weight').notNull().default(0),
+    /** The part of `weight` that may hide the item by itself (0 from reporters not yet trusted to). */
+    hideWeight: integer('hide_weight').notNull().default(0),
+    /** A moderator's ruling on the case: it moves the reporter's later weight. */
+    outcome: text('outcome', { enum: ['UPHELD', 'DISMISSED'] }),
   },
-  (t) => [uniqueIndex('content_reports_once_key').on(t.caseId, t.reporterId)],
+  (t) => [
+    uniqueIndex('content_reports_once_key').on(t.caseId, t.reporterId),
+    index('content_reports_reporter_idx').on(t.reporterId, t.createdAt),
+  ],
 );
 
 export const creatorBlocks = pgTable(

@@ -125,6 +125,8 @@ export function createAuthService(
               account: input.account,
               accountName: input.accountName,
               nickname: defaultNickname(attempt),
+              // On the app clock, as everything the account's age is compared with (report weights, the console).
+              createdAt: now,
             })
             .returning({ id: customers.id });
           await hit(db, hourly, now);

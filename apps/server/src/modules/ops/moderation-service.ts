@@ -1,7 +1,7 @@
 import { kstDate, kstIso } from '@ohgood/contract/kst';
 import type { ModerationCase } from '@ohgood/contract/ops';
 import { type ModerationAction, REPORT_REASONS, type ReportReason } from '@ohgood/contract/safety-rules';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contentReports, customers, moderationCases, shortComments, shorts } from '../../db/schema';
 import { withTx } from '../../db/tx';
@@ -58,6 +58,7 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
         state: row.state,
         autoHidden: row.autoHidden,
         reportCount: row.reportCount,
+        reportWeight: row.reportWeight,
         reasons: REPORT_REASONS.map((reason: ReportReason) => ({
           reason,
           count: mine.filter((r) => r.reason === reason).length,
@@ -78,11 +79,14 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
   return {
     async queue(state: QueueState) {
       const where = state === 'OPEN' ? awaitingReview : eq(moderationCases.state, state);
+      // Waiting cases by their reports' weight first (docs/rules/shorts.md#S11): trusted reporters' cases come
+      // up before a flood of fresh accounts'.
+      const order = state === 'OPEN' ? [desc(moderationCases.reportWeight), asc(moderationCases.openedAt)] : [];
       const rows = await db
         .select()
         .from(moderationCases)
         .where(where)
-        .orderBy(asc(moderationCases.openedAt))
+        .orderBy(...order, asc(moderationCases.openedAt))
         .limit(100);
       return { items: await describe(rows), mediaBaseUrl };
     },
@@ -106,6 +110,11 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
           .set({ state: action === 'HIDE' ? 'HIDDEN' : 'CLOSED', autoHidden: false, reviewed: true, decidedAt: now })
           .where(eq(moderationCases.id, caseId))
           .returning();
+        // The ruling is the reporters' track record: it moves the weight of their later reports.
+        await tx
+          .update(contentReports)
+          .set({ outcome: action === 'HIDE' ? 'UPHELD' : 'DISMISSED' })
+          .where(and(eq(contentReports.caseId, caseId), isNull(contentReports.outcome)));
         await writeAudit(tx, actorOf(by), now, {
           action: `moderation.${action.toLowerCase()}`,
           targetType: before.targetType === 'SHORT' ? 'short' : 'comment',

@@ -2,13 +2,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BLOCK_AND_REPORT } from '@ohgood/contract/safety-rules';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announceChange } from '../../cache-changes';
 import { auditLog, customers, shortComments } from '../../db/schema';
 import { workRoot } from '../../lib/work-dir';
 import { heardEverythingAnnounced } from '../../test/announced';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { trustedReporter } from '../../test/reporter-fixture';
 import { insertShorts } from '../../test/shorts-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
 
@@ -87,17 +88,145 @@ describe('reports (S10, S11)', () => {
     const listed = (await queue()).find((c) => c.targetId === shortsId && c.targetType === 'SHORT');
     expect(listed?.reportCount).toBe(1);
   });
+});
 
-  it(`hides an item at ${BLOCK_AND_REPORT.autoHideReports} reports, pending review`, async () => {
-    const { shortsId } = await aShort('문턱 테스트');
-    expect(await idsOfFeed()).toContain(shortsId);
-    for (let i = 0; i < BLOCK_AND_REPORT.autoHideReports; i++) {
-      const reporter = await h.signUp();
-      await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SEXUAL' });
-      const visible = (await idsOfFeed()).includes(shortsId);
-      expect(visible).toBe(i < BLOCK_AND_REPORT.autoHideReports - 1);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function caseOf(shortsId: number) {
+  return (await queue()).find((c) => c.targetId === shortsId && c.targetType === 'SHORT') as
+    | { caseId: number; state: string; autoHidden: boolean; reportCount: number; reportWeight: number }
+    | undefined;
+}
+
+const decide = (caseId: number, action: 'HIDE' | 'DISMISS') =>
+  h.app.inject({
+    method: 'POST',
+    url: `/api/ops/moderation/${caseId}/decision`,
+    headers: moderator,
+    payload: { action, reason: '검토 결과' },
+  });
+
+describe('report weights (S11)', () => {
+  it('three new accounts report one short and then every short of a feed, and nothing is hidden', async () => {
+    const made = [];
+    for (let i = 0; i < 8; i++) made.push((await aShort(`새 계정 신고 대상 ${i}`)).shortsId);
+    const fresh = [await h.signUp(), await h.signUp(), await h.signUp()];
+    for (const reporter of fresh) {
+      for (const shortsId of made) {
+        expect((await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SPAM' })).statusCode).toBe(
+          200,
+        );
+      }
     }
-    expect((await queue()).find((c) => c.targetId === shortsId)).toMatchObject({ autoHidden: true, state: 'HIDDEN' });
+    const feed = await idsOfFeed(await h.signUp());
+    for (const shortsId of made) {
+      expect(feed).toContain(shortsId);
+      // In the queue for a moderator, weighed as three accounts under a day old.
+      expect(await caseOf(shortsId)).toMatchObject({
+        state: 'OPEN',
+        autoHidden: false,
+        reportCount: 3,
+        reportWeight: 30,
+      });
+    }
+  });
+
+  it('three customers of standing hide a short with the third report, pending review', async () => {
+    const { shortsId } = await aShort('신뢰 신고 대상');
+    const trusted = [await trustedReporter(h), await trustedReporter(h), await trustedReporter(h)];
+    for (const [i, reporter] of trusted.entries()) {
+      await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SEXUAL' });
+      expect((await idsOfFeed()).includes(shortsId)).toBe(i < 2);
+    }
+    expect(await caseOf(shortsId)).toMatchObject({ autoHidden: true, state: 'HIDDEN', reportWeight: 300 });
+  });
+
+  it('hides nothing by the reports of old accounts without a payment, or of accounts newer than the content', async () => {
+    const { shortsId } = await aShort('결제 없는 계정의 신고');
+    for (let i = 0; i < 5; i++) {
+      const reporter = await h.signUp();
+      const joined = new Date(h.clock.now().getTime() - 30 * DAY_MS);
+      await h.database.db.update(customers).set({ createdAt: joined }).where(eq(customers.id, reporter.customerId));
+      await report(reporter, { targetType: 'SHORT', targetId: shortsId, reason: 'SPAM' });
+    }
+    expect(await caseOf(shortsId)).toMatchObject({ state: 'OPEN', reportWeight: 5 * 60 });
+
+    const creator = await h.signUp();
+    const [old] = await insertShorts(h.database.db, creator.customerId, [
+      { title: '오래된 영상', createdAt: new Date(h.clock.now().getTime() - 60 * DAY_MS) },
+    ]);
+    for (let i = 0; i < 4; i++) {
+      await report(await trustedReporter(h), { targetType: 'SHORT', targetId: old as number, reason: 'SPAM' });
+    }
+    expect(await caseOf(old as number)).toMatchObject({ state: 'OPEN', autoHidden: false, reportWeight: 400 });
+  });
+
+  it('ranks the queue by weight: one trusted report before two fresh ones opened earlier', async () => {
+    const early = await aShort('새 계정 둘의 신고');
+    await report(await h.signUp(), { targetType: 'SHORT', targetId: early.shortsId, reason: 'SPAM' });
+    await report(await h.signUp(), { targetType: 'SHORT', targetId: early.shortsId, reason: 'SPAM' });
+    h.clock.advance(60_000);
+    const late = await aShort('신뢰 계정 하나의 신고');
+    await report(await trustedReporter(h), { targetType: 'SHORT', targetId: late.shortsId, reason: 'SPAM' });
+    const order = (await queue()).map((c) => c.targetId);
+    expect(order.indexOf(late.shortsId)).toBeLessThan(order.indexOf(early.shortsId));
+  });
+
+  it("moves a reporter's weight by how moderators ruled on their earlier reports", async () => {
+    const upheld = await trustedReporter(h);
+    for (let i = 0; i < 2; i++) {
+      const target = await aShort(`인용된 신고 ${i}`);
+      await report(upheld, { targetType: 'SHORT', targetId: target.shortsId, reason: 'SPAM' });
+      expect((await decide((await caseOf(target.shortsId))?.caseId ?? 0, 'HIDE')).statusCode).toBe(200);
+    }
+    const next = await aShort('인용 후 신고');
+    await report(upheld, { targetType: 'SHORT', targetId: next.shortsId, reason: 'SPAM' });
+    // 60 (a month old) + 40 (a payment) + 2 × 25 (upheld), the most a report weighs.
+    expect((await caseOf(next.shortsId))?.reportWeight).toBe(150);
+
+    const dismissed = await trustedReporter(h);
+    const restored = await aShort('기각될 신고');
+    await report(dismissed, { targetType: 'SHORT', targetId: restored.shortsId, reason: 'SPAM' });
+    expect((await decide((await caseOf(restored.shortsId))?.caseId ?? 0, 'DISMISS')).statusCode).toBe(200);
+    const after = await aShort('기각 후 신고');
+    await report(dismissed, { targetType: 'SHORT', targetId: after.shortsId, reason: 'SPAM' });
+    // 60 + 40 − 50 (one dismissed report).
+    expect((await caseOf(after.shortsId))?.reportWeight).toBe(50);
+  });
+
+  it('caps a reporter at 10 reports an hour even when sent at once, with a Korean message, and 30 a day', async () => {
+    const reporter = await h.signUp();
+    const creator = await h.signUp();
+    const targets = await insertShorts(
+      h.database.db,
+      creator.customerId,
+      Array.from({ length: 55 }, (_, i) => ({ title: `한도 대상 ${i}`, createdAt: h.clock.now() })),
+    );
+    const answers = await Promise.all(
+      targets.slice(0, 15).map((targetId) => report(reporter, { targetType: 'SHORT', targetId, reason: 'SPAM' })),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(BLOCK_AND_REPORT.reportsPerHour);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused).toHaveLength(5);
+    expect(refused[0]?.json()).toMatchObject({
+      code: 'TOO_MANY_REPORTS',
+      message: '신고는 1시간에 10건까지 할 수 있어요. 잠시 후 다시 시도해 주세요.',
+    });
+
+    // One try every 7 minutes for the rest of the day: the hourly cap lets 8–9 an hour through, the daily one 30.
+    let accepted = BLOCK_AND_REPORT.reportsPerHour;
+    const daily: string[] = [];
+    const started = h.clock.now().getTime();
+    for (const targetId of targets.slice(15)) {
+      h.clock.advance(7 * 60_000);
+      const res = await report(reporter, { targetType: 'SHORT', targetId, reason: 'SPAM' });
+      if (res.statusCode === 200) accepted += 1;
+      else daily.push(res.json().message);
+    }
+    expect(accepted).toBe(BLOCK_AND_REPORT.reportsPerDay);
+    expect(daily.at(-1)).toBe('신고는 하루에 30건까지 할 수 있어요. 내일 다시 시도해 주세요.');
+    // The moderator's console session of the later tests lives on this clock.
+    h.clock.advance(started - h.clock.now().getTime());
   });
 });
 
@@ -122,7 +251,10 @@ describe('hidden content (S12)', () => {
     expect(await idsOfSearch('숨김대상영상')).toEqual([]);
     expect(await profileIds(viewer, creator.customerId)).toEqual([]);
     expect((await h.app.inject({ method: 'GET', url: `/api/public/shorts/${shortsId}` })).statusCode).toBe(404);
-    const [audited] = await h.database.db.select().from(auditLog).where(eq(auditLog.action, 'moderation.hide'));
+    const [audited] = await h.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'moderation.hide'), eq(auditLog.targetId, String(shortsId))));
     expect(audited).toMatchObject({ role: 'MODERATOR', reason: '폭력적인 장면', targetId: String(shortsId) });
 
     await h.app.inject({

@@ -9,23 +9,24 @@ import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { type ContentChanged, hideContent } from './content-visibility';
+import { reportWeight, standingOf } from './reporter-standing';
 
-/** The creator of a visible short or comment, or SHORT_NOT_FOUND / COMMENT_NOT_FOUND. */
-async function creatorOf(db: Executor, target: ReportTarget, id: number): Promise<number> {
+/** The creator of a visible short or comment and when it was made, or SHORT_NOT_FOUND / COMMENT_NOT_FOUND. */
+async function reportedItem(db: Executor, target: ReportTarget, id: number): Promise<{ creator: number; at: Date }> {
   if (target === 'SHORT') {
     const [row] = await db
-      .select({ creator: shorts.customerId })
+      .select({ creator: shorts.customerId, at: shorts.createdAt })
       .from(shorts)
       .where(and(eq(shorts.id, id), eq(shorts.status, 'READY')));
     if (!row) throw notFound('SHORT_NOT_FOUND', '영상을 찾을 수 없습니다.');
-    return row.creator;
+    return row;
   }
   const [row] = await db
-    .select({ creator: shortComments.customerId })
+    .select({ creator: shortComments.customerId, at: shortComments.createdAt })
     .from(shortComments)
     .where(and(eq(shortComments.id, id), isNull(shortComments.deletedAt), isNull(shortComments.hiddenAt)));
   if (!row) throw notFound('COMMENT_NOT_FOUND', '댓글을 찾을 수 없습니다.');
-  return row.creator;
+  return row;
 }
 
 /**
@@ -40,15 +41,19 @@ export function createSafetyService(
   blockedCache: Cache<number, ReadonlySet<number>>,
 ) {
   return {
-    /** One report per customer per item; the threshold's report hides the item until a moderator decides. */
+    /**
+     * One report per customer per item, within the reporter's hourly and daily caps, weighed by their standing;
+     * the report that brings the case's hiding weight to the threshold hides the item until a moderator decides.
+     */
     async report(reporter: number, input: ReportRequest): Promise<{ reportId: number }> {
-      const creator = await creatorOf(db, input.targetType, input.targetId);
-      if (creator === reporter) throw badRequest('SELF_REPORT', SAFETY_MSG.selfReport);
+      const item = await reportedItem(db, input.targetType, input.targetId);
+      if (item.creator === reporter) throw badRequest('SELF_REPORT', SAFETY_MSG.selfReport);
       const now = clock.now();
       const outcome = await withTx(db, async (tx) => {
+        const { weight, hideWeight } = reportWeight(await standingOf(tx, reporter, item.at, now));
         await tx
           .insert(moderationCases)
-          .values({ targetType: input.targetType, targetId: input.targetId, creatorId: creator, openedAt: now })
+          .values({ targetType: input.targetType, targetId: input.targetId, creatorId: item.creator, openedAt: now })
           .onConflictDoNothing();
         const [found] = await tx
           .select()
@@ -66,6 +71,8 @@ export function createSafetyService(
               reason: input.reason,
               text: input.text ?? '',
               createdAt: now,
+              weight,
+              hideWeight,
             })
             .returning({ id: contentReports.id });
           reportId = row?.id ?? 0;
@@ -75,16 +82,18 @@ export function createSafetyService(
           }
           throw error;
         }
-        const count = found.reportCount + 1;
+        const caseHideWeight = found.hideWeight + hideWeight;
         const autoHide =
           !found.reviewed &&
           found.state === 'OPEN' &&
-          count >= BLOCK_AND_REPORT.autoHideReports &&
+          caseHideWeight >= BLOCK_AND_REPORT.autoHideWeight &&
           (await hideContent(tx, input.targetType, input.targetId, now, 'REPORTS'));
         await tx
           .update(moderationCases)
           .set({
-            reportCount: count,
+            reportCount: found.reportCount + 1,
+            reportWeight: found.reportWeight + weight,
+            hideWeight: caseHideWeight,
             // A closed case reopens for a moderator's look; only an unreviewed one hides by itself.
             state: autoHide ? 'HIDDEN' : found.state === 'CLOSED' ? 'OPEN' : found.state,
             autoHidden: autoHide || found.autoHidden,
