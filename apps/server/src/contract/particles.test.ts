@@ -14,6 +14,13 @@ describe('particles after an inserted noun', () => {
     expect(withParticle('쇼핑', '와/과')).toBe('쇼핑과');
   });
 
+  it('으로/로: a final consonant takes 으로, none or a final ㄹ takes 로', () => {
+    expect(withParticle('플래티넘', '으로/로')).toBe('플래티넘으로');
+    expect(withParticle('실버', '으로/로')).toBe('실버로');
+    expect(withParticle('골드', '으로/로')).toBe('골드로');
+    expect(withParticle('서울', '으로/로')).toBe('서울로');
+  });
+
   it('reads past a trailing parenthetical: 45,000원(45.9%) takes 을', () => {
     expect(withParticle('45,000원(45.9%)', '을/를')).toBe('45,000원(45.9%)을');
     expect(withParticle('커피(2잔)', '이/가')).toBe('커피(2잔)가');

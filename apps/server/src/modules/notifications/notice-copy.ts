@@ -3,6 +3,7 @@ import type { DomainEvent, DomainEventOf } from '@ohgood/contract/domain-events'
 import { GRADES } from '@ohgood/contract/grades';
 import type { NoticeCategory, NoticeKind } from '@ohgood/contract/notifications';
 import { won } from '@ohgood/contract/number-format';
+import { withParticle } from '@ohgood/contract/particles';
 
 /** A notice to write for one customer; `dedupeKey` makes it happen once. */
 export interface NoticeDraft {
@@ -155,7 +156,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
         billing(
           'grade_changed',
           event.to.gradePoint > event.from.gradePoint ? '등급 상승' : '등급 하락',
-          `등급이 ${gradeLabel(event.from.grade)}에서 ${gradeLabel(event.to.grade)}(으)로 바뀌었어요.`,
+          `등급이 ${gradeLabel(event.from.grade)}에서 ${withParticle(gradeLabel(event.to.grade), '으로/로')} 바뀌었어요.`,
           '/mypage',
         ),
       ];

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -200,6 +202,47 @@ describe('the customer page', () => {
     for (const action of ['정지 해제', '한도 변경', '잠금 초기화', '모든 세션 끊기', '환불']) {
       expect(screen.queryByRole('button', { name: action })).not.toBeInTheDocument();
     }
+  });
+});
+
+describe('particles in the console’s copy', () => {
+  /** Opens an action's dialog, gives a reason and returns the confirmation's summary line. */
+  async function summaryOf(user: ReturnType<typeof userEvent.setup>, button: HTMLElement) {
+    await user.click(button);
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/사유/), '본인 확인');
+    await user.click(within(dialog).getByRole('button', { name: '다음' }));
+    const text = within(dialog).getByText(/가리지 않고|가맹점 대신/).textContent;
+    await user.click(within(dialog).getByRole('button', { name: '취소' }));
+    return text;
+  }
+
+  it('follows the inserted word: 이름을, 이메일을, 계좌를, 4,500원을', async () => {
+    const user = userEvent.setup();
+    serve(customerRoutes());
+    render(<CustomerDetail customerId={7} staffRole="RISK" />);
+    const reveals = await screen.findAllByRole('button', { name: '보기' });
+    const summaries = [];
+    for (const reveal of reveals) summaries.push(await summaryOf(user, reveal));
+    expect(summaries).toEqual([
+      '이름을 가리지 않고 봅니다. 감사 기록에 남아요.',
+      '이메일을 가리지 않고 봅니다. 감사 기록에 남아요.',
+      '계좌를 가리지 않고 봅니다. 감사 기록에 남아요.',
+    ]);
+    expect(await summaryOf(user, screen.getByRole('button', { name: '환불' }))).toBe(
+      '아메리카노 4,500원을 가맹점 대신 환불합니다.',
+    );
+    expect(posts()).toEqual([]);
+  });
+
+  it('leaves no both-ways particle such as 을(를) or (으)로 in the web app’s source', () => {
+    const src = join(__dirname, '..', '..');
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+      (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    const both = /[을를이가은는와과]\([을를이가은는와과]\)|\(으\)로/;
+    expect(files.filter((file) => both.test(readFileSync(join(src, file), 'utf8')))).toEqual([]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { withParticle } from '@ohgood/contract/particles';
 import { notify } from '../../shared/notify';
 import { OpsError } from './ops-client';
 import styles from './ops-console.module.css';
@@ -69,8 +70,8 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
       className={styles.button}
       onClick={() =>
         navigator.clipboard.writeText(value).then(
-          () => notify(`${what}를 복사했어요.`),
-          () => notify(`복사하지 못했어요. ${what}를 직접 선택해 복사해주세요.`),
+          () => notify(`${withParticle(what, '을/를')} 복사했어요.`),
+          () => notify(`복사하지 못했어요. ${withParticle(what, '을/를')} 직접 선택해 복사해주세요.`),
         )
       }
     >

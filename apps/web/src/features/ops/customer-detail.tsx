@@ -1,6 +1,7 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { withParticle } from '@ohgood/contract/particles';
 import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';
 import { won } from '../../shared/format';
@@ -58,7 +59,7 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
                           label="보기"
                           title={`${label} 보기`}
                           variant="linkButton"
-                          summary={`${label}을(를) 가리지 않고 봅니다. 감사 기록에 남아요.`}
+                          summary={`${withParticle(label, '을/를')} 가리지 않고 봅니다. 감사 기록에 남아요.`}
                           run={async (reason) => {
                             const { value } = await callOps(api.reveal, {
                               params: { id: customerId },
@@ -301,7 +302,7 @@ function Payments({
                         label="환불"
                         title={`결제 #${p.paymentId} 환불`}
                         variant="linkButton"
-                        summary={`${p.requestName} ${won(p.totalPrice)}을(를) 가맹점 대신 환불합니다.`}
+                        summary={`${p.requestName} ${withParticle(won(p.totalPrice), '을/를')} 가맹점 대신 환불합니다.`}
                         run={(reason) => callOps(api.refund, { params: { paymentId: p.paymentId }, body: { reason } })}
                         onDone={onRefunded}
                       />
