@@ -259,7 +259,9 @@ export const moderationCase = z.object({
   title: z.string(),
   body: z.string(),
   videoPath: z.string().nullable(),
+  /** The short the content is on (a comment's short, or the short itself), and its title. */
   shortsId: z.number().int(),
+  shortTitle: z.string(),
   openedAt: z.string(),
 });
 export type ModerationCase = z.infer<typeof moderationCase>;

@@ -35,12 +35,18 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
       .select({ caseId: contentReports.caseId, reason: contentReports.reason, text: contentReports.text })
       .from(contentReports)
       .where(inArray(contentReports.caseId, ids));
-    const shortIds = rows.filter((r) => r.targetType === 'SHORT').map((r) => r.targetId);
     const commentIds = rows.filter((r) => r.targetType === 'COMMENT').map((r) => r.targetId);
-    const shortRows = shortIds.length ? await db.select().from(shorts).where(inArray(shorts.id, shortIds)) : [];
     const commentRows = commentIds.length
       ? await db.select().from(shortComments).where(inArray(shortComments.id, commentIds))
       : [];
+    // A comment's case names the short it is on, so the short is read for both kinds.
+    const shortIds = [
+      ...new Set([
+        ...rows.filter((r) => r.targetType === 'SHORT').map((r) => r.targetId),
+        ...commentRows.map((c) => c.shortId),
+      ]),
+    ];
+    const shortRows = shortIds.length ? await db.select().from(shorts).where(inArray(shorts.id, shortIds)) : [];
     const creators = await db
       .select({ id: customers.id, nickname: customers.nickname, strikes: customers.strikes })
       .from(customers)
@@ -48,9 +54,10 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
     return rows.map((row) => {
       const mine = reports.filter((r) => r.caseId === row.id);
       const creator = creators.find((c) => c.id === row.creatorId);
-      const short = shortRows.find((s) => s.id === row.targetId);
-      const comment = commentRows.find((c) => c.id === row.targetId);
       const isShort = row.targetType === 'SHORT';
+      const comment = isShort ? undefined : commentRows.find((c) => c.id === row.targetId);
+      const shortsId = isShort ? row.targetId : (comment?.shortId ?? 0);
+      const short = shortRows.find((s) => s.id === shortsId);
       return {
         caseId: row.id,
         targetType: row.targetType,
@@ -70,7 +77,8 @@ export function createModerationService(db: Db, clock: Clock, mediaBaseUrl: stri
         title: isShort ? (short?.title ?? '') : '댓글',
         body: isShort ? (short?.content ?? '') : (comment?.content ?? ''),
         videoPath: isShort ? (short?.videoKey ?? null) : null,
-        shortsId: isShort ? row.targetId : (comment?.shortId ?? 0),
+        shortsId,
+        shortTitle: short?.title ?? '',
         openedAt: kstIso(row.openedAt),
       };
     });

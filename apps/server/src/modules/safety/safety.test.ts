@@ -68,7 +68,16 @@ async function profileIds(viewer: Viewer, targetId: number): Promise<number[]> {
 
 async function queue() {
   const res = await h.app.inject({ method: 'GET', url: '/api/ops/moderation', headers: moderator });
-  return res.json().items as Array<{ caseId: number; targetId: number; targetType: string; reportCount: number }>;
+  return res.json().items as Array<{
+    caseId: number;
+    targetId: number;
+    targetType: string;
+    reportCount: number;
+    title: string;
+    body: string;
+    shortsId: number;
+    shortTitle: string;
+  }>;
 }
 
 describe('reports (S10, S11)', () => {
@@ -266,7 +275,7 @@ describe('hidden content (S12)', () => {
     expect(await idsOfFeed()).toContain(shortsId);
   });
 
-  it('a hidden comment reads as gone for everyone', async () => {
+  it('a hidden comment reads as gone for everyone; its case names the short it is on', async () => {
     const { shortsId } = await aShort('댓글 숨김');
     const author = await h.signUp();
     const added = await h.app.inject({
@@ -281,6 +290,7 @@ describe('hidden content (S12)', () => {
     expect(await comments()).toHaveLength(1);
     await report(await h.signUp(), { targetType: 'COMMENT', targetId: commentId, reason: 'HATE' });
     const found = (await queue()).find((c) => c.targetType === 'COMMENT' && c.targetId === commentId);
+    expect(found).toMatchObject({ body: '나쁜 댓글', shortsId, shortTitle: '댓글 숨김' });
     await h.app.inject({
       method: 'POST',
       url: `/api/ops/moderation/${found?.caseId}/decision`,

@@ -9,6 +9,7 @@ import { describeChange } from './audit-log';
 import { sectionsFor } from './console-access';
 import { CustomerDetail } from './customer-detail';
 import { Merchants } from './merchants';
+import { Moderation } from './moderation';
 import { opsToken } from './ops-client';
 
 /**
@@ -286,6 +287,44 @@ describe('merchants', () => {
     expect(writeText).toHaveBeenCalledWith('mk_live_new');
     await user.click(screen.getByRole('button', { name: '닫기' }));
     expect(screen.queryByText('mk_live_new')).not.toBeInTheDocument();
+  });
+});
+
+describe('the moderation queue', () => {
+  it('names a comment’s short and links it in the customer app, in a new tab', async () => {
+    serve({
+      'GET /api/ops/moderation': () => ({
+        mediaBaseUrl: '/media/',
+        items: [
+          {
+            caseId: 4,
+            targetType: 'COMMENT',
+            targetId: 90,
+            state: 'OPEN',
+            autoHidden: false,
+            reportCount: 1,
+            reasons: [{ reason: 'HATE', count: 1 }],
+            texts: [],
+            creatorId: 12,
+            creatorNickname: '댓글러',
+            creatorStrikes: 0,
+            title: '댓글',
+            body: '나쁜 댓글',
+            videoPath: null,
+            shortsId: 31,
+            shortTitle: '한강 산책',
+            openedAt: '2026-11-20T10:00:00+09:00',
+          },
+        ],
+      }),
+    });
+    render(<Moderation />);
+    const card = await screen.findByRole('article', { name: '신고 4: ‘한강 산책’에 달린 댓글' });
+    expect(within(card).getByRole('heading', { level: 3 })).toHaveTextContent('쇼츠 ‘한강 산책’ (새 창)에 달린 댓글');
+    const link = within(card).getByRole('link', { name: '‘한강 산책’ (새 창)' });
+    expect(link).toHaveAttribute('href', '/shorts/feeds?shortsId=31');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(within(card).getByText('나쁜 댓글')).toBeInTheDocument();
   });
 });
 

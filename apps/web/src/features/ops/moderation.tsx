@@ -9,6 +9,9 @@ import styles from './ops-console.module.css';
 import { useOps } from './use-ops';
 
 type Queue = 'OPEN' | 'HIDDEN' | 'CLOSED';
+
+/** The short in the customer app's feed (the console is served from the same origin). */
+const shortLink = (shortsId: number) => `/shorts/feeds?shortsId=${shortsId}`;
 const QUEUES: Array<{ id: Queue; label: string }> = [
   { id: 'OPEN', label: '검토 대기' },
   { id: 'HIDDEN', label: '숨김' },
@@ -54,18 +57,35 @@ export function Moderation() {
 function CaseCard({ item, mediaBaseUrl, onDone }: { item: ModerationCase; mediaBaseUrl: string; onDone: () => void }) {
   const decide = (action: 'HIDE' | 'RESTORE' | 'DISMISS') => (reason: string) =>
     callOps(api.decide, { params: { caseId: item.caseId }, body: { action, reason } });
-  const kind = item.targetType === 'SHORT' ? '쇼츠' : '댓글';
+  const isShort = item.targetType === 'SHORT';
+  const kind = isShort ? '쇼츠' : '댓글';
+  const shortName = item.shortTitle ? `‘${item.shortTitle}’` : `#${item.shortsId}`;
   return (
-    <article className={styles.card} aria-label={`신고 ${item.caseId}: ${item.title}`}>
+    <article
+      className={styles.card}
+      aria-label={`신고 ${item.caseId}: ${isShort ? item.title : `${shortName}에 달린 댓글`}`}
+    >
       <div className={styles.row}>
         {item.videoPath && (
           // biome-ignore lint/a11y/useMediaCaption: user videos carry no caption track
           <video className={styles.video} src={`${mediaBaseUrl}${item.videoPath}`} controls preload="metadata" />
         )}
         <div>
-          <h3>
-            {kind}: {item.title}
-          </h3>
+          {isShort ? (
+            <h3>
+              {kind}: {item.title}
+            </h3>
+          ) : (
+            // A comment reads in its short's context: the short opens in the customer app, in a new tab.
+            <h3>
+              쇼츠{' '}
+              <a href={shortLink(item.shortsId)} target="_blank" rel="noreferrer">
+                {shortName}
+                <span className="visually-hidden"> (새 창)</span>
+              </a>
+              에 달린 댓글
+            </h3>
+          )}
           {item.body && <p>{item.body}</p>}
           <p>
             신고 {item.reportCount}건 ·{' '}
