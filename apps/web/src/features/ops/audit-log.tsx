@@ -1,6 +1,7 @@
 import type { AuditRow } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
+import { describeChange } from './audit-change';
 import { minute, Status } from './console-ui';
 import { callOps } from './ops-client';
 import styles from './ops-console.module.css';
@@ -37,46 +38,6 @@ const TARGETS: Record<string, string> = {
   case: '신고',
 };
 
-/** Field names of before → after in Korean; others are shown as they are. */
-const FIELDS: Record<string, string> = {
-  suspended: '결제 정지',
-  staffSuspended: '운영자 정지',
-  overdueLifted: '연체 정지 해제',
-  limit: '한도',
-  creditLimit: '개별 한도',
-  role: '역할',
-  disabled: '중지',
-  state: '상태',
-  status: '상태',
-  field: '항목',
-  sessionsRevokedAt: '세션 끊은 시각',
-};
-
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-
-/**
- * What an action changed, readably: for two records only the fields that differ ('결제 정지: true → false'),
- * otherwise the values as they are.
- */
-export function describeChange(before: unknown, after: unknown): string {
-  const isRecord = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isRecord(before) && isRecord(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    const changed = keys.filter((key) => text(before[key]) !== text(after[key]));
-    return changed
-      .map((key) => `${FIELDS[key] ?? key}: ${text(before[key] ?? null)} → ${text(after[key] ?? null)}`)
-      .join(', ');
-  }
-  if (isRecord(after) && (before === null || before === undefined)) {
-    return Object.entries(after)
-      .map(([key, value]) => `${FIELDS[key] ?? key}: ${text(value)}`)
-      .join(', ');
-  }
-  if (before === null && after === null) return '';
-  return `${text(before)} → ${text(after)}`;
-}
-
 /** Audit rows, newest first; `onActor` makes an operator's name a filter. */
 export function AuditTable({ items, onActor }: { items: AuditRow[]; onActor?: (staffId: number) => void }) {
   if (items.length === 0) return <p>기록이 없습니다.</p>;
@@ -111,7 +72,7 @@ export function AuditTable({ items, onActor }: { items: AuditRow[]; onActor?: (s
               {TARGETS[row.targetType] ?? row.targetType} #{row.targetId}
             </td>
             <td>{row.reason}</td>
-            <td className={styles.muted}>{describeChange(row.before, row.after)}</td>
+            <td className={styles.muted}>{describeChange(row.before, row.after, row.action)}</td>
           </tr>
         ))}
       </tbody>

@@ -5,7 +5,6 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetToastLog, toastLog } from '../../test/toast-log';
-import { describeChange } from './audit-log';
 import { sectionsFor } from './console-access';
 import { CustomerDetail } from './customer-detail';
 import { Merchants } from './merchants';
@@ -325,21 +324,5 @@ describe('the moderation queue', () => {
     expect(link).toHaveAttribute('href', '/shorts/feeds?shortsId=31');
     expect(link).toHaveAttribute('target', '_blank');
     expect(within(card).getByText('나쁜 댓글')).toBeInTheDocument();
-  });
-});
-
-describe('the audit log', () => {
-  it('shows what an action changed, field by field, in Korean', () => {
-    expect(
-      describeChange(
-        { customerId: 5, suspended: true, staffSuspended: true, overdueLifted: false },
-        { customerId: 5, suspended: false, staffSuspended: false, overdueLifted: false },
-      ),
-    ).toBe('결제 정지: true → false, 운영자 정지: true → false');
-    expect(describeChange({ limit: 100_000, creditLimit: null }, { limit: 50_000, creditLimit: 50_000 })).toBe(
-      '한도: 100000 → 50000, 개별 한도: null → 50000',
-    );
-    expect(describeChange(null, { field: 'email' })).toBe('항목: email');
-    expect(describeChange(null, null)).toBe('');
   });
 });
