@@ -5,9 +5,10 @@ import { generate } from 'otplib';
 import { apiCustomer, MERCHANT, uniqueEmail } from './helpers';
 
 /*
- * The operator console end to end, on the demo operators (README's demo table): an operator signs in with a
- * TOTP code the test computes, finds a customer, lifts a suspension with a reason and sees it in the audit
- * log; a moderator hides a reported short and an anonymous feed no longer shows it.
+ * The operator console end to end, on the demo operators (README's demo table), at a desktop's 1440×900: an
+ * operator signs in with a TOTP code the test computes, finds a customer, lifts a suspension and lowers the
+ * limit with reasons and reads both in the audit log in words; a moderator hides a reported short and an
+ * anonymous feed no longer shows it, and sees a reported comment with the short it is on.
  */
 
 const PASSWORD = 'ohgood-ops-123!';
@@ -18,7 +19,7 @@ const OPERATORS = {
 };
 const shots = join(import.meta.dirname, '.tmp', 'ops');
 
-test.use({ viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false });
+test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
 /**
  * The server's clock runs shifted (CLOCK_START), and TOTP codes are checked at its time: a payment request's
@@ -73,6 +74,40 @@ async function confirmWithReason(page: Page, reason: string) {
   await expect(dialog).toBeHidden();
 }
 
+/** The admin's API session, handed to the console (its token lives in this tab's session storage). */
+async function openWithAdminSession(page: Page) {
+  await page.addInitScript((token) => sessionStorage.setItem('opsToken', token), admin.authorization?.slice(7) ?? '');
+  await page.goto('/ops');
+}
+
+/** The anonymous feed's `n`th short from its end (its first page of 50). */
+async function shortFromFeedEnd(request: APIRequestContext, n: number) {
+  const feed = await request.get('/api/public/shorts/feeds?page=1&size=50');
+  const items = (await feed.json()).data as Array<{ shortsId: number; title: string }>;
+  const target = items.at(-n);
+  expect(target).toBeTruthy();
+  return target as { shortsId: number; title: string };
+}
+
+/** Clean-up for the specs after one: the admin decides the case of `target` in the queue `state`. */
+async function closeCase(
+  request: APIRequestContext,
+  state: 'OPEN' | 'HIDDEN',
+  target: { targetType: 'SHORT' | 'COMMENT'; targetId: number },
+  action: 'RESTORE' | 'DISMISS',
+) {
+  const queue = await request.get(`/api/ops/moderation?state=${state}`, { headers: admin });
+  const kase = ((await queue.json()).items as Array<{ caseId: number; targetId: number; targetType: string }>).find(
+    (c) => c.targetType === target.targetType && c.targetId === target.targetId,
+  );
+  expect(kase).toBeTruthy();
+  const decided = await request.post(`/api/ops/moderation/${kase?.caseId}/decision`, {
+    headers: admin,
+    data: { action, reason: 'e2e 정리' },
+  });
+  expect(decided.ok()).toBe(true);
+}
+
 let offsetMs = 0;
 let admin: Record<string, string>;
 
@@ -82,7 +117,7 @@ test.beforeAll(async ({ request }) => {
   admin = await apiOperator(request, 'ADMIN', offsetMs);
 });
 
-test('risk signs in with TOTP, finds a customer, lifts a suspension with a reason and sees it in the audit log', async ({
+test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers the limit, and reads both in the audit log', async ({
   page,
   request,
 }) => {
@@ -121,11 +156,27 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension with a reaso
   await expect(lift).toBeVisible();
   await expect(detail.getByTestId('personal-email')).toHaveText(/^op\*\*@example\.com$/);
   await page.screenshot({ path: join(shots, 'customer.png'), fullPage: true });
+  // The confirmation names the field with its own particle (이메일을, not 이메일을(를)); backing out reveals nothing.
+  await detail.getByRole('button', { name: '보기' }).nth(1).click();
+  await page.getByRole('dialog').getByLabel(/사유/).fill('본인 확인 통화');
+  await page.getByRole('dialog').getByRole('button', { name: '다음' }).click();
+  await expect(page.getByRole('dialog')).toContainText('이메일을 가리지 않고 봅니다. 감사 기록에 남아요.');
+  await page.screenshot({ path: join(shots, 'reveal-confirm.png') });
+  await page.getByRole('dialog').getByRole('button', { name: '취소' }).click();
   await lift.click();
   await page.screenshot({ path: join(shots, 'action-dialog.png') });
   await confirmWithReason(page, '입금 확인 후 해제');
   await expect(page.getByText('정지 해제 완료')).toBeVisible();
   await expect(detail.getByRole('button', { name: '결제 정지' })).toBeVisible();
+
+  // A new customer is bronze: the grade's 100,000원 a month, lowered to 50,000원.
+  await detail.getByRole('button', { name: '한도 변경' }).click();
+  await page
+    .getByRole('dialog')
+    .getByLabel(/새 월 한도/)
+    .fill('50000');
+  await confirmWithReason(page, '소득 확인 전까지 낮춤');
+  await expect(detail.getByTestId('limit')).toHaveText('50,000원');
 
   await menu.getByRole('button', { name: '감사 기록' }).click();
   const log = page.getByRole('region', { name: '감사 기록' });
@@ -134,7 +185,15 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension with a reaso
   const row = log.getByRole('row').filter({ hasText: '입금 확인 후 해제' });
   await expect(row).toContainText('정지 해제');
   await expect(row).toContainText('RISK');
-  await expect(log.getByRole('row').filter({ hasText: 'e2e: 명의 도용 의심' })).toContainText('결제 정지');
+  // Before → after in words: no true, null or bare number.
+  await expect(row.getByRole('cell').last()).toHaveText('결제 정지 → 해제, 운영자 정지 → 해제');
+  const suspendRow = log.getByRole('row').filter({ hasText: 'e2e: 명의 도용 의심' });
+  await expect(suspendRow).toContainText('결제 정지');
+  await expect(suspendRow.getByRole('cell').last()).toHaveText('결제 정상 → 정지, 운영자 정지 없음 → 정지');
+  const limitRow = log.getByRole('row').filter({ hasText: '소득 확인 전까지 낮춤' });
+  await expect(limitRow).toContainText('한도 변경');
+  await expect(limitRow.getByRole('cell').last()).toHaveText('월 한도 100,000원 → 50,000원');
+  await expect(log.getByRole('table')).not.toContainText(/true|false|null/);
   await page.screenshot({ path: join(shots, 'audit.png') });
 });
 
@@ -143,11 +202,8 @@ test('a moderator hides a reported short and an anonymous feed no longer shows i
   request,
   browser,
 }) => {
-  const feed = await request.get('/api/public/shorts/feeds?page=1&size=50');
-  const items = (await feed.json()).data as Array<{ shortsId: number; title: string }>;
   // The feed's last short: the other specs look at the top of the feed.
-  const target = items.at(-1) as { shortsId: number; title: string };
-  expect(target).toBeTruthy();
+  const target = await shortFromFeedEnd(request, 1);
   for (const reason of ['SPAM', 'HATE'] as const) {
     const token = await apiCustomer(request);
     const reported = await request.post('/api/shorts/reports', {
@@ -180,22 +236,52 @@ test('a moderator hides a reported short and an anonymous feed no longer shows i
   }
 
   // Clean-up for the specs after this one: the admin restores the short.
-  const hidden = await request.get('/api/ops/moderation?state=HIDDEN', { headers: admin });
-  const kase = ((await hidden.json()).items as Array<{ caseId: number; targetId: number }>).find(
-    (c) => c.targetId === target.shortsId,
-  );
-  expect(kase).toBeTruthy();
-  const restored = await request.post(`/api/ops/moderation/${kase?.caseId}/decision`, {
-    headers: admin,
-    data: { action: 'RESTORE', reason: 'e2e 정리' },
-  });
-  expect(restored.ok()).toBe(true);
+  await closeCase(request, 'HIDDEN', { targetType: 'SHORT', targetId: target.shortsId }, 'RESTORE');
 });
 
-test('admin screens: merchants, operators and a customer with statements (screenshots)', async ({ page }) => {
-  // The admin's API session, handed to the console (its token lives in this tab's session storage).
-  await page.addInitScript((token) => sessionStorage.setItem('opsToken', token), admin.authorization?.slice(7) ?? '');
-  await page.goto('/ops');
+test('the moderation queue shows a reported comment with the short it is on, and opens that short in a new tab', async ({
+  page,
+  request,
+}) => {
+  // The feed's second-last short: the other specs look at the top of the feed, the hide test at its last.
+  const target = await shortFromFeedEnd(request, 2);
+  const author = await apiCustomer(request);
+  const added = await request.post(`/api/shorts/feeds/${target.shortsId}/comments`, {
+    headers: { authorization: `Bearer ${author}` },
+    data: { content: 'e2e 신고될 댓글', gno: 0 },
+  });
+  expect(added.ok(), await added.text()).toBe(true);
+  const commentId = (await added.json()).data.commentId as number;
+  const reported = await request.post('/api/shorts/reports', {
+    headers: { authorization: `Bearer ${await apiCustomer(request)}` },
+    data: { targetType: 'COMMENT', targetId: commentId, reason: 'HATE' },
+  });
+  expect(reported.ok(), await reported.text()).toBe(true);
+
+  // The admin's session: the moderator's code of this 30-second step is spent by the test before (each code once).
+  await openWithAdminSession(page);
+  await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '신고 검토' }).click();
+  const card = page
+    .getByRole('article', { name: `: ‘${target.title}’에 달린 댓글`, exact: false })
+    .filter({ hasText: 'e2e 신고될 댓글' });
+  await expect(card.getByRole('heading', { level: 3 })).toHaveText(`쇼츠 ‘${target.title}’ (새 창)에 달린 댓글`);
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, 'moderation-comment.png') });
+  const [short] = await Promise.all([
+    page.waitForEvent('popup'),
+    card.getByRole('link', { name: `‘${target.title}’ (새 창)` }).click(),
+  ]);
+  await expect(short).toHaveURL(new RegExp(`/shorts/feeds\\?shortsId=${target.shortsId}$`));
+  await short.close();
+
+  // Clean-up: the admin dismisses the case.
+  await closeCase(request, 'OPEN', { targetType: 'COMMENT', targetId: commentId }, 'DISMISS');
+});
+
+test('admin screens: merchants, operators, a customer with statements and the whole audit log (screenshots)', async ({
+  page,
+}) => {
+  await openWithAdminSession(page);
   const menu = page.getByRole('navigation', { name: '운영 메뉴' });
   await menu.getByRole('button', { name: '가맹점' }).click();
   await expect(page.getByRole('cell', { name: '#1' })).toBeVisible();
@@ -219,6 +305,15 @@ test('admin screens: merchants, operators and a customer with statements (screen
   await expect(statement.getByRole('row').first()).toBeVisible();
   await expect(page.getByRole('button', { name: '환불' }).first()).toBeVisible();
   await page.screenshot({ path: join(shots, 'customer-demo.png'), fullPage: true });
+
+  // Every row the specs before wrote (suspend, lift, limit, hide, restore, dismiss) reads in words.
+  await menu.getByRole('button', { name: '감사 기록' }).click();
+  const log = page.getByRole('region', { name: '감사 기록' });
+  const cleanUps = log.getByRole('row').filter({ hasText: 'e2e 정리' });
+  await expect(cleanUps.filter({ hasText: '복구' }).first()).toContainText('숨김 → 종결');
+  await expect(cleanUps.filter({ hasText: '기각' }).first()).toContainText('검토 대기 → 종결');
+  await expect(log.getByRole('table')).not.toContainText(/true|false|null/);
+  await page.screenshot({ path: join(shots, 'audit-all.png'), fullPage: true });
 });
 
 function escapeRegExp(text: string): string {
