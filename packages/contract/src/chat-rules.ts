@@ -263,5 +263,4 @@ export const CHAT_MSG = {
   placeholder: '오굿이에게 메시지를 보내 보세요',
   send: '보내기',
   viewProduct: '상품 보기',
-  sessionForbidden: '다른 사용자의 대화에는 참여할 수 없습니다.',
 } as const;

@@ -3,8 +3,9 @@ import { CHAT_FLOWS, CHAT_INPUT_MAX, QUICK_MENUS } from './chat-rules';
 import { defineEndpoint, enveloped } from './endpoint';
 
 /**
- * A session id as the server issued it (the client keeps the one of the last reply). An id the server does not
- * know starts a new conversation under a new server-issued id, which the reply returns.
+ * A session id the client makes (docs/rules/chat.md#C1; the web app keeps a UUID in local storage) and sends on every
+ * turn. It names a conversation of the token's customer only: the same id of another customer is another
+ * conversation (docs/rules/chat.md#C1). The reply returns it.
  */
 export const chatSessionId = z
   .string()
@@ -13,7 +14,7 @@ export const chatSessionId = z
 
 export const chatFlow = z.enum(CHAT_FLOWS);
 
-/** POST /chat (docs/rules/chat.md#C1, #C2). Without a known sessionId the server starts one and returns it. */
+/** POST /chat (docs/rules/chat.md#C1, #C2). Without a sessionId the server names a new session and returns it. */
 export const chatRequest = z
   .object({
     sessionId: chatSessionId.nullish(),

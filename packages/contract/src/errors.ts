@@ -85,7 +85,8 @@ export const ERROR_CODES = [
   'PROFILE_INVALID',
   'NICKNAME_TAKEN',
   'MULTIPART_REQUIRED',
-  // chat
+  // chat (no longer answered: a session id is scoped to the customer of the token, ADR 0180; kept so that
+  // clients which branch on it still read the list they know)
   'CHAT_SESSION_FORBIDDEN',
   // notifications
   'NOTICE_NOT_FOUND',

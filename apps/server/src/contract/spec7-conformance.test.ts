@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../lib/config';
 import { makeVideo } from '../modules/shorts/test-media';
+import { seedChatProducts } from '../seed/demo-chat-products';
 import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 
@@ -355,5 +358,61 @@ describe('the calls another client reads by the table: bare lists, code 200, mon
     const res = await call('POST', '/api/shorts/point/earn', { token, json: { watchedSeconds, shortsId } });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ success: true, earnedPoints: 1, todayTotalPoints: 1 });
+  });
+});
+
+describe('a chat the client names: POST /chat carries the sessionId the client made (C1)', () => {
+  let first: { token: string };
+  let second: { token: string };
+  beforeAll(async () => {
+    await seedChatProducts(h.database.db, testConfig({ MEDIA_DIR: join(work, 'media') }));
+    first = await h.signUp();
+    second = await h.signUp();
+  });
+  const say = (token: string, sessionId: string, inputMessage: string, flow: string) =>
+    call('POST', '/chat', { token, json: { sessionId, inputMessage, flow } });
+
+  it('goes from the mood question to a recommendation on one client-chosen id, which every reply answers back', async () => {
+    const sessionId = randomUUID();
+    const steps: Array<[string, string, string]> = [
+      ['기분에 따른 추천', 'start', 'mood_check'],
+      ['좋아', 'mood_check', 'hobby_check'],
+      ['게임', 'hobby_check', 'choose'],
+      ['상품추천', 'choose', 'recommendation'],
+    ];
+    let last: Awaited<ReturnType<typeof say>> | undefined;
+    for (const [inputMessage, flow, expected] of steps) {
+      last = await say(first.token, sessionId, inputMessage, flow);
+      expect(last.status, inputMessage).toBe(200);
+      expect(last.data.data, inputMessage).toMatchObject({ sessionId, flow: expected });
+    }
+    expect(last?.data.data.products).toHaveLength(3);
+    for (const product of last?.data.data.products ?? []) {
+      expect(product).toEqual({
+        name: expect.any(String),
+        price: expect.any(Number),
+        image: expect.any(String),
+        url: expect.any(String),
+        category: expect.any(String),
+      });
+    }
+  });
+
+  it('another customer using the same id reaches their own, different session, never the first one’s', async () => {
+    const sessionId = randomUUID();
+    await say(first.token, sessionId, '기분에 따른 추천', 'start');
+    await say(first.token, sessionId, '좋아', 'mood_check');
+    // The second customer's client chose the same id: their conversation starts from the beginning.
+    const theirs = await say(second.token, sessionId, '게임', 'hobby_check');
+    expect(theirs.status).toBe(200);
+    expect(theirs.data.data.sessionId).toBe(sessionId);
+    expect(theirs.data.data.flow).not.toBe('choose');
+    const theirMood = await say(second.token, sessionId, '기분에 따른 추천', 'start');
+    expect(theirMood.data.data.flow).toBe('mood_check');
+    // The first customer's conversation is where they left it, at the hobby step.
+    const mine = await say(first.token, sessionId, '게임', 'hobby_check');
+    expect(mine.data.data).toMatchObject({ sessionId, flow: 'choose' });
+    const recommended = await say(first.token, sessionId, '상품추천', 'choose');
+    expect(recommended.data.data.products).toHaveLength(3);
   });
 });

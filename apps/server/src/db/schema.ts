@@ -556,7 +556,8 @@ export const chatProducts = pgTable(
 export const chatSessions = pgTable(
   'chat_sessions',
   {
-    id: text('id').primaryKey(),
+    /** The client's id (docs/rules/chat.md#C1), unique within its customer: the key is (customer_id, id), migration 0057. */
+    id: text('id').notNull(),
     customerId: integer('customer_id')
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
@@ -570,7 +571,7 @@ export const chatSessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('chat_sessions_updated_at_idx').on(t.updatedAt)],
+  (t) => [primaryKey({ columns: [t.customerId, t.id] }), index('chat_sessions_updated_at_idx').on(t.updatedAt)],
 );
 
 /** The built-in sandbox bank's balances (modules/bank/sandbox-bank.ts); not the product's money. */

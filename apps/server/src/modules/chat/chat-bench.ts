@@ -78,7 +78,7 @@ async function main() {
 
     const http: number[] = [];
     for (let s = 0; s < SESSIONS + WARMUP; s++) {
-      // The first turn starts a server-issued session; the rest send its id back.
+      // The first turn goes without an id, so the server names the session; the rest send that id back.
       let sessionId: string | null = null;
       for (const inputMessage of SCRIPT) {
         const started = performance.now();

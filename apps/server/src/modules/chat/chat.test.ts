@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHAT_MSG, CHAT_SESSIONS_PER_CUSTOMER, FAQ_ITEMS, HOBBIES, MOODS } from '@ohgood/contract/chat-rules';
+import { CHAT_SESSIONS_PER_CUSTOMER, FAQ_ITEMS, HOBBIES, MOODS } from '@ohgood/contract/chat-rules';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,21 +35,21 @@ interface Reply {
   quickMenu: { menu: string; title: string; path: string | null } | null;
 }
 
-/** A test's name for a conversation → the id the server issued for it (sent back on every later turn). */
-const issued = new Map<string, string>();
-const idOf = (handle: string) => issued.get(handle) ?? handle;
-
-async function chat(token: string, handle: string, inputMessage: string, app: FastifyInstance = h.app) {
+/** One turn of the session the client named `sessionId` (docs/rules/chat.md#C1); the reply answers that id back. */
+async function chat(token: string, sessionId: string, inputMessage: string, app: FastifyInstance = h.app) {
   const res = await app.inject({
     method: 'POST',
     url: '/chat',
     headers: bearer(token),
-    payload: { sessionId: idOf(handle), inputMessage, flow: 'init' },
+    payload: { sessionId, inputMessage, flow: 'init' },
   });
   const body = res.json() as { success: boolean; message: string; data: Reply };
-  if (res.statusCode === 200) issued.set(handle, body.data.sessionId);
+  if (res.statusCode === 200) expect(body.data.sessionId).toBe(sessionId);
   return { status: res.statusCode, body };
 }
+
+const sessionRows = (sessionId: string) =>
+  h.database.db.select().from(chatSessions).where(eq(chatSessions.id, sessionId)).orderBy(chatSessions.customerId);
 
 async function toChoose(token: string, sessionId: string, hobby = '게임') {
   await chat(token, sessionId, '기분에 따른 추천');
@@ -165,10 +165,7 @@ describe('POST /chat', () => {
     expect(seen.size).toBe(affordable);
     expect(last.body.data.products).toEqual([]);
     expect(last.body.data.options).toContain('처음으로');
-    const [row] = await h.database.db
-      .select()
-      .from(chatSessions)
-      .where(eq(chatSessions.id, idOf(sid)));
+    const [row] = await sessionRows(sid);
     expect(row?.shownProductIds).toHaveLength(affordable);
   });
 
@@ -190,53 +187,49 @@ describe('POST /chat', () => {
     expect(none.body.data.message).toContain('1,000원');
   });
 
-  it("refuses another customer's session id, for chat and for clear-session", async () => {
+  it("another customer's same id reaches their own, new session, for chat and for clear-session", async () => {
     const a = await h.signUp();
     const b = await h.signUp();
     const sid = newSession();
     await toChoose(a.token, sid);
-    const stolen = await chat(b.token, sid, '상품추천');
-    expect(stolen.status).toBe(403);
-    expect(stolen.body).toMatchObject({
-      success: false,
-      code: 'CHAT_SESSION_FORBIDDEN',
-      message: CHAT_MSG.sessionForbidden,
-    });
+    const [before] = await sessionRows(sid);
+    expect(before).toMatchObject({ customerId: a.customerId, flow: 'choose', hobby: '게임' });
+
+    // B's client happens to choose the same id: B gets a conversation of B's own, at its start.
+    const theirs = await chat(b.token, sid, '상품추천');
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data.products).toEqual([]);
+    expect(theirs.body.data.flow).not.toBe('recommendation');
+    const rows = await sessionRows(sid);
+    expect(rows.map((r) => r.customerId)).toEqual([a.customerId, b.customerId]);
+    expect(rows[0]).toEqual(before);
+    expect(rows[1]).toMatchObject({ mood: null, hobby: null, shownProductIds: [] });
+
+    // B's clear-session clears B's own session only.
     const clear = await h.app.inject({
       method: 'POST',
       url: '/chat/clear-session',
       headers: bearer(b.token),
-      payload: { sessionId: idOf(sid) },
+      payload: { sessionId: sid },
     });
-    expect(clear.statusCode).toBe(403);
+    expect(clear.json()).toMatchObject({ success: true, data: { sessionId: sid, cleared: true } });
+    expect((await sessionRows(sid)).map((r) => r.customerId)).toEqual([a.customerId]);
     // The owner's conversation is untouched.
     const mine = await chat(a.token, sid, '상품추천');
+    expect(mine.body.data.flow).toBe('recommendation');
     expect(mine.body.data.products).toHaveLength(3);
   });
 
-  it('issues session ids itself: a made-up id starts a new server-issued session, which the reply returns', async () => {
-    const { token } = await h.signUp();
-    const invented = 'client-made-up-id-0001';
-    const res = await h.app.inject({
-      method: 'POST',
-      url: '/chat',
-      headers: bearer(token),
-      payload: { sessionId: invented, inputMessage: '기분에 따른 추천', flow: 'init' },
-    });
-    expect(res.statusCode).toBe(200);
-    const issuedId = res.json().data.sessionId as string;
-    expect(issuedId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(issuedId).not.toBe(invented);
-    const rows = await h.database.db.select().from(chatSessions).where(eq(chatSessions.id, invented));
-    expect(rows).toEqual([]);
-    // The issued id carries the conversation on.
-    const next = await h.app.inject({
-      method: 'POST',
-      url: '/chat',
-      headers: bearer(token),
-      payload: { sessionId: issuedId, inputMessage: '좋아', flow: 'init' },
-    });
-    expect(next.json().data).toMatchObject({ sessionId: issuedId, flow: 'hobby_check' });
+  it("accepts the client's session id: a new id starts a session under it, and the same id carries it on", async () => {
+    const { token, customerId } = await h.signUp();
+    const chosen = 'client-made-up-id-0001';
+    const first = await chat(token, chosen, '기분에 따른 추천');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ sessionId: chosen, flow: 'mood_check' });
+    expect(await sessionRows(chosen)).toMatchObject([{ customerId, flow: 'mood_check' }]);
+    // Every later turn sends the same id: the conversation goes on rather than starting again.
+    const next = await chat(token, chosen, '좋아');
+    expect(next.body.data).toMatchObject({ sessionId: chosen, flow: 'hobby_check' });
   });
 
   it(`keeps at most ${CHAT_SESSIONS_PER_CUSTOMER} open sessions per customer: starting more forgets the oldest`, async () => {
@@ -266,10 +259,7 @@ describe('POST /chat', () => {
     const names = replies.flatMap((r) => r.body.data.products.map((p) => p.name));
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(new Set(names).size).toBe(names.length);
-    const [row] = await h.database.db
-      .select()
-      .from(chatSessions)
-      .where(eq(chatSessions.id, idOf(sid)));
+    const [row] = await sessionRows(sid);
     expect(new Set(row?.shownProductIds).size).toBe(row?.shownProductIds.length);
   });
 
@@ -293,9 +283,9 @@ describe('POST /chat', () => {
       method: 'POST',
       url: '/chat/clear-session',
       headers: bearer(token),
-      payload: { sessionId: idOf(sid) },
+      payload: { sessionId: sid },
     });
-    expect(res.json()).toMatchObject({ success: true, data: { sessionId: idOf(sid), cleared: true } });
+    expect(res.json()).toMatchObject({ success: true, data: { sessionId: sid, cleared: true } });
     expect((await chat(token, sid, '상품추천')).body.data.flow).not.toBe('recommendation');
   });
 

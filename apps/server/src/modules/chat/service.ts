@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ChatReply } from '@ohgood/contract/chat';
 import {
   CHAT_FLOWS,
-  CHAT_MSG,
   CHAT_PRODUCTS_PER_TURN,
   CHAT_SESSION_IDLE_MS,
   type ChatFlow,
@@ -18,7 +17,6 @@ import type { Db } from '../../db/client';
 import { type chatProducts, chatSessions, customers } from '../../db/schema';
 import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
-import { forbidden } from '../../lib/errors';
 import { type LimitBasis, limitLeft, owedSql } from '../bills/statements';
 import {
   type CatalogPort,
@@ -115,10 +113,10 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
     async turn(customerId, { sessionId: given, inputMessage }) {
       const { reply, sessionId } = await withTx(db, async (tx) => {
         const now = clock.now();
-        const row = given ? await readSessionForTurn(tx, given) : undefined;
-        if (row && row.customerId !== customerId) throw forbidden('CHAT_SESSION_FORBIDDEN', CHAT_MSG.sessionForbidden);
-        // Ids are the server's: an id it does not know (made up, or forgotten) starts a new conversation.
-        const sessionId = row?.id ?? randomUUID();
+        // The client names its session (docs/rules/chat.md#C1) and the customer of the token owns it: the same id of
+        // another customer is that customer's own conversation. No id at all: the server names a new one.
+        const sessionId = given ?? randomUUID();
+        const row = given ? await readSessionForTurn(tx, customerId, given) : undefined;
         const expired = row !== undefined && now.getTime() - row.updatedAtMs > CHAT_SESSION_IDLE_MS;
         const state = row && !expired ? stateOf(row) : initialState();
         const result = await runTurn(state, inputMessage, catalogFor(tx, clock, customerId, sessionId));
@@ -141,12 +139,7 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
     },
 
     async clear(customerId, sessionId) {
-      const [owner] = await db
-        .select({ customerId: chatSessions.customerId })
-        .from(chatSessions)
-        .where(eq(chatSessions.id, sessionId));
-      if (owner && owner.customerId !== customerId)
-        throw forbidden('CHAT_SESSION_FORBIDDEN', CHAT_MSG.sessionForbidden);
+      // Only the customer's own session of this id: another customer's of the same id is never touched.
       // Expired sessions of anyone go at the same time (housekeeping, cheap on the updated_at index).
       const cutoff = new Date(clock.now().getTime() - CHAT_SESSION_IDLE_MS);
       const removed = await db

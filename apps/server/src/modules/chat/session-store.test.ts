@@ -21,6 +21,6 @@ it("saves a turn's state, and that transaction alone commits without waiting for
   expect(settings).toMatchObject({ before: 'on', after: 'off' });
   // The setting was the saving transaction's own: the next one starts from the server's.
   expect(await withTx(h.database.db, commitSetting)).toBe(await serverCommitSetting(h.database.db));
-  const saved = await withTx(h.database.db, (tx) => readSessionForTurn(tx, 'session-store-test'));
+  const saved = await withTx(h.database.db, (tx) => readSessionForTurn(tx, customerId, 'session-store-test'));
   expect(saved).toMatchObject({ customerId, flow: state.flow, shownProductIds: [3, 1], updatedAtMs: now.getTime() });
 });

@@ -25,23 +25,31 @@ export interface SessionRow {
   updatedAtMs: number;
 }
 
-/** The session, locked for this turn: two turns of one session (a double-clicked option, two tabs) queue. */
-export async function readSessionForTurn(tx: Tx, sessionId: string): Promise<SessionRow | undefined> {
+/**
+ * The customer's session of this id, locked for this turn: two turns of one session (a double-clicked option,
+ * two tabs) queue. Ids are the client's, unique within a customer (key (customer_id, id), migration 0057): the
+ * same id of another customer is another conversation and never found here.
+ */
+export async function readSessionForTurn(
+  tx: Tx,
+  customerId: number,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
   const [row] = await rowsOf<SessionRow>(
     tx,
     sql`
     select id, customer_id as "customerId", flow, mood, hobby, shown_product_ids as "shownProductIds",
            options, pending, history, (extract(epoch from updated_at) * 1000)::float8 as "updatedAtMs"
       from chat_sessions
-     where id = ${sessionId}
+     where customer_id = ${customerId}::int and id = ${sessionId}
        for update`,
   );
   return row;
 }
 
 /**
- * Stores the turn's state. A row another customer created in the same instant is never overwritten
- * (ownership is decided by whoever inserted first; the next turn then gets the 403).
+ * Stores the turn's state in the customer's session of this id: a first turn creates it, later ones update it
+ * (two first turns of one new id in the same instant: the second updates what the first inserted).
  */
 export async function saveSession(
   tx: Tx,
@@ -60,11 +68,10 @@ export async function saveSession(
            ${sql.param(state.shownIds)}::int[], ${json(state.options)}::jsonb, ${json(state.pending)}::jsonb,
            ${json(state.history)}::jsonb, ${now}::timestamptz, ${now}::timestamptz
       from ${commitWithoutWaitingForDisk}
-        on conflict (id) do update
+        on conflict (customer_id, id) do update
        set flow = excluded.flow, mood = excluded.mood, hobby = excluded.hobby,
            shown_product_ids = excluded.shown_product_ids, options = excluded.options,
-           pending = excluded.pending, history = excluded.history, updated_at = excluded.updated_at
-     where chat_sessions.customer_id = excluded.customer_id`);
+           pending = excluded.pending, history = excluded.history, updated_at = excluded.updated_at`);
 }
 
 /** Namespace of the advisory lock that makes one customer's new chat sessions start one at a time. */

@@ -14,8 +14,8 @@ export function newSessionId(): string {
 }
 
 /**
- * Keeps the id the server answered with: the server issues session ids, so a first turn (or one after the
- * server forgot the session) comes back with a new one, which every later turn must send.
+ * Keeps the id the server answered with. It is the id this client sent (the server accepts the client's ids,
+ * docs/rules/chat.md#C1); a turn sent without one comes back with the id the server named.
  */
 export function rememberSessionId(id: string): string {
   try {

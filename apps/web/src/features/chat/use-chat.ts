@@ -180,7 +180,6 @@ export function useChat() {
         sessionId.current = rememberSessionId(reply.sessionId);
         await present(reply, thinkingDelay(reply));
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'CHAT_SESSION_FORBIDDEN') sessionId.current = newSessionId();
         await present(
           {
             message: errorMessage(error),
