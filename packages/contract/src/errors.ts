@@ -71,6 +71,7 @@ export const ERROR_CODES = [
   'TITLE_TOO_LONG',
   'SELF_SUBSCRIBE',
   'NO_MATCHING_VIEW',
+  // no longer answered: a claim longer than the short counts as its length (docs/rules/shorts.md#S16)
   'WATCH_TOO_LONG',
   'WATCH_TOO_SHORT',
   'DAILY_LIMIT_REACHED',

@@ -9,6 +9,7 @@ import { makeVideo } from '../modules/shorts/test-media';
 import { seedChatProducts } from '../seed/demo-chat-products';
 import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
+import { insertShorts } from '../test/shorts-fixture';
 
 /**
  * The API contract (docs/rules/api.md) as a stranger's client sees it: plain fetch against the app listening on a port,
@@ -414,5 +415,42 @@ describe('a chat the client names: POST /chat carries the sessionId the client m
     expect(mine.data.data).toMatchObject({ sessionId, flow: 'choose' });
     const recommended = await say(first.token, sessionId, '상품추천', 'choose');
     expect(recommended.data.data.products).toHaveLength(3);
+  });
+});
+
+describe('a watch claim a little longer than the short (S16)', () => {
+  let eightSeconds: number;
+  beforeAll(async () => {
+    const creator = await h.signUp();
+    [eightSeconds] = (await insertShorts(h.database.db, creator.customerId, [
+      { title: '8초 영상', createdAt: h.clock.now(), durationMs: 8_000 },
+    ])) as [number];
+  });
+  const earn = (token: string, watchedSeconds: number) =>
+    call('POST', '/api/shorts/point/earn', { token, json: { watchedSeconds, shortsId: eightSeconds } });
+  const points = async (token: string) => (await call('GET', '/api/mypage', { token })).data.point as number;
+
+  it('pays a claim 1 s longer than the short at the short’s length', async () => {
+    const { token } = await h.signUp();
+    const served = await call('GET', `/api/public/shorts/${eightSeconds}`, { token });
+    expect(served.data.durationSeconds).toBe(8);
+    // 8 s have passed since the short was served: enough for its length, not for the 9 s claimed.
+    h.clock.advance(8_000);
+    const res = await earn(token, 9);
+    expect(res.status).toBe(200);
+    // Paid for 8 s (max(1, round(8 × 10 / 60)) = 1); 9 s would have paid 2.
+    expect(res.data).toMatchObject({ success: true, earnedPoints: 1, todayTotalPoints: 1 });
+    expect(await points(token)).toBe(1);
+  });
+
+  it('still pays nothing for a 30 s claim right after serving an 8 s short', async () => {
+    const { token } = await h.signUp();
+    const before = await points(token);
+    await call('GET', `/api/public/shorts/${eightSeconds}`, { token });
+    h.clock.advance(1_000);
+    const res = await earn(token, 30);
+    expect(res.status).toBe(422);
+    expect(res.data).toMatchObject({ success: false, code: 'NO_MATCHING_VIEW' });
+    expect(await points(token)).toBe(before);
   });
 });

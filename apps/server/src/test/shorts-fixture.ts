@@ -8,7 +8,7 @@ import { shorts } from '../db/schema';
 export async function insertShorts(
   db: Db,
   customerId: number,
-  items: { title: string; content?: string; createdAt: Date; likeCount?: number }[],
+  items: { title: string; content?: string; createdAt: Date; likeCount?: number; durationMs?: number }[],
 ): Promise<number[]> {
   if (items.length === 0) return [];
   const rows = await db
@@ -20,7 +20,7 @@ export async function insertShorts(
         content: item.content ?? '',
         videoKey: `shorts/fixture-${i}.mp4`,
         thumbnailKey: `shorts/fixture-${i}.jpg`,
-        durationMs: 5000,
+        durationMs: item.durationMs ?? 5000,
         status: 'READY' as const,
         likeCount: item.likeCount ?? 0,
         createdAt: item.createdAt,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kstDate } from '@ohgood/contract/kst';
+import { watchPoints } from '@ohgood/contract/shorts-rules';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, pointLedger, shortReactions, shortSubscriptions, shorts, shortViews } from '../../db/schema';
@@ -333,7 +334,7 @@ describe('points for watching (R5, R6)', () => {
   const balance = async (customerId: number) =>
     (await h.database.db.select().from(customers).where(eq(customers.id, customerId)))[0]?.pointBalance;
 
-  it('refuses a claim without a view, one longer than the server-elapsed time, and one longer than the video', async () => {
+  it('refuses a claim without a view, and one longer than the server-elapsed time, even clamped to the video', async () => {
     const u = await h.signUp();
     expect((await earn(u.token, 10)).json()).toMatchObject({ success: false, code: 'NO_MATCHING_VIEW' });
     expect((await view(u.token)).statusCode).toBe(200);
@@ -341,7 +342,8 @@ describe('points for watching (R5, R6)', () => {
     const early = await earn(u.token, 10);
     expect(early.statusCode).toBe(422);
     expect(early.json().code).toBe('NO_MATCHING_VIEW');
-    expect((await earn(u.token, 51)).json().code).toBe('WATCH_TOO_LONG');
+    // Longer than the video: a claim of the video's 50 s, which 5 s since the view do not cover.
+    expect((await earn(u.token, 51)).json()).toMatchObject({ success: false, code: 'NO_MATCHING_VIEW' });
     h.clock.advance(5_000);
     const paid = await earn(u.token, 10);
     expect(paid.statusCode).toBe(200);
@@ -352,6 +354,25 @@ describe('points for watching (R5, R6)', () => {
     expect(await balance(u.customerId)).toBe(2);
     const ledger = await h.database.db.select().from(pointLedger).where(eq(pointLedger.customerId, u.customerId));
     expect(ledger).toMatchObject([{ amount: 2, reason: 'WATCH_REWARD', refType: 'short', refId: String(id) }]);
+  });
+
+  it('pays a claim longer than the video at the video’s length, once the time since serving covers that length (S16)', async () => {
+    const u = await h.signUp();
+    const [row] = await h.database.db.select({ durationMs: shorts.durationMs }).from(shorts).where(eq(shorts.id, id));
+    const length = (row?.durationMs ?? 0) / 1000;
+    expect(length).toBeGreaterThan(45);
+    expect((await view(u.token)).statusCode).toBe(200);
+    // The claim's own 70 s have not passed, but the video's length has: paid at the length, not the claim.
+    h.clock.advance(Math.ceil(length * 1000));
+    const paid = await earn(u.token, 70);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toMatchObject({ success: true, earnedPoints: watchPoints(length) });
+    expect(watchPoints(length)).toBeLessThan(watchPoints(70));
+    expect(await balance(u.customerId)).toBe(watchPoints(length));
+    // The paid time ends at the video's length, not at the claim's: the next view's claim starts from there.
+    expect((await view(u.token)).statusCode).toBe(200);
+    h.clock.advance(Math.ceil(length * 1000));
+    expect((await earn(u.token, 3600)).json()).toMatchObject({ success: true, earnedPoints: watchPoints(length) });
   });
 
   it('opens a view and pays a claim only on a playable short: an unknown or hidden one is 404 and writes nothing', async () => {

@@ -195,8 +195,8 @@ export function createWatchPointsService(db: Db, clock: Clock) {
 
     /**
      * docs/rules/points.md#R5 and #R6. Pays only for an unrewarded view that began at least `watchedSeconds`
-     * ago by the server clock, never more than the video's length nor less than the minimum watch (3 s or
-     * half the short), one reward per view, each real second once (claims of one customer never overlap in
+     * ago by the server clock (a claim longer than the video counts as the video's length), never less than
+     * the minimum watch (3 s or half the short), one reward per view, each real second once (claims of one customer never overlap in
      * time: the per-day row keeps where the paid time ends), 100 P per KST day. The per-day row is
      * locked first (always the same order), so concurrent claims queue and the cap holds exactly.
      */
@@ -209,14 +209,15 @@ export function createWatchPointsService(db: Db, clock: Clock) {
       const [short] = await readClaimedShort(db, { shortId, customerId, today });
       if (!short) throw shortNotFound();
       const { credited } = short;
-      if (watchedSeconds * 1000 > short.durationMs) {
-        throw unprocessable('WATCH_TOO_LONG', '영상 길이보다 긴 시청 시간은 적립할 수 없습니다.');
-      }
-      if (watchedSeconds < minimumWatchSeconds(short.durationMs / 1000)) {
+      // A claim longer than the video (a client that assumed a length before it knew the video's) is a claim
+      // of the video's length (docs/rules/shorts.md#S16): the time since the short was served must still
+      // cover it, so a long claim right after serving pays nothing.
+      const claimedSeconds = Math.min(watchedSeconds, short.durationMs / 1000);
+      if (claimedSeconds < minimumWatchSeconds(short.durationMs / 1000)) {
         throw unprocessable('WATCH_TOO_SHORT', '영상을 조금 더 시청하면 포인트를 받을 수 있어요.');
       }
       if (credited >= LIMITS.dailyWatchPointLimit) return dailyLimitReached(credited);
-      const watchedMs = Math.ceil(watchedSeconds * 1000);
+      const watchedMs = Math.ceil(claimedSeconds * 1000);
       const latestStart = new Date(now.getTime() - watchedMs);
       return withTx(db, async (tx) => {
         // Lock order (db/tx.ts): the customer first, then the per-day row and the view.
@@ -232,7 +233,7 @@ export function createWatchPointsService(db: Db, clock: Clock) {
         // Real seconds are paid once: views opened side by side cannot each claim the same wall-clock time.
         if (basis.watchedUntilMs !== null && basis.watchedUntilMs > latestStart.getTime()) throw noMatchingView();
         if (basis.viewId === null || basis.viewStartedMs === null) throw noMatchingView();
-        const earned = Math.min(room, watchPoints(watchedSeconds));
+        const earned = Math.min(room, watchPoints(claimedSeconds));
         const total = await writeWatchPayment(tx, {
           customerId,
           shortId,
