@@ -2,13 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { apiCustomer, MERCHANT, uniqueEmail } from './helpers';
+import { apiCustomer, MERCHANT, openAsCustomer, settled, uniqueEmail } from './helpers';
 
 /*
  * The operator console end to end, on the demo operators (README's demo table), at a desktop's 1440×900: an
  * operator signs in with a TOTP code the test computes, finds a customer, lifts a suspension and lowers the
- * limit with reasons and reads both in the audit log in words; a moderator hides a reported short and an
- * anonymous feed no longer shows it, and sees a reported comment with the short it is on.
+ * limit with reasons and reads both in the audit log in words, and the customer's phone is told of the new
+ * limit; a moderator hides a reported short and an anonymous feed no longer shows it, and sees a reported
+ * comment with the short it is on.
  */
 
 const PASSWORD = 'ohgood-ops-123!';
@@ -120,9 +121,10 @@ test.beforeAll(async ({ request }) => {
 test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers the limit, and reads both in the audit log', async ({
   page,
   request,
+  browser,
 }) => {
   const email = uniqueEmail('ops');
-  await apiCustomer(request, email);
+  const token = await apiCustomer(request, email);
   // The customer is suspended through the console's API first.
   const search = await request.get(`/api/ops/customers?q=${encodeURIComponent(email)}`, { headers: admin });
   const [found] = (await search.json()).items as Array<{ customerId: number }>;
@@ -195,6 +197,28 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   await expect(limitRow.getByRole('cell').last()).toHaveText('월 한도 100,000원 → 50,000원');
   await expect(log.getByRole('table')).not.toContainText(/true|false|null/);
   await page.screenshot({ path: join(shots, 'audit.png') });
+
+  // The customer, on their phone, is told: a 결제·청구 notice that opens /payment, whose card says it too.
+  const sentence = '월 한도가 100,000원에서 50,000원으로 조정됐어요.';
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    const customer = await phone.newPage();
+    await openAsCustomer(customer, token);
+    await customer.goto('/notifications');
+    await settled(customer);
+    await expect(customer.getByText(sentence)).toBeVisible();
+    await expect(customer.getByText('월 한도 조정')).toBeVisible();
+    await customer.screenshot({ path: join(shots, 'limit-notice-390.png') });
+    await customer.getByText(sentence).click();
+    await expect(customer).toHaveURL(/\/payment$/);
+    await settled(customer);
+    const card = customer.getByRole('region', { name: '사용 가능 금액' });
+    await expect(card.getByTestId('limit-change')).toContainText(sentence);
+    await expect(card).toContainText('월 한도 50,000원');
+    await customer.screenshot({ path: join(shots, 'limit-payment-390.png') });
+  } finally {
+    await phone.close();
+  }
 });
 
 test('a moderator hides a reported short and an anonymous feed no longer shows it', async ({

@@ -1,5 +1,7 @@
 /* Texts of bills and daily rewards, zod-free so the web app can import them without the schema runtime. */
 
+import { won } from './number-format';
+
 /** The Korean validation and result texts for bills, shared by server and web. */
 export const BILL_MSG = {
   noSelection: '선택된 결제 내역이 없습니다.',
@@ -18,6 +20,13 @@ export const BILL_MSG = {
   alreadyPaid: '이미 납부된 결제 내역이 포함되어 있습니다.',
   suspended: '연체된 청구서가 있어 결제가 정지되었습니다. 연체 금액을 납부하면 바로 해제됩니다.',
 } as const;
+
+/**
+ * A monthly limit risk changed (docs/rules/operations.md#O8), as its 결제·청구 notice and the /payment card
+ * say it: '월 한도가 100,000원에서 50,000원으로 조정됐어요.' ('원' always takes '으로').
+ */
+export const limitChangedText = (from: number, to: number): string =>
+  `월 한도가 ${won(from)}에서 ${won(to)}으로 조정됐어요.`;
 
 /** Attendance roulette texts. */
 export const CHECKIN_MSG = {

@@ -47,6 +47,20 @@ export const statementSummary = z.object({
 });
 export type StatementSummary = z.infer<typeof statementSummary>;
 
+/** How long after a change of the monthly limit by risk the /payment card still tells of it. */
+export const LIMIT_CHANGE_SHOWN_DAYS = 30;
+
+/**
+ * The latest change of the customer's monthly limit by risk (docs/rules/operations.md#O8), while it is the limit
+ * in force and at most `LIMIT_CHANGE_SHOWN_DAYS` old; `at` is an ISO instant.
+ */
+export const limitChange = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  at: z.string(),
+});
+export type LimitChange = z.infer<typeof limitChange>;
+
 export const billStatus = z.object({
   /** KST today, so the web shows D-days by the server's calendar. */
   today: z.string(),
@@ -54,6 +68,8 @@ export const billStatus = z.object({
   /** What must be repaid to lift a suspension: the unpaid amount of overdue statements. */
   overdueAmount: z.number().int(),
   statements: z.array(statementSummary),
+  /** A recent change of the monthly limit by risk that still holds, or null (docs/rules/bills-and-grades.md#B3). */
+  limitChange: limitChange.nullable(),
 });
 export type BillStatus = z.infer<typeof billStatus>;
 export const billStatusResponse = enveloped(billStatus);

@@ -27,6 +27,7 @@ export const NOTICE_KINDS = [
   'overdue',
   'suspension_lifted',
   'grade_changed',
+  'limit_changed',
   'roulette_win',
   'watch_cap_reached',
   'upload_ready',

@@ -311,6 +311,10 @@ export const domainEvents = pgTable(
   (t) => [
     index('domain_events_undispatched_idx').on(t.id).where(sql`${t.dispatchedAt} is null`),
     index('domain_events_customer_idx').on(t.customerId, t.id),
+    // The /payment card's latest limit change (migration 0058).
+    index('domain_events_credit_limit_changed_idx')
+      .on(t.customerId, t.id)
+      .where(sql`${t.type} = 'credit_limit.changed'`),
   ],
 );
 

@@ -1,20 +1,23 @@
 import { maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
-import type {
-  BillStatus,
-  PaymentInfo,
-  PayThisMonth,
-  RepayResult,
-  StatementStatus,
-  UnpaidLine,
+import {
+  type BillStatus,
+  LIMIT_CHANGE_SHOWN_DAYS,
+  type LimitChange,
+  type PaymentInfo,
+  type PayThisMonth,
+  type RepayResult,
+  type StatementStatus,
+  type UnpaidLine,
 } from '@ohgood/contract/bills';
+import type { DomainEventOf } from '@ohgood/contract/domain-events';
 import { gradeOf, monthlyLimitOf } from '@ohgood/contract/grades';
 import { kstDate, kstIso, kstMonth, monthDates } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
-import { customers, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
+import { customers, domainEvents, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
 import { type Executor, type Tx, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
@@ -32,6 +35,32 @@ const EARN_REASONS: PointReason[] = [
 ];
 
 type StatementRow = typeof statements.$inferSelect;
+
+/**
+ * The customer's latest change of the monthly limit by risk (its `credit_limit.changed` fact, on the partial
+ * index of migration 0058), told while it is the limit in force and at most LIMIT_CHANGE_SHOWN_DAYS old: a
+ * later grade change that moved the limit again, or an old change, is not news (ADR 0181). A change to the
+ * limit already in force is no change.
+ */
+async function recentLimitChange(db: Db, customerId: number, inForce: number, now: Date): Promise<LimitChange | null> {
+  const [row] = await db
+    .select({ payload: domainEvents.payload, at: domainEvents.occurredAt })
+    .from(domainEvents)
+    .where(
+      and(
+        eq(domainEvents.customerId, customerId),
+        eq(domainEvents.type, 'credit_limit.changed'),
+        // Risk setting the limit already in force changed nothing (and sent no notice).
+        sql`${domainEvents.payload}->>'from' <> ${domainEvents.payload}->>'to'`,
+      ),
+    )
+    .orderBy(desc(domainEvents.id))
+    .limit(1);
+  if (!row) return null;
+  const { from, to } = row.payload as DomainEventOf<'credit_limit.changed'>;
+  const fresh = now.getTime() - row.at.getTime() <= LIMIT_CHANGE_SHOWN_DAYS * 24 * 60 * 60 * 1000;
+  return to === inForce && fresh ? { from, to, at: kstIso(row.at) } : null;
+}
 
 /** Lifecycle state of a statement that still has unpaid lines (docs/rules/bills-and-grades.md#B2). */
 export function statementStatus(
@@ -227,7 +256,11 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const now = clock.now();
       const currentMonth = kstMonth(now);
       const [customer] = await db
-        .select({ suspended: customers.suspended })
+        .select({
+          suspended: customers.suspended,
+          gradePoint: customers.gradePoint,
+          creditLimit: customers.creditLimit,
+        })
         .from(customers)
         .where(eq(customers.id, customerId));
       const lines = await unpaidLines(db, customerId);
@@ -257,6 +290,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
         suspended: customer?.suspended ?? false,
         overdueAmount: summaries.filter((s) => s.status === 'OVERDUE').reduce((sum, s) => sum + s.amount, 0),
         statements: summaries,
+        limitChange: customer ? await recentLimitChange(db, customerId, monthlyLimitOf(customer), now) : null,
       };
     },
 

@@ -1,4 +1,5 @@
 import { DEBIT_FAILURE_TEXT } from '@ohgood/contract/autopay';
+import { limitChangedText } from '@ohgood/contract/bill-messages';
 import type { DomainEvent, DomainEventOf } from '@ohgood/contract/domain-events';
 import { GRADES } from '@ohgood/contract/grades';
 import type { NoticeCategory, NoticeKind } from '@ohgood/contract/notifications';
@@ -160,6 +161,10 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           '/mypage',
         ),
       ];
+    case 'credit_limit.changed':
+      // Risk set the limit it already had: nothing changed for the customer.
+      if (event.from === event.to) return [];
+      return [billing('limit_changed', '월 한도 조정', limitChangedText(event.from, event.to))];
     case 'points.posted':
       if (event.reason !== 'CHECKIN_ROULETTE') return [];
       return [

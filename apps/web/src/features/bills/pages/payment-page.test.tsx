@@ -43,6 +43,7 @@ const normalStatus: BillStatus = {
     { month: '2026-10', dueDate: '2026-11-15', extension: null, status: 'DUE', amount: 20_000, count: 2 },
     { month: '2026-11', dueDate: '2026-12-15', extension: null, status: 'OPEN', amount: 25_000, count: 1 },
   ],
+  limitChange: null,
 };
 
 let info: PaymentInfo;
@@ -122,6 +123,24 @@ describe('/payment page', () => {
     expect(screen.getAllByTestId('locked-reason')).toHaveLength(1);
   });
 
+  it('tells of a limit change by risk on the available card, in the notice’s words', async () => {
+    status = { ...normalStatus, limitChange: { from: 100_000, to: 50_000, at: '2026-11-10T14:20:00+09:00' } };
+    info = makeInfo({ limitPrice: 50_000, balance: 25_000 });
+    renderPage();
+    const card = (await screen.findByTestId('available-amount')).closest('section');
+    expect(card).not.toBeNull();
+    const told = within(card as HTMLElement).getByTestId('limit-change');
+    expect(told).toHaveTextContent('월 한도가 100,000원에서 50,000원으로 조정됐어요.');
+    expect(within(told).getByText('11월 10일')).toHaveAttribute('datetime', '2026-11-10T14:20:00+09:00');
+    expect(card).toHaveTextContent('월 한도 50,000원');
+  });
+
+  it('shows no limit-change line when nothing changed', async () => {
+    renderPage();
+    await screen.findByTestId('available-amount');
+    expect(screen.queryByTestId('limit-change')).toBeNull();
+  });
+
   it('select-all covers only the selectable lines; nothing selected → the spec message', async () => {
     const user = userEvent.setup();
     renderPage();
@@ -176,6 +195,7 @@ describe('/payment page', () => {
         { month: '2026-11', dueDate: '2026-12-31', extension: 'AUTO', status: 'OVERDUE', amount: 20_000, count: 2 },
         { month: '2027-01', dueDate: '2027-02-15', extension: null, status: 'OPEN', amount: 25_000, count: 1 },
       ],
+      limitChange: null,
     };
     renderPage();
     const alert = await screen.findByRole('alert');

@@ -125,7 +125,12 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
       {status.suspended ? (
         <SuspensionNotice overdueMonths={overdue.map((s) => s.month)} overdueAmount={status.overdueAmount} />
       ) : null}
-      <AvailableCard balance={info.balance} limitPrice={info.limitPrice} gradeName={info.gradeName} />
+      <AvailableCard
+        balance={info.balance}
+        limitPrice={info.limitPrice}
+        gradeName={info.gradeName}
+        limitChange={status.limitChange}
+      />
       <AutopayToggle />
 
       {status.statements.length > 0 ? (
