@@ -12,6 +12,14 @@ export const AUTOPAY_RULES = {
   unavailableRetryMinutes: 30,
   /** How long one instance holds an attempt while it waits for the bank. */
   leaseMinutes: 2,
+  /** A bank call that has not answered by then is "unknown": asked again later with the same key. */
+  bankTimeoutSeconds: 10,
+  /** When an unknown answer is asked again. */
+  unknownRetryMinutes: 10,
+  /** How long a claim waits for a customer's row another transaction holds before moving on to the next. */
+  customerLockWaitMs: 1_000,
+  /** When a debit whose customer was busy is tried again. */
+  busyRetryMinutes: 1,
 } as const;
 
 /** What the bank answered a debit. */

@@ -18,6 +18,9 @@ export const BILL_MSG = {
   oldestFirst: '이전 달 결제 내역부터 납부해주세요.',
   invalidLines: '납부할 수 없는 결제 내역이 포함되어 있습니다.',
   alreadyPaid: '이미 납부된 결제 내역이 포함되어 있습니다.',
+  /** An early payment of lines autopay is debiting right now (docs/rules/bills-and-grades.md#B18). */
+  autopayInProgress:
+    '자동 납부로 출금하고 있는 내역이에요. 은행의 답을 받는 대로 알려 드릴게요. 잠시 후 다시 확인해 주세요.',
   suspended: '연체된 청구서가 있어 결제가 정지되었습니다. 연체 금액을 납부하면 바로 해제됩니다.',
 } as const;
 

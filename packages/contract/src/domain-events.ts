@@ -137,6 +137,11 @@ export const domainEvent = z.discriminatedUnion('type', [
   }),
   /** Autopay debited the linked account and repaid the statement (docs/rules/bills-and-grades.md#B16). */
   z.object({ type: z.literal('autopay.succeeded'), ...customer, month, amount: krw, date }),
+  /**
+   * The bank took more than was still owed (lines paid or refunded while the debit was asked) and gave the
+   * surplus back to the linked account (docs/rules/bills-and-grades.md#B18).
+   */
+  z.object({ type: z.literal('autopay.surplus_refunded'), ...customer, month, amount: krw, date }),
   /** Autopay's debit failed; it is tried again the next day until the statement is overdue (#B16). */
   z.object({
     type: z.literal('autopay.failed'),

@@ -23,6 +23,7 @@ export const NOTICE_KINDS = [
   'reminder_dday',
   'autopay_succeeded',
   'autopay_failed',
+  'autopay_refunded',
   'extension_applied',
   'overdue',
   'suspension_lifted',

@@ -206,6 +206,11 @@ export const purchases = pgTable(
     /** A CHECK constraint (migration 0008) holds it to the contract's enum. */
     status: text('status', { enum: PURCHASE_STATUSES }).notNull().default('UNPAID'),
     repaymentId: integer('repayment_id'),
+    /**
+     * The autopay attempt collecting this line, from the claim that fixes its debit until the bank's answer is
+     * recorded: an early payment of it meanwhile is refused (docs/rules/bills-and-grades.md#B18, migration 0059).
+     */
+    collectingAttemptId: integer('collecting_attempt_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -592,15 +597,21 @@ export const sandboxBankAccounts = pgTable(
   (t) => [primaryKey({ columns: [t.bank, t.account] })],
 );
 
-/** Every debit the sandbox bank answered, by the caller's idempotency key: a repeat answers the same. */
-export const sandboxBankDebits = pgTable('sandbox_bank_debits', {
-  idempotencyKey: text('idempotency_key').primaryKey(),
-  bank: text('bank').notNull(),
-  account: text('account').notNull(),
-  amount: bigint('amount', { mode: 'number' }).notNull(),
-  result: text('result').notNull(),
-  createdAt: createdAt(),
-});
+/** A money movement the sandbox bank answered, by the caller's idempotency key: a repeat answers the same. */
+const sandboxBankRecord = (name: string) =>
+  pgTable(name, {
+    idempotencyKey: text('idempotency_key').primaryKey(),
+    bank: text('bank').notNull(),
+    account: text('account').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    result: text('result').notNull(),
+    createdAt: createdAt(),
+  });
+
+/** Every debit the sandbox bank answered (docs/rules/bills-and-grades.md#B17). */
+export const sandboxBankDebits = sandboxBankRecord('sandbox_bank_debits');
+/** Every credit it answered: an autopay surplus given back (#B18, migration 0059). */
+export const sandboxBankCredits = sandboxBankRecord('sandbox_bank_credits');
 
 /** One autopay debit per (statement, KST day) (docs/rules/bills-and-grades.md#B16). */
 export const autopayAttempts = pgTable(
@@ -626,8 +637,14 @@ export const autopayAttempts = pgTable(
     repaymentId: integer('repayment_id').references(() => repayments.id),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** What the bank took for lines paid meanwhile, owed back through its credit (B18, migration 0059). */
+    surplus: integer('surplus').notNull().default(0),
+    surplusRefundedAt: timestamp('surplus_refunded_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate)],
+  (t) => [
+    uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate),
+    index('autopay_attempts_surplus_owed_idx').on(t.id).where(sql`${t.surplus} > 0 and ${t.surplusRefundedAt} is null`),
+  ],
 );
 
 /** A notice in the notification center (docs/rules/notifications.md). */

@@ -35,6 +35,11 @@ export function isRetryable(error: unknown): boolean {
   return RETRYABLE.has(pgCode(error) ?? '');
 }
 
+/** PostgreSQL's answer when `lock_timeout` ran out before a row lock was had. */
+export function isLockTimeout(error: unknown): boolean {
+  return pgCode(error) === '55P03';
+}
+
 function pgCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {

@@ -1,13 +1,13 @@
 import { AUTOPAY_RULES, type DebitResult } from '@ohgood/contract/autopay';
 import { kstDate } from '@ohgood/contract/kst';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { lockCustomer } from '../../db/locks';
+import { lockCustomer, lockCustomerIfAny } from '../../db/locks';
 import { autopayAttempts, customers, purchases, statements } from '../../db/schema';
-import { rowsOf, type Tx, withTx } from '../../db/tx';
+import { isLockTimeout, rowsOf, type Tx, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
-import type { BankGateway } from '../bank/gateway';
+import { type BankGateway, withinDeadline } from '../bank/gateway';
 import { repayLines } from '../bills/service';
 import { dueDate } from '../bills/statements';
 
@@ -52,106 +52,157 @@ export interface AutopayRunResult {
   skipped: number;
 }
 
+/** The bank's answer, or `unknown` when it did not answer in time (the bank may have acted). */
+type BankAnswer = DebitResult | 'unknown';
+
+export interface AutopayOptions {
+  /** A bank call past this is `unknown` (AUTOPAY_RULES.bankTimeoutSeconds by default). */
+  bankTimeoutMs?: number;
+  /** How long a claim waits for a customer's row held by another transaction (AUTOPAY_RULES). */
+  customerLockWaitMs?: number;
+}
+
 /**
  * Debits every attempt that is due (`next_try_at` passed) and not held by another instance, one at a time:
- * claim (a lease, `FOR UPDATE SKIP LOCKED`) → ask the bank with the attempt's idempotency key → settle in one
- * transaction (the repayment, exactly as an early payment records it, and the attempt's outcome and event).
- * The bank call sits between two transactions, as with any external bank: if this process dies after the
- * bank answered, the attempt stays PENDING and, once its lease ends, is asked again with the same key; the bank
- * answers what it did the first time, so the repayment is recorded once and the money moved once.
+ * claim (a lease, `FOR UPDATE SKIP LOCKED`, under the customer's lock, marking the lines as collected by it)
+ * → ask the bank with the attempt's idempotency key, within a deadline → settle in one transaction (the
+ * repayment, exactly as an early payment records it, and the attempt's outcome and event) → give back what
+ * the bank took for lines paid meanwhile. The bank call sits between two transactions, as with any external
+ * bank: if this process dies after the bank answered, the attempt stays PENDING, its lines stay collected by
+ * it, and once its lease ends it is asked again with the same key; the bank answers what it did the first
+ * time, so the repayment is recorded once and the money moved once (docs/rules/bills-and-grades.md#B17–#B18).
  */
-export async function runAutopay(db: Db, bank: BankGateway, clock: Clock): Promise<AutopayRunResult> {
+export async function runAutopay(
+  db: Db,
+  bank: BankGateway,
+  clock: Clock,
+  options: AutopayOptions = {},
+): Promise<AutopayRunResult> {
+  const timeoutMs = options.bankTimeoutMs ?? AUTOPAY_RULES.bankTimeoutSeconds * 1000;
+  const lockWaitMs = options.customerLockWaitMs ?? AUTOPAY_RULES.customerLockWaitMs;
   const result: AutopayRunResult = { paid: 0, failed: 0, retrying: 0, skipped: 0 };
+  await refundOwedSurpluses(db, bank, clock, timeoutMs);
   for (;;) {
-    const claimed = await claimNext(db, clock.now());
-    if (!claimed) return result;
+    const claimed = await claimNext(db, clock.now(), lockWaitMs);
+    if (!claimed) break;
     if ('skipped' in claimed) {
       result.skipped += 1;
       continue;
     }
+    if ('busy' in claimed) {
+      result.retrying += 1;
+      continue;
+    }
     const { attempt, bankCode, account } = claimed;
-    const answer = await bank.debit({
-      customerId: attempt.customerId,
-      bank: bankCode,
-      account,
-      amount: attempt.amount ?? 0,
-      idempotencyKey: idempotencyKeyOf(attempt),
-    });
+    const answer = await withinDeadline(
+      bank.debit({
+        customerId: attempt.customerId,
+        bank: bankCode,
+        account,
+        amount: attempt.amount ?? 0,
+        idempotencyKey: idempotencyKeyOf(attempt),
+      }),
+      timeoutMs,
+    );
     const outcome = await withTx(db, (tx) => settle(tx, attempt, answer, clock.now()));
-    result[outcome] += 1;
+    result[outcome.outcome] += 1;
+    if (outcome.surplus > 0) await refundSurplus(db, bank, clock, attempt.id, timeoutMs);
   }
+  return result;
 }
 
 /** The bank key of an attempt: one per (statement, KST day). */
 export const idempotencyKeyOf = (attempt: Pick<Attempt, 'statementId' | 'kstDate'>) =>
   `autopay:${attempt.statementId}:${attempt.kstDate}`;
 
-type Claim = { attempt: Attempt; bankCode: string; account: string } | { skipped: true };
+/** The bank key of an attempt's surplus refund: one per attempt, whoever asks and however often. */
+export const surplusKeyOf = (attempt: Pick<Attempt, 'id'>) => `autopay-surplus:${attempt.id}`;
+
+type Claim = { attempt: Attempt; bankCode: string; account: string } | { skipped: true } | { busy: true };
 
 /**
- * Takes the oldest due attempt under a lease. Its amount and lines are fixed at its first claim (the
- * statement's unpaid lines and every older unpaid line, since repayment goes oldest first) and reused on a
- * retry, so a repeated bank call carries the same amount under the same key.
+ * Takes the oldest due attempt under a lease and the customer's lock. Its amount and lines are fixed at its
+ * first claim (the statement's unpaid lines and every older unpaid line, since repayment goes oldest first)
+ * and marked as collected by it, in the same transaction: from then until its answer is recorded an early
+ * payment of them is refused, so a line has one owner. They are reused when the last answer was unknown, so a
+ * repeated bank call carries the same amount under the same key; after `unavailable` (the bank did not act)
+ * they were released and are fixed again. A customer whose row another transaction holds is passed over for
+ * a minute instead of holding up everyone's debits.
  */
-async function claimNext(db: Db, now: Date): Promise<Claim | undefined> {
-  return withTx(db, async (tx) => {
-    const [picked] = await rowsOf<{ id: number }>(
-      tx,
-      sql`select id from ${autopayAttempts}
-        where status = 'PENDING' and next_try_at <= ${now} and (lease_until is null or lease_until <= ${now})
-        order by id limit 1 for update skip locked`,
-    );
-    if (!picked) return undefined;
-    const [attempt] = await tx
-      .update(autopayAttempts)
-      .set({ leaseUntil: new Date(now.getTime() + minutes(AUTOPAY_RULES.leaseMinutes)), tries: sql`tries + 1` })
-      .where(eq(autopayAttempts.id, picked.id))
-      .returning();
-    if (!attempt) return undefined;
-    const [customer] = await tx
-      .select({ account: customers.account, bank: customers.accountName, autopay: customers.autopay })
-      .from(customers)
-      .where(eq(customers.id, attempt.customerId));
-    if (!customer) return undefined;
-    if (attempt.amount !== null && attempt.purchaseIds) {
-      return { attempt, bankCode: customer.bank, account: customer.account };
-    }
-    const skip = async (reason: string): Promise<Claim> => {
-      await tx
+async function claimNext(db: Db, now: Date, lockWaitMs: number): Promise<Claim | undefined> {
+  let picked: number | undefined;
+  try {
+    return await withTx(db, async (tx) => {
+      const [row] = await rowsOf<{ id: number; customer_id: number }>(
+        tx,
+        sql`select id, customer_id from ${autopayAttempts}
+          where status = 'PENDING' and next_try_at <= ${now} and (lease_until is null or lease_until <= ${now})
+          order by id limit 1 for update skip locked`,
+      );
+      if (!row) return undefined;
+      picked = row.id;
+      await tx.execute(sql.raw(`set local lock_timeout = ${Math.max(1, Math.round(lockWaitMs))}`));
+      const customer = await lockCustomerIfAny(tx, row.customer_id);
+      await tx.execute(sql`set local lock_timeout = 0`);
+      const [attempt] = await tx
         .update(autopayAttempts)
-        .set({ status: 'SKIPPED', result: reason, finishedAt: now, leaseUntil: null })
-        .where(eq(autopayAttempts.id, attempt.id));
-      return { skipped: true };
-    };
-    // Turned off or paid by hand since the plan: nothing to debit.
-    if (!customer.autopay) return skip('autopay_off');
-    const [statement] = await tx.select().from(statements).where(eq(statements.id, attempt.statementId));
-    if (!statement || statement.overdueAt) return skip('overdue');
-    const lines = await tx
-      .select({ id: purchases.id, price: purchases.price })
-      .from(purchases)
-      .where(
-        and(
-          eq(purchases.customerId, attempt.customerId),
-          eq(purchases.status, 'UNPAID'),
-          sql`${purchases.statementMonth} <= ${statement.month}`,
-        ),
-      )
-      .orderBy(asc(purchases.id));
-    if (lines.length === 0) return skip('nothing_due');
-    const fixed = { amount: lines.reduce((sum, line) => sum + line.price, 0), purchaseIds: lines.map((l) => l.id) };
-    await tx.update(autopayAttempts).set(fixed).where(eq(autopayAttempts.id, attempt.id));
-    return { attempt: { ...attempt, ...fixed }, bankCode: customer.bank, account: customer.account };
-  });
+        .set({ leaseUntil: new Date(now.getTime() + minutes(AUTOPAY_RULES.leaseMinutes)), tries: sql`tries + 1` })
+        .where(eq(autopayAttempts.id, row.id))
+        .returning();
+      if (!attempt || !customer) return undefined;
+      const bankOf = { bankCode: customer.accountName, account: customer.account };
+      if (attempt.amount !== null && attempt.purchaseIds) return { attempt, ...bankOf };
+      const skip = async (reason: string): Promise<Claim> => {
+        await tx
+          .update(autopayAttempts)
+          .set({ status: 'SKIPPED', result: reason, finishedAt: now, leaseUntil: null })
+          .where(eq(autopayAttempts.id, attempt.id));
+        return { skipped: true };
+      };
+      // Turned off or paid by hand since the plan: nothing to debit.
+      if (!customer.autopay) return skip('autopay_off');
+      const [statement] = await tx.select().from(statements).where(eq(statements.id, attempt.statementId));
+      if (!statement || statement.overdueAt) return skip('overdue');
+      const lines = await tx
+        .select({ id: purchases.id, price: purchases.price })
+        .from(purchases)
+        .where(
+          and(
+            eq(purchases.customerId, attempt.customerId),
+            eq(purchases.status, 'UNPAID'),
+            sql`${purchases.statementMonth} <= ${statement.month}`,
+          ),
+        )
+        .orderBy(asc(purchases.id));
+      if (lines.length === 0) return skip('nothing_due');
+      const fixed = { amount: lines.reduce((sum, line) => sum + line.price, 0), purchaseIds: lines.map((l) => l.id) };
+      await tx.update(autopayAttempts).set(fixed).where(eq(autopayAttempts.id, attempt.id));
+      await tx
+        .update(purchases)
+        .set({ collectingAttemptId: attempt.id })
+        .where(inArray(purchases.id, fixed.purchaseIds));
+      return { attempt: { ...attempt, ...fixed }, ...bankOf };
+    });
+  } catch (error) {
+    if (!isLockTimeout(error) || picked === undefined) throw error;
+    await db
+      .update(autopayAttempts)
+      .set({ nextTryAt: new Date(now.getTime() + minutes(AUTOPAY_RULES.busyRetryMinutes)) })
+      .where(and(eq(autopayAttempts.id, picked), eq(autopayAttempts.status, 'PENDING')));
+    return { busy: true };
+  }
 }
 
-/** Records the bank's answer: the repayment and success, a failure, or a retry later the same day. */
+/**
+ * Records the bank's answer: the repayment and success, a failure, a retry later the same day, or, when the
+ * bank did not answer in time, nothing but that: the lines stay collected by the attempt and it is asked again.
+ */
 async function settle(
   tx: Tx,
   attempt: Attempt,
-  answer: DebitResult,
+  answer: BankAnswer,
   now: Date,
-): Promise<'paid' | 'failed' | 'retrying'> {
+): Promise<{ outcome: 'paid' | 'failed' | 'retrying'; surplus: number }> {
   await lockCustomer(tx, attempt.customerId);
   const [statement] = await tx.select().from(statements).where(eq(statements.id, attempt.statementId));
   const month = statement?.month ?? '';
@@ -162,18 +213,39 @@ async function settle(
       .set({ leaseUntil: null, result: answer, ...set })
       .where(and(eq(autopayAttempts.id, attempt.id), eq(autopayAttempts.status, 'PENDING')))
       .returning({ id: autopayAttempts.id });
+  const release = () =>
+    tx.update(purchases).set({ collectingAttemptId: null }).where(eq(purchases.collectingAttemptId, attempt.id));
 
+  if (answer === 'unknown') {
+    await finish({ nextTryAt: new Date(now.getTime() + minutes(AUTOPAY_RULES.unknownRetryMinutes)) });
+    return { outcome: 'retrying', surplus: 0 };
+  }
+  await release();
   if (answer === 'paid') {
     const ids = attempt.purchaseIds ?? [];
-    // Lines the customer repaid by hand between the claim and now stay repaid; the rest are repaid here.
-    const open = (
-      await tx
-        .select({ id: purchases.id })
-        .from(purchases)
-        .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')))
-    ).map((row) => row.id);
-    const repayment = open.length > 0 ? await repayLines(tx, attempt.customerId, open, now, 'AUTOMATIC') : undefined;
-    const done = await finish({ status: 'PAID', finishedAt: now, repaymentId: repayment?.repaymentId ?? null });
+    // Lines paid or refunded since the claim (a manual fix, a shop's refund) stay as they are; the rest are
+    // repaid here, and what the bank took for the others is owed back.
+    const open = await tx
+      .select({ id: purchases.id, price: purchases.price })
+      .from(purchases)
+      .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')));
+    const repayment =
+      open.length > 0
+        ? await repayLines(
+            tx,
+            attempt.customerId,
+            open.map((row) => row.id),
+            now,
+            'AUTOMATIC',
+          )
+        : undefined;
+    const surplus = amount - open.reduce((sum, row) => sum + row.price, 0);
+    const done = await finish({
+      status: 'PAID',
+      finishedAt: now,
+      repaymentId: repayment?.repaymentId ?? null,
+      surplus,
+    });
     if (done.length > 0) {
       await recordEvent(
         tx,
@@ -181,12 +253,13 @@ async function settle(
         now,
       );
     }
-    return 'paid';
+    return { outcome: 'paid', surplus: done.length > 0 ? surplus : 0 };
   }
   const retryAt = new Date(now.getTime() + minutes(AUTOPAY_RULES.unavailableRetryMinutes));
   if (answer === 'unavailable' && kstDate(retryAt) === attempt.kstDate) {
-    await finish({ nextTryAt: retryAt });
-    return 'retrying';
+    // The bank did not act: the lines are free again, and fixed anew at the next try.
+    await finish({ nextTryAt: retryAt, amount: null, purchaseIds: null });
+    return { outcome: 'retrying', surplus: 0 };
   }
   const done = await finish({ status: 'FAILED', finishedAt: now });
   if (done.length > 0) {
@@ -203,5 +276,73 @@ async function settle(
       now,
     );
   }
-  return 'failed';
+  return { outcome: 'failed', surplus: 0 };
+}
+
+/**
+ * Gives an attempt's surplus back to the linked account through the bank's credit, under the attempt's own
+ * key, and records it with its notice. A credit that fails or does not answer in time stays owed and is asked
+ * again, with the same key, at the start of the next run.
+ */
+async function refundSurplus(db: Db, bank: BankGateway, clock: Clock, attemptId: number, timeoutMs: number) {
+  const [owed] = await db
+    .select({
+      attempt: autopayAttempts,
+      account: customers.account,
+      bankCode: customers.accountName,
+      month: statements.month,
+    })
+    .from(autopayAttempts)
+    .innerJoin(customers, eq(customers.id, autopayAttempts.customerId))
+    .innerJoin(statements, eq(statements.id, autopayAttempts.statementId))
+    .where(
+      and(
+        eq(autopayAttempts.id, attemptId),
+        sql`${autopayAttempts.surplus} > 0`,
+        isNull(autopayAttempts.surplusRefundedAt),
+      ),
+    );
+  if (!owed) return;
+  const { attempt } = owed;
+  const answer = await withinDeadline(
+    bank.credit({
+      customerId: attempt.customerId,
+      bank: owed.bankCode,
+      account: owed.account,
+      amount: attempt.surplus,
+      idempotencyKey: surplusKeyOf(attempt),
+    }),
+    timeoutMs,
+  );
+  if (answer !== 'credited') return;
+  await withTx(db, async (tx) => {
+    const now = clock.now();
+    const [marked] = await tx
+      .update(autopayAttempts)
+      .set({ surplusRefundedAt: now })
+      .where(and(eq(autopayAttempts.id, attempt.id), isNull(autopayAttempts.surplusRefundedAt)))
+      .returning({ id: autopayAttempts.id });
+    if (!marked) return;
+    await recordEvent(
+      tx,
+      {
+        type: 'autopay.surplus_refunded',
+        customerId: attempt.customerId,
+        month: owed.month,
+        amount: attempt.surplus,
+        date: attempt.kstDate,
+      },
+      now,
+    );
+  });
+}
+
+/** Surpluses still owed from earlier runs (a credit that failed, or a process that died before it). */
+async function refundOwedSurpluses(db: Db, bank: BankGateway, clock: Clock, timeoutMs: number) {
+  const owed = await db
+    .select({ id: autopayAttempts.id })
+    .from(autopayAttempts)
+    .where(and(sql`${autopayAttempts.surplus} > 0`, isNull(autopayAttempts.surplusRefundedAt)))
+    .orderBy(asc(autopayAttempts.id));
+  for (const { id } of owed) await refundSurplus(db, bank, clock, id, timeoutMs);
 }

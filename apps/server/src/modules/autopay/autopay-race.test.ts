@@ -58,6 +58,7 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
         await sandbox.debit(request);
         throw new Error('process killed');
       },
+      credit: sandbox.credit,
     };
     await runJob(h.database.db, h.clock, 'autopay');
     await expect(runAutopay(h.database.db, dying, h.clock)).rejects.toThrow('process killed');

@@ -14,11 +14,42 @@ export interface DebitRequest {
   idempotencyKey: string;
 }
 
+/** One credit to a customer's linked account: money the product gives back (docs/rules/bills-and-grades.md#B18). */
+export interface CreditRequest {
+  customerId: number;
+  bank: string;
+  account: string;
+  amount: number;
+  /** As for a debit: the same key always gets the same answer and moves money at most once. */
+  idempotencyKey: string;
+}
+
+/** `unavailable`: the bank did not act, the caller may retry with the same key. */
+export type CreditResult = 'credited' | 'account_closed' | 'unavailable';
+
 /**
- * The bank the product debits. The built-in default is the sandbox bank (sandbox-bank.ts); a real bank's
+ * The bank the product debits and credits. The built-in default is the sandbox bank (sandbox-bank.ts); a real bank's
  * adapter implements this interface and is handed to `buildApp`/the scheduler in its place. `unavailable`
  * means the bank did not act: the caller may retry with the same key.
  */
 export interface BankGateway {
   debit(request: DebitRequest): Promise<DebitResult>;
+  credit(request: CreditRequest): Promise<CreditResult>;
+}
+
+/**
+ * A bank call that has not answered within `ms` is `unknown`: the caller records that it does not know and
+ * asks again later with the same idempotency key, never a new one (the bank may have acted). The call itself
+ * is left to finish or fail on its own; its late answer is not read.
+ */
+export async function withinDeadline<T>(call: Promise<T>, ms: number): Promise<T | 'unknown'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'unknown'>((resolve) => {
+    timer = setTimeout(() => resolve('unknown'), ms);
+  });
+  try {
+    return await Promise.race([call, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,9 +1,9 @@
 import type { DebitResult } from '@ohgood/contract/autopay';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sandboxBankAccounts, sandboxBankDebits } from '../../db/schema';
+import { sandboxBankAccounts, sandboxBankCredits, sandboxBankDebits } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
-import type { BankGateway } from './gateway';
+import type { BankGateway, CreditResult } from './gateway';
 
 /** An account the sandbox has never seen opens with this balance, so a new customer's autopay can succeed. */
 export const SANDBOX_OPENING_BALANCE = 1_000_000;
@@ -11,43 +11,57 @@ export const SANDBOX_OPENING_BALANCE = 1_000_000;
 export type SandboxAccountState = 'open' | 'closed' | 'unavailable';
 
 /**
- * The built-in bank: balances in its own table, each debit recorded under the caller's idempotency key in
+ * The built-in bank: balances in its own table, each debit and credit recorded under the caller's idempotency key in
  * its own transaction (as a real bank's would be: a product transaction that rolls back does not undo it).
  * A repeated key answers the first answer and never debits twice; `unavailable` is not recorded, so the
  * same key can be tried again.
  */
 export function createSandboxBank(db: Db): BankGateway {
   return {
-    async debit({ bank, account, amount, idempotencyKey }) {
-      return withTx(db, async (tx): Promise<DebitResult> => {
-        // One debit per key at a time: the second waits here and then reads the first one's answer.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sandbox-bank:${idempotencyKey}`}))`);
-        const [done] = await tx
-          .select({ result: sandboxBankDebits.result })
-          .from(sandboxBankDebits)
-          .where(eq(sandboxBankDebits.idempotencyKey, idempotencyKey));
-        if (done) return done.result as DebitResult;
-        await openIfNew(tx, bank, account);
-        const [row] = await tx
-          .select()
-          .from(sandboxBankAccounts)
-          .where(and(eq(sandboxBankAccounts.bank, bank), eq(sandboxBankAccounts.account, account)))
-          .for('update');
-        if (!row) throw new Error('sandbox account missing after open');
-        if (row.state === 'unavailable') return 'unavailable';
-        const result: DebitResult =
-          row.state === 'closed' ? 'account_closed' : row.balance < amount ? 'insufficient_funds' : 'paid';
-        if (result === 'paid') {
-          await tx
-            .update(sandboxBankAccounts)
-            .set({ balance: row.balance - amount, updatedAt: new Date() })
-            .where(and(eq(sandboxBankAccounts.bank, bank), eq(sandboxBankAccounts.account, account)));
-        }
-        await tx.insert(sandboxBankDebits).values({ idempotencyKey, bank, account, amount, result });
-        return result;
-      });
-    },
+    debit: ({ bank, account, amount, idempotencyKey }) =>
+      moveOnce<DebitResult>(db, sandboxBankDebits, { bank, account, amount, idempotencyKey }, (balance) =>
+        balance < amount ? { result: 'insufficient_funds' } : { result: 'paid', balance: balance - amount },
+      ),
+    credit: ({ bank, account, amount, idempotencyKey }) =>
+      moveOnce<CreditResult>(db, sandboxBankCredits, { bank, account, amount, idempotencyKey }, (balance) => ({
+        result: 'credited',
+        balance: balance + amount,
+      })),
   };
+}
+
+/**
+ * One money movement under its key, in its own transaction: a repeated key (waiting for the first on an
+ * advisory lock) answers what the first did; an unavailable account is not recorded, a closed one refuses.
+ * `decide` turns the open account's balance into the answer and, when money moves, the new balance.
+ */
+async function moveOnce<R extends string>(
+  db: Db,
+  records: typeof sandboxBankDebits | typeof sandboxBankCredits,
+  move: { bank: string; account: string; amount: number; idempotencyKey: string },
+  decide: (balance: number) => { result: R; balance?: number },
+): Promise<R | 'unavailable' | 'account_closed'> {
+  const { bank, account, idempotencyKey } = move;
+  return withTx(db, async (tx) => {
+    const kind = records === sandboxBankDebits ? 'sandbox-bank' : 'sandbox-bank-credit';
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}:${idempotencyKey}`}))`);
+    const [done] = await tx
+      .select({ result: records.result })
+      .from(records)
+      .where(eq(records.idempotencyKey, idempotencyKey));
+    if (done) return done.result as R;
+    await openIfNew(tx, bank, account);
+    const where = and(eq(sandboxBankAccounts.bank, bank), eq(sandboxBankAccounts.account, account));
+    const [row] = await tx.select().from(sandboxBankAccounts).where(where).for('update');
+    if (!row) throw new Error('sandbox account missing after open');
+    if (row.state === 'unavailable') return 'unavailable';
+    const decided = row.state === 'closed' ? { result: 'account_closed' as const } : decide(row.balance);
+    if ('balance' in decided && decided.balance !== undefined) {
+      await tx.update(sandboxBankAccounts).set({ balance: decided.balance, updatedAt: new Date() }).where(where);
+    }
+    await tx.insert(records).values({ ...move, result: decided.result });
+    return decided.result;
+  });
 }
 
 async function openIfNew(executor: Executor, bank: string, account: string): Promise<void> {

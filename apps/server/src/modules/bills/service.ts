@@ -127,6 +127,10 @@ export async function repayLines(
     throw conflict('NOT_PAYABLE', BILL_MSG.invalidLines);
   }
   if (selected.some((line) => line.status !== 'UNPAID')) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+  // One owner per won (#B18): a line autopay is debiting right now is settled by the bank's answer, not twice.
+  if (how === 'EARLY' && selected.some((line) => line.collectingAttemptId !== null)) {
+    throw conflict('AUTOPAY_IN_PROGRESS', BILL_MSG.autopayInProgress);
+  }
 
   // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
   const newest =

@@ -119,6 +119,14 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           `${monthLabel(event.month)} 이용 금액 ${won(event.amount)}을 연결 계좌에서 납부했어요.`,
         ),
       ];
+    case 'autopay.surplus_refunded':
+      return [
+        billing(
+          'autopay_refunded',
+          '자동 납부 환불',
+          `${monthLabel(event.month)} 자동 납부에서 이미 납부된 금액까지 출금되어 ${won(event.amount)}을 연결 계좌로 돌려드렸어요.`,
+        ),
+      ];
     case 'autopay.failed':
       return [
         billing(

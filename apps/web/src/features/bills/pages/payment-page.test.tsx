@@ -1,3 +1,4 @@
+import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -55,8 +56,12 @@ function json(body: unknown, statusCode = 200) {
   return new Response(JSON.stringify(body), { status: statusCode, headers: { 'content-type': 'application/json' } });
 }
 
+/** Autopay is debiting the lines right now (docs/rules/bills-and-grades.md#B18). */
+let autopayCollecting = false;
+
 beforeEach(() => {
   setToken('token');
+  autopayCollecting = false;
   info = makeInfo();
   status = normalStatus;
   calls = [];
@@ -75,6 +80,9 @@ beforeEach(() => {
           message: '연장 신청되었습니다.',
           data: { month: '2026-10', dueDate: '2026-11-30' },
         });
+      }
+      if (url === '/api/payment/immediately' && autopayCollecting) {
+        return json({ success: false, code: 'AUTOPAY_IN_PROGRESS', message: BILL_MSG.autopayInProgress }, 409);
       }
       if (url === '/api/payment/immediately') {
         info = makeInfo({ unpaidBills: [[line(3, '2026-11-03T14:00:00+09:00', 25_000, '영화')]] });
@@ -169,6 +177,18 @@ describe('/payment page', () => {
     // The list was refetched: October is gone and the current month is unlocked.
     await waitFor(() => expect(screen.queryByLabelText('카페라떼 12,000원 선택')).toBeNull());
     expect(screen.getByLabelText('영화 25,000원 선택')).toBeEnabled();
+  });
+
+  it('says autopay is debiting the lines when an early payment meets it, and pays nothing', async () => {
+    autopayCollecting = true;
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByLabelText('카페라떼 12,000원 선택'));
+    await user.click(screen.getByRole('button', { name: '즉시 납부' }));
+    const dialog = await screen.findByRole('dialog', { name: '즉시 납부' });
+    await user.click(within(dialog).getByRole('button', { name: '12,000원 납부하기' }));
+    await waitFor(() => expect(toastLog).toEqual([BILL_MSG.autopayInProgress]));
+    expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeInTheDocument();
   });
 
   it('extends through its modal; a second request says it is already extended', async () => {

@@ -114,9 +114,12 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         setDoneMessage(BILL_MSG.repaySuccess);
         setDialog('done');
       },
-      onError: () => {
+      onError: (error) => {
         setDialog('none');
-        notify(BILL_MSG.repayFailed);
+        // Autopay is debiting these lines right now: the server says so and when to look again (#B18).
+        notify(
+          error instanceof ApiError && error.code === 'AUTOPAY_IN_PROGRESS' ? error.message : BILL_MSG.repayFailed,
+        );
       },
     });
 
