@@ -20,6 +20,11 @@ export const AUTOPAY_RULES = {
   customerLockWaitMs: 1_000,
   /** When a debit whose customer was busy is tried again. */
   busyRetryMinutes: 1,
+  /**
+   * No new debit of a statement within this many hours after one failed: a catch-up's missed day and that
+   * day's own run never debit (and tell the customer) twice within hours (bills-and-grades.md#B19).
+   */
+  failedRestHours: 20,
 } as const;
 
 /** What the bank answered a debit. */

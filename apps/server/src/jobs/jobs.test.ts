@@ -211,11 +211,11 @@ describe('once per cluster', () => {
       ['overdue', '2026-12', true],
       ['statement-issue', '2026-12', true],
       ['auto-extension', '2026-12', true],
-      // The daily jobs: only their latest missed day (prune-job.test.ts): at 09:00 the reminders (08:00) of
-      // today, autopay (10:00) of yesterday.
+      // The daily jobs never ran on this database: only their latest day, in the order of their instants:
+      // autopay (10:00) of yesterday, then today's prune (03:30) and reminders (08:00), as it is 09:00.
+      ['autopay', '2026-12-19', true],
       ['prune', '2026-12-20', true],
       ['reminders', '2026-12-20', true],
-      ['autopay', '2026-12-19', true],
     ]);
     // August: auto-extended on 16 September (−5), overdue on 1 October (−20). October: auto-extended on
     // 16 November (−5), overdue on 1 December (−20). Running only the latest periods would miss both −5s.

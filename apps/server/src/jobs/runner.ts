@@ -2,7 +2,7 @@ import { AUTOPAY_RULES } from '@ohgood/contract/autopay';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { addMonths, dateInMonth, isCalendarDate, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
 import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
-import { and, eq, min } from 'drizzle-orm';
+import { and, eq, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { jobRuns, statements } from '../db/schema';
 import { type Tx, withTx } from '../db/tx';
@@ -23,7 +23,18 @@ type JobSpec = {
   minute: number;
   cron: string;
   run: (tx: Tx, today: string, at: Date) => Promise<object>;
-} & ({ cadence: 'monthly'; day: number } | { cadence: 'daily' });
+} & (
+  | { cadence: 'monthly'; day: number }
+  | {
+      cadence: 'daily';
+      /**
+       * What catch-up does with the days it missed (docs/rules/bills-and-grades.md#B19): run every one in order
+       * (`replay`), only the latest (`latest`, when each run covers everything older), or record the past days
+       * as skipped and run only today's (`today`, for a message whose moment has passed).
+       */
+      missed: 'replay' | 'latest' | 'today';
+    }
+);
 
 /** The KST day a closed month's statements are issued: the first day after the month. */
 const STATEMENT_ISSUE_DAY = 1;
@@ -60,18 +71,21 @@ export const JOBS = {
   },
   prune: {
     cadence: 'daily',
+    missed: 'latest',
     minute: PRUNE_MINUTE,
     cron: dailyAt(PRUNE_MINUTE),
     run: pruneExpired,
   },
   reminders: {
     cadence: 'daily',
+    missed: 'today',
     minute: NOTIFICATION_RULES.reminderMinute,
     cron: dailyAt(NOTIFICATION_RULES.reminderMinute),
     run: remindDueStatements,
   },
   autopay: {
     cadence: 'daily',
+    missed: 'replay',
     minute: AUTOPAY_RULES.debitMinute,
     cron: dailyAt(AUTOPAY_RULES.debitMinute),
     run: planAutopay,
@@ -108,6 +122,8 @@ export async function runJob(
   today = kstDate(clock.now()),
   /** When the run counts as having happened (catch-up passes the missed scheduled instant). */
   runAt?: Date,
+  /** Claims the period without doing its work, recording why (a reminder whose day has passed). */
+  skipped?: string,
 ): Promise<JobOutcome> {
   // A job marks its period done: an impossible date must never reach that row.
   if (!isCalendarDate(today)) throw new Error(`not a calendar date: ${today}`);
@@ -120,7 +136,7 @@ export async function runJob(
       .onConflictDoNothing()
       .returning({ job: jobRuns.job });
     if (claimed.length === 0) return { job, period, ran: false, result: null };
-    const result = await JOBS[job].run(tx, today, at);
+    const result = skipped ? { skipped } : await JOBS[job].run(tx, today, at);
     await tx
       .update(jobRuns)
       .set({ finishedAt: clock.now(), result })
@@ -152,36 +168,105 @@ export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobNam
   return runs.sort((a, b) => a.date.localeCompare(b.date));
 }
 
+/** The KST date `days` days after `date`. */
+const addDays = (date: string, days: number) => kstDate(new Date(kstStartOfDay(date).getTime() + days * DAY_MS + 1));
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How far back catch-up replays a daily job's missed days (a longer outage replays its last days only). */
+export const DAILY_CATCH_UP_DAYS = 35;
+
 /**
  * The latest (daily job, date) scheduled at or before `now`: today's run once its minute has passed, else
- * yesterday's. Only the latest: each prune covers everything older, so older missed days add nothing.
+ * yesterday's.
  */
 export function latestDailyRuns(now: Date): Array<{ job: JobName; date: string }> {
   const today = kstDate(now);
-  const yesterday = kstDate(new Date(kstStartOfDay(today).getTime() - 1));
+  const yesterday = addDays(today, -1);
   return (Object.keys(JOBS) as JobName[])
     .filter((job) => JOBS[job].cadence === 'daily')
     .map((job) => ({ job, date: scheduledAt(job, today).getTime() <= now.getTime() ? today : yesterday }));
 }
 
 /**
- * Runs, oldest first, every scheduled bill-job run missed while no instance was running — every missed
- * period, not only the latest, so a downtime of several months still extends each statement before judging
- * it overdue — then the latest missed daily run. It looks back to the month after the oldest statement
- * (nothing can be due before), skips the periods `job_runs` already holds, and stamps each run with its
- * scheduled instant.
+ * Every missed (daily job, date) after the job's last recorded day, up to its latest scheduled day: every
+ * day for a job that replays or records them, only the latest for one whose run covers everything older, and
+ * only the latest on a database that never ran the job. At most `DAILY_CATCH_UP_DAYS` back.
  */
-export async function catchUp(db: Db, clock: Clock): Promise<JobOutcome[]> {
+export function missedDailyRuns(
+  now: Date,
+  lastDone: ReadonlyMap<JobName, string>,
+): Array<{ job: JobName; date: string }> {
+  const runs: Array<{ job: JobName; date: string }> = [];
+  for (const { job, date: latest } of latestDailyRuns(now)) {
+    const spec = JOBS[job];
+    const last = lastDone.get(job);
+    if (spec.cadence !== 'daily' || spec.missed === 'latest' || !last) {
+      runs.push({ job, date: latest });
+      continue;
+    }
+    const floor = addDays(latest, -(DAILY_CATCH_UP_DAYS - 1));
+    for (let date = last < floor ? floor : addDays(last, 1); date <= latest; date = addDays(date, 1)) {
+      runs.push({ job, date });
+    }
+  }
+  return runs;
+}
+
+/**
+ * Runs every scheduled run missed while no instance was running, in the order of their scheduled instants, as
+ * the days would have run them (docs/rules/bills-and-grades.md#B19): each missed month of the bill jobs (so a
+ * downtime of months still extends each statement before judging it overdue) and each missed day of the daily
+ * ones, so the 15th's autopay runs before the 16th's auto-extension and the 1st's overdue before that day's
+ * reminders. `afterRun` follows each run that did its work (the scheduler debits after an autopay plan, so the
+ * next day's extension sees what was paid). A reminder whose day has passed is recorded as skipped, not sent
+ * late. It looks back to the month after the oldest statement (nothing can be due before), skips the periods
+ * `job_runs` already holds, and stamps each run with its scheduled instant.
+ */
+export async function catchUp(
+  db: Db,
+  clock: Clock,
+  afterRun?: (outcome: JobOutcome) => Promise<void>,
+): Promise<JobOutcome[]> {
+  // Instances starting together catch up one after another: the second then finds every run done, rather
+  // than run the 16th's extension while the first is still debiting the 15th's plan.
+  // The lock is a transaction's, held open on its own connection while the runs use others.
+  return db.transaction(async (lock) => {
+    await lock.execute(sql`select pg_advisory_xact_lock(${CATCH_UP_LOCK})`);
+    return catchUpLocked(db, clock, afterRun);
+  });
+}
+
+/** A fixed key for the cluster-wide catch-up advisory lock. */
+const CATCH_UP_LOCK = 7_420_252;
+
+async function catchUpLocked(
+  db: Db,
+  clock: Clock,
+  afterRun?: (outcome: JobOutcome) => Promise<void>,
+): Promise<JobOutcome[]> {
   const now = clock.now();
+  const today = kstDate(now);
   const [oldest] = await db.select({ month: min(statements.month) }).from(statements);
   const fromMonth = oldest?.month ? addMonths(oldest.month, 1) : kstMonth(now);
-  const done = new Set(
-    (await db.select({ job: jobRuns.job, period: jobRuns.period }).from(jobRuns)).map((r) => `${r.job}:${r.period}`),
+  const recorded = await db.select({ job: jobRuns.job, period: jobRuns.period }).from(jobRuns);
+  const done = new Set(recorded.map((r) => `${r.job}:${r.period}`));
+  const lastDone = new Map<JobName, string>();
+  for (const { job, period } of recorded) {
+    if (isJobName(job) && JOBS[job].cadence === 'daily' && period > (lastDone.get(job) ?? ''))
+      lastDone.set(job, period);
+  }
+  const timeline = [...scheduledRuns(fromMonth, now), ...missedDailyRuns(now, lastDone)].sort(
+    (a, b) => scheduledAt(a.job, a.date).getTime() - scheduledAt(b.job, b.date).getTime(),
   );
   const outcomes: JobOutcome[] = [];
-  for (const { job, date } of [...scheduledRuns(fromMonth, now), ...latestDailyRuns(now)]) {
+  for (const { job, date } of timeline) {
     if (done.has(`${job}:${periodOf(job, date)}`)) continue;
-    outcomes.push(await runJob(db, clock, job, date, scheduledAt(job, date)));
+    const spec = JOBS[job];
+    const late = spec.cadence === 'daily' && spec.missed === 'today' && date < today;
+    const outcome = await runJob(db, clock, job, date, scheduledAt(job, date), late ? 'late' : undefined);
+    outcomes.push(outcome);
+    if (outcome.ran && !late) await afterRun?.(outcome);
   }
   return outcomes;
 }

@@ -40,11 +40,6 @@ export async function startScheduler(
   work: BackgroundWork,
   metrics?: AppMetrics,
 ): Promise<() => void> {
-  const caughtUpAt = performance.now();
-  for (const outcome of await catchUp(db, clock)) {
-    if (outcome.ran) log.info(outcome, 'caught up a missed job run');
-    metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
-  }
   const background = async () => {
     try {
       await work.autopay();
@@ -53,6 +48,15 @@ export async function startScheduler(
       log.error({ err: error }, 'background work failed; it runs again in a few minutes');
     }
   };
+  const caughtUpAt = performance.now();
+  // A missed day's debits run right after its plan, before the next missed run (an extension) judges the bill.
+  const debitAfterPlan = async (outcome: { job: JobName }) => {
+    if (outcome.job === 'autopay') await background();
+  };
+  for (const outcome of await catchUp(db, clock, debitAfterPlan)) {
+    if (outcome.ran) log.info(outcome, 'caught up a missed job run');
+    metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
+  }
   await background();
   const mediaSweep = async () => {
     try {

@@ -22,7 +22,8 @@ const minutes = (n: number) => n * 60_000;
  * customer extended, the extended date). An automatically extended statement keeps its 15th, so a failed
  * debit is tried again every day until the statement becomes overdue. The (statement, day) key makes the
  * plan idempotent; a statement whose earlier attempt is still open (its bank answer may be lost) gets none,
- * so its next debit reuses that attempt's idempotency key and can never take the money twice.
+ * so its next debit reuses that attempt's idempotency key and can never take the money twice, and neither does
+ * one whose debit failed within `AUTOPAY_RULES.failedRestHours` (a catch-up's missed day and today's run).
  */
 export async function planAutopay(tx: Tx, today: string, at: Date): Promise<{ planned: number }> {
   const candidates = await rowsOf<{ id: number; customer_id: number; month: string; extension: string | null }>(
@@ -33,6 +34,8 @@ export async function planAutopay(tx: Tx, today: string, at: Date): Promise<{ pl
         and exists (select 1 from ${purchases} p where p.customer_id = s.customer_id
           and p.statement_month = s.month and p.status = 'UNPAID')
         and not exists (select 1 from ${autopayAttempts} a where a.statement_id = s.id and a.status = 'PENDING')
+        and not exists (select 1 from ${autopayAttempts} a where a.statement_id = s.id and a.status = 'FAILED'
+          and a.finished_at > ${new Date(at.getTime() - AUTOPAY_RULES.failedRestHours * 3_600_000)})
       order by s.id`,
   );
   const due = candidates.filter((row) => dueDate(row.month, row.extension === 'MANUAL') <= today);
