@@ -65,7 +65,8 @@ function pgCode(error: unknown): string | undefined {
  * ledger, answers, events), merchant refund (customer of the request → request →
  * purchase → statements), repayment (customer → purchases → statements), extension (customer → statement),
  * check-in and watch points (customer → their own rows), bill jobs (all affected customers by id →
- * statements). Rows of one kind that a path locks together are locked in ascending id.
+ * statements), validate of a fresh code (the customer's failed-code counter in `rate_limit_counters`, which no
+ * other path locks → the request). Rows of one kind that a path locks together are locked in ascending id.
  */
 
 /**

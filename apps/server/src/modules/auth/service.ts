@@ -10,7 +10,7 @@ import { customers } from '../../db/schema';
 import { isUniqueViolation } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, conflict, tooMany } from '../../lib/errors';
-import { hit, isOver } from '../../lib/rate-limit';
+import { claim, hit, isOver, release } from '../../lib/rate-limit';
 import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import type { TokenService } from './tokens';
 
@@ -85,58 +85,79 @@ export function createAuthService(
     perDay: AUTH_LIMITS.signupsPerIpPerDay.limit,
   },
 ): AuthService {
+  function checkSignup(input: RegisterRequest, now: Date) {
+    if (!isValidBirth(input.birth, kstDate(now))) throw badRequest('INVALID_BIRTH', SIGNUP_RULES.birth, 'birth');
+  }
+
+  /**
+   * The same 409 the unique constraint gives in `createCustomer`, only without hashing first: it tells the
+   * person signing up nothing more than before, and costs an attacker's flood no CPU of ours.
+   */
+  async function refuseTakenEmail(email: string) {
+    const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, email));
+    if (taken) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
+  }
+
+  /** A sign-up that has its place in the address's limits; the expensive hash comes last. */
+  async function createCustomer(input: RegisterRequest, now: Date): Promise<{ customerId: number }> {
+    const email = normalizeEmail(input.emailId);
+    let passwordHash: string;
+    try {
+      passwordHash = await signupHashing.run(() => hash(input.pwd));
+    } catch (error) {
+      if (error instanceof QueueFullError) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerBusy);
+      throw error;
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const [row] = await db
+          .insert(customers)
+          .values({
+            email,
+            passwordHash,
+            name: input.name.trim(),
+            birth: input.birth,
+            account: input.account,
+            accountName: input.accountName,
+            nickname: defaultNickname(attempt),
+            // On the app clock, as everything the account's age is compared with (report weights, the console).
+            createdAt: now,
+          })
+          .returning({ id: customers.id });
+        return { customerId: row?.id ?? 0 };
+      } catch (error) {
+        if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
+        if (isUniqueViolation(error, 'customers_nickname_key') && attempt + 1 < NICKNAME_TRIES) continue;
+        throw error;
+      }
+    }
+  }
+
   return {
     async register(input, ip) {
       const now = clock.now();
-      // Cheap checks first; the expensive hash comes last and only for an email that is free.
       // A flood of attempts is capped too, never below the sign-ups an IP may make in an hour.
       const attemptLimit = Math.max(AUTH_LIMITS.registerAttemptsPerIp.limit, signups.perHour);
       const attempts = { key: `register:ip:${ip}`, ...AUTH_LIMITS.registerAttemptsPerIp, limit: attemptLimit };
       const hourly = { key: `signup:ip-hour:${ip}`, ...AUTH_LIMITS.signupsPerIpPerHour, limit: signups.perHour };
       const daily = { key: `signup:ip-day:${ip}`, ...AUTH_LIMITS.signupsPerIpPerDay, limit: signups.perDay };
+      // An address at its limits is told at once; otherwise the attempt counts (in one statement, `hit`).
       if (await isOver(db, daily, now)) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitDay);
       if ((await isOver(db, hourly, now)) || (await hit(db, attempts, now))) {
         throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitHour);
       }
-      if (!isValidBirth(input.birth, kstDate(now))) {
-        throw badRequest('INVALID_BIRTH', SIGNUP_RULES.birth, 'birth');
-      }
-      const email = normalizeEmail(input.emailId);
-      // The same 409 the unique constraint gives below, only without hashing first: it tells the person
-      // signing up nothing more than before, and costs an attacker's flood no CPU of ours.
-      const [taken] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, email));
-      if (taken) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
-      let passwordHash: string;
+      checkSignup(input, now);
+      await refuseTakenEmail(normalizeEmail(input.emailId));
+      // The sign-up is counted in the hour and the day before the hash, in one statement: parallel sign-ups
+      // from one address make no more accounts than serial ones. One that then fails gives its place back.
+      const slot = await claim(db, [daily, hourly], now);
+      if (slot.refusedBy === daily) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitDay);
+      if (!slot.granted) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerLimitHour);
       try {
-        passwordHash = await signupHashing.run(() => hash(input.pwd));
+        return await createCustomer(input, now);
       } catch (error) {
-        if (error instanceof QueueFullError) throw tooMany('TOO_MANY_SIGNUPS', MSG.registerBusy);
+        await release(db, [daily, hourly], now);
         throw error;
-      }
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          const [row] = await db
-            .insert(customers)
-            .values({
-              email,
-              passwordHash,
-              name: input.name.trim(),
-              birth: input.birth,
-              account: input.account,
-              accountName: input.accountName,
-              nickname: defaultNickname(attempt),
-              // On the app clock, as everything the account's age is compared with (report weights, the console).
-              createdAt: now,
-            })
-            .returning({ id: customers.id });
-          await hit(db, hourly, now);
-          await hit(db, daily, now);
-          return { customerId: row?.id ?? 0 };
-        } catch (error) {
-          if (isUniqueViolation(error, 'customers_email_key')) throw conflict('EMAIL_TAKEN', MSG.emailTaken, 'emailId');
-          if (isUniqueViolation(error, 'customers_nickname_key') && attempt + 1 < NICKNAME_TRIES) continue;
-          throw error;
-        }
       }
     },
 
@@ -146,11 +167,11 @@ export function createAuthService(
       // Only failures count (AUTH_LIMITS): the account from this address, the account from anywhere, the address.
       const pairWindow = { key: `login-fail:account-ip:${email}:${ip}`, ...AUTH_LIMITS.loginFailuresPerAccountIp };
       const accountWindow = { key: `login-fail:account:${email}`, ...AUTH_LIMITS.loginFailuresPerAccount };
-      const ipWindow = { key: `login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
-      if ((await isOver(db, pairWindow, now)) || (await isOver(db, accountWindow, now))) {
-        throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
-      }
-      const addressOver = await isOver(db, ipWindow, now);
+      const ipWindow = { key: `login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp, countOnly: true as const };
+      // Counted before the password is checked, so parallel guesses get no more checks than serial ones; the
+      // address only counts here: over its ceiling, a wrong password is answered 429 and a right one signs in.
+      const slot = await claim(db, [pairWindow, accountWindow, ipWindow], now);
+      if (!slot.granted) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       const [customer] = await db
         .select({ id: customers.id, passwordHash: customers.passwordHash })
         .from(customers)
@@ -158,12 +179,11 @@ export function createAuthService(
       // Verify against a dummy hash when the email is unknown so both paths cost the same.
       const valid = await verify(customer?.passwordHash ?? (await getDummyHash()), input.pwd);
       if (!customer || !valid) {
-        await hit(db, pairWindow, now);
-        await hit(db, accountWindow, now);
-        await hit(db, ipWindow, now);
-        if (addressOver) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
+        if (slot.count(ipWindow) > ipWindow.limit) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
         throw unauthorizedLogin();
       }
+      // Only failures count: a right password gives its place back.
+      await release(db, [pairWindow, accountWindow, ipWindow], now);
       return { accessToken: await tokens.issue(customer.id) };
     },
   };

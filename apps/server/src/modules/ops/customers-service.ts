@@ -35,11 +35,17 @@ type CustomerRow = typeof customers.$inferSelect;
  * (`auth/service.ts`) and failed payment codes (`payments/service.ts`), both in 10-minute windows.
  */
 const LOCKOUT_WINDOW_MS = 10 * 60 * 1000;
-/** A customer's own lockout counters: login failures per account and per (account, address), failed codes. */
+/**
+ * A customer's own lockout counters: login failures per account and per (account, address), failed codes. A
+ * counter at zero is none: an attempt that succeeded gave back the place it claimed (`lib/rate-limit.ts`).
+ */
 const lockoutKeys = (customer: Pick<CustomerRow, 'id' | 'email'>) =>
-  or(
-    inArray(rateLimitCounters.key, [`login-fail:account:${customer.email}`, `pay-code-fail:${customer.id}`]),
-    like(rateLimitCounters.key, `login-fail:account-ip:${escapeLike(customer.email)}:%`),
+  and(
+    or(
+      inArray(rateLimitCounters.key, [`login-fail:account:${customer.email}`, `pay-code-fail:${customer.id}`]),
+      like(rateLimitCounters.key, `login-fail:account-ip:${escapeLike(customer.email)}:%`),
+    ),
+    gt(rateLimitCounters.count, 0),
   );
 
 function rowOf(customer: CustomerRow): OpsCustomerRow {

@@ -9,7 +9,7 @@ import { staff, staffEnrolments, staffSessions } from '../../db/schema';
 import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, notFound, tooMany } from '../../lib/errors';
-import { hit, isOver } from '../../lib/rate-limit';
+import { claim, release } from '../../lib/rate-limit';
 import { AUTH_LIMITS } from '../auth/service';
 import { type Actor, writeAudit } from './audit';
 import { STAFF_IDLE_MINUTES, type StaffTokens } from './staff-tokens';
@@ -31,6 +31,9 @@ const ENROLMENT_MS = 24 * 60 * 60 * 1000;
 const TEN_MINUTES = 10 * 60 * 1000;
 /** Wrong TOTP codes per operator before the step is refused for a while (docs/rules/operations.md#O2). */
 const TOTP_FAILURES = { limit: 5, windowMs: TEN_MINUTES };
+
+/** Wrong codes of one operator, at enrolment and at sign-in. */
+const totpFailures = (staffId: number) => ({ key: `staff-totp-fail:${staffId}`, ...TOTP_FAILURES });
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -161,8 +164,15 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
     /** Sets the password once the authenticator shows a right code; the link is then spent. */
     async enrol(token: string, password: string, code: string): Promise<void> {
       const member = await openEnrolment(token);
-      const step = await matchTotp(member.totpSecret, code, clock.now(), member.totpLastStep);
+      // The link's codes share the operator's TOTP window, counted before the check like the sign-in step's.
+      const failures = totpFailures(member.id);
+      const now = clock.now();
+      if (!(await claim(db, [failures], now)).granted) {
+        throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
+      }
+      const step = await matchTotp(member.totpSecret, code, now, member.totpLastStep);
       if (step === null) throw new AppError(400, 'INVALID_TOTP', '인증 앱의 6자리 코드가 올바르지 않습니다.');
+      await release(db, [failures], now);
       const passwordHash = await hash(password);
       await withTx(db, async (tx) => {
         const spent = await tx
@@ -185,19 +195,17 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
       // An operator account opens the console: its failures are held to the strictest window, wherever they come from.
       const emailWindow = { key: `staff-login-fail:email:${email}`, ...AUTH_LIMITS.loginFailuresPerAccountIp };
       const ipWindow = { key: `staff-login-fail:ip:${ip}`, ...AUTH_LIMITS.loginFailuresPerIp };
-      if ((await isOver(db, ipWindow, now)) || (await isOver(db, emailWindow, now))) {
-        throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
-      }
+      // Counted before the password is checked, so parallel guesses get no more checks than serial ones.
+      const slot = await claim(db, [ipWindow, emailWindow], now);
+      if (!slot.granted) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       const [member] = await db.select().from(staff).where(eq(staff.email, email));
       dummyHash ??= hash('not-a-real-password-staff');
       const usable = member?.passwordHash && !member.disabledAt ? member : null;
       // Same cost whether or not the operator exists (no enumeration).
       const valid = await verify(usable?.passwordHash ?? (await dummyHash), password);
-      if (!usable || !valid) {
-        await hit(db, emailWindow, now);
-        await hit(db, ipWindow, now);
-        throw badSignIn();
-      }
+      if (!usable || !valid) throw badSignIn();
+      // Only failures count: a right password gives its place back.
+      await release(db, [ipWindow, emailWindow], now);
       const [session] = await db
         .insert(staffSessions)
         .values({ staffId: usable.id, createdAt: now, lastSeenAt: now })
@@ -208,8 +216,9 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
     /** Step two: a code from the authenticator completes the session. */
     async verifyTotp(principal: StaffPrincipal, code: string): Promise<void> {
       const now = clock.now();
-      const failures = { key: `staff-totp-fail:${principal.staffId}`, ...TOTP_FAILURES };
-      if (await isOver(db, failures, now)) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
+      const failures = totpFailures(principal.staffId);
+      // Counted before the code is checked: 60 codes at once get 5 checks, as 60 in a row would.
+      if (!(await claim(db, [failures], now)).granted) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       const [member] = await db.select().from(staff).where(eq(staff.id, principal.staffId));
       const step = member ? await matchTotp(member.totpSecret, code, now, member.totpLastStep) : null;
       // The step is taken with a conditional update, so the same code cannot open two sessions.
@@ -222,9 +231,9 @@ export function createStaffService(db: Db, clock: Clock, tokens: StaffTokens) {
               .where(and(eq(staff.id, principal.staffId), sql`${staff.totpLastStep} < ${step}`))
               .returning({ id: staff.id });
       if (taken.length === 0) {
-        await hit(db, failures, now);
         throw new AppError(401, 'INVALID_TOTP', '인증 코드가 올바르지 않습니다. 인증 앱의 새 코드를 입력해주세요.');
       }
+      await release(db, [failures], now);
       await db
         .update(staffSessions)
         .set({ totpAt: now, lastSeenAt: now })

@@ -18,10 +18,10 @@ import { qrTokenFrom } from '@ohgood/contract/qr';
 import { and, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { customers, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
-import { isRetryable, withTx } from '../../db/tx';
+import { isRetryable, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, conflict, forbidden, notFound, tooMany, unprocessable } from '../../lib/errors';
-import { hit, type Window } from '../../lib/rate-limit';
+import { claim, release, type Window } from '../../lib/rate-limit';
 import { singleFlight } from '../../lib/single-flight';
 import { limitLeft } from '../bills/statements';
 import { type FinalSeen, readFinal, type StoredAnswer } from './final-read';
@@ -172,6 +172,12 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
   /**
    * Validate's write path, for a code this customer does not hold yet: reserves the request it points at if it
    * is free, or refuses (counting the failure unless the code is one of the customer's own).
+   *
+   * Each guess is counted before the code is looked at (docs/security.md, "limits that can be raced"): the
+   * address's ceiling in one statement of its own, the customer's window in the transaction that checks the
+   * code. That claim holds the customer's counter row until the transaction ends, so a customer's checks run
+   * one after another and each sees the failures before it: 150 codes at once get 5 checks, while a double
+   * tap of a right code is still answered twice (a right code gives its place back before the next looks).
    */
   async function reserveCode(
     customerId: number,
@@ -180,49 +186,63 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
     now: Date,
     [failures, ipFailures]: [Window, Window],
   ): Promise<HeldRequest> {
+    if (!(await claim(db, [ipFailures], now)).granted) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
+    const checked = await withTx(db, async (tx) => {
+      if (!(await claim(tx, [failures], now)).granted) return 'refused' as const;
+      const found = await lookUpCode(tx, customerId, codeType, code, now);
+      if (found.guess === false) await release(tx, [failures, ipFailures], now);
+      return found;
+    }).catch(async (error: unknown) => {
+      await release(db, [ipFailures], now);
+      throw error;
+    });
+    if (checked === 'refused') {
+      await release(db, [ipFailures], now);
+      throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
+    }
+    if (checked.reserved) return checked.reserved;
+    if (checked.taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
+    // Unknown, expired, paid and cancelled codes all look the same: no oracle.
+    throw invalidCode();
+  }
+
+  /**
+   * The code's request reserved for this customer if it is free, else what refuses it. `guess` is false for
+   * a code that is one of the customer's own (reserved now, or held or paid before): a scanner seeing it again
+   * is not guessing.
+   */
+  async function lookUpCode(
+    tx: Tx,
+    customerId: number,
+    codeType: ValidateBody['codeType'],
+    code: string | undefined,
+    now: Date,
+  ): Promise<{ reserved?: HeldRequest; taken?: boolean; guess: boolean }> {
     // The request the code points at (undefined for a malformed code, which matches nothing).
     const match = code === undefined ? undefined : eq(codeColumn[codeType], code);
     const usable = match && and(match, usableRequestSql(now));
-    const heldByMe = async (): Promise<HeldRequest | undefined> =>
-      usable
-        ? (
-            await db
-              .select(heldColumns)
-              .from(paymentRequests)
-              .where(and(usable, eq(paymentRequests.reservedBy, customerId)))
-          )[0]
-        : undefined;
-    // Only a free request is written, reserved in one conditional update (free → mine).
-    let reserved: HeldRequest | undefined;
-    if (usable) {
-      [reserved] = await db
-        .update(paymentRequests)
-        .set({ reservedBy: customerId })
-        .where(and(usable, isNull(paymentRequests.reservedBy)))
-        .returning(heldColumns);
-      // My own concurrent validate (a double tap) may have reserved it between the two statements.
-      if (!reserved) reserved = await heldByMe();
-    }
-    if (!reserved) {
-      // A code this customer already holds or paid is not a guess (a scanner seeing it again):
-      // it is refused the same way but does not count towards the brute-force lock.
-      const [mine] = match
-        ? await db
-            .select({ id: paymentRequests.id })
-            .from(paymentRequests)
-            .where(and(match, eq(paymentRequests.reservedBy, customerId)))
-            .limit(1)
-        : [];
-      if (!mine) {
-        await hit(db, failures, now);
-        await hit(db, ipFailures, now);
-      }
-      const [taken] = usable ? await db.select({ id: paymentRequests.id }).from(paymentRequests).where(usable) : [];
-      if (taken) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-      // Unknown, expired, paid and cancelled codes all look the same: no oracle.
-      throw invalidCode();
-    }
-    return reserved;
+    if (!match || !usable) return { guess: true };
+    // Only a free request is written, reserved in one conditional update (free → mine); my own earlier
+    // validate may hold it already.
+    const [reserved] = await tx
+      .update(paymentRequests)
+      .set({ reservedBy: customerId })
+      .where(and(usable, isNull(paymentRequests.reservedBy)))
+      .returning(heldColumns);
+    const [held] = reserved
+      ? [reserved]
+      : await tx
+          .select(heldColumns)
+          .from(paymentRequests)
+          .where(and(usable, eq(paymentRequests.reservedBy, customerId)));
+    if (held) return { reserved: held, guess: false };
+    const [mine] = await tx
+      .select({ id: paymentRequests.id })
+      .from(paymentRequests)
+      .where(and(match, eq(paymentRequests.reservedBy, customerId)))
+      .limit(1);
+    const [taken] = await tx.select({ id: paymentRequests.id }).from(paymentRequests).where(usable);
+    return { taken: Boolean(taken), guess: !mine };
   }
 
   return {
