@@ -10,6 +10,12 @@ import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
 
+/**
+ * Live status streams of one payment request on one instance: its checkout screen, a reload of it and the
+ * merchant's server; a fourth replaces the oldest, which is told to reconnect (docs/security.md).
+ */
+export const STATUS_STREAMS_PER_REQUEST = 3;
+
 export function merchantRoutes(
   merchants: MerchantService,
   publicUrl: string | undefined,
@@ -20,7 +26,7 @@ export function merchantRoutes(
 
   return async (app) => {
     // Clients of a stream cut by a shutdown get a last event telling them to reconnect (to another instance).
-    const openStream = sseStreams(app);
+    const openStream = sseStreams(app, { ceiling: STATUS_STREAMS_PER_REQUEST });
 
     registerEndpoint(app, api.create, async (request) =>
       merchants.create(requireMerchant(request), request.body, originOf(request)),
@@ -93,6 +99,7 @@ export function merchantRoutes(
             clearTimeout(expiryTimer);
           },
           shutdownData: () => ({ requestId, status: last }),
+          owner: requestId,
         });
         stream.send('status', { requestId, status: last });
         if (TERMINAL.has(last)) {

@@ -13,13 +13,19 @@ function lastEventId(header: string | string[] | undefined): number | undefined 
   return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
+/**
+ * Live notice streams one customer keeps open on one instance (docs/rules/notifications.md#N7): a phone and a
+ * few browser tabs; a sixth replaces the oldest, which is told to reconnect (docs/security.md).
+ */
+export const NOTICE_STREAMS_PER_CUSTOMER = 5;
+
 export function notificationRoutes(
   service: NotificationService,
   live: LiveNotices,
   vapidPublicKey: string,
 ): FastifyPluginAsync {
   return async (app) => {
-    const openStream = sseStreams(app);
+    const openStream = sseStreams(app, { ceiling: NOTICE_STREAMS_PER_CUSTOMER });
 
     registerEndpoint(app, api.list, async (request) =>
       ok(await service.list(requireCustomer(request), request.query.before)),
@@ -70,7 +76,7 @@ export function notificationRoutes(
           if (stream) stream.send('notice', { notice, unread }, notice.id);
           else pending.push([{ notice, unread }, notice.id]);
         });
-        stream = openStream(request, reply, { onClose: watched.stop });
+        stream = openStream(request, reply, { onClose: watched.stop, owner: String(customerId) });
         stream.send('ready', { unread: watched.unread });
         for (const [data, id] of pending) stream.send('notice', data, id);
       },
