@@ -102,6 +102,8 @@ const serverEnv = (port, dataDir, extraEnv = {}) => ({
   PAYMENT_REQUEST_TTL_SECONDS: '3600',
   DATABASE_URL: '',
   METRICS_TOKEN: BENCH_METRICS_TOKEN,
+  // The SSE row watches one request from STREAMS streams: its fan-out, not the per-request ceiling (abuse).
+  STATUS_STREAMS_PER_REQUEST: String(STREAMS),
   ...extraEnv,
 });
 

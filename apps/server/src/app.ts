@@ -272,7 +272,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shortsMypageRoutes(createShortsMypageService(database.db, config.MEDIA_BASE_URL)));
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   const live = createLiveStatus(merchants, notifications);
-  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, live, clock));
+  await app.register(merchantRoutes(merchants, config.PUBLIC_URL, live, clock, config.STATUS_STREAMS_PER_REQUEST));
   app.decorate(
     'metrics',
     registerMetrics(app, config.METRICS_TOKEN, {
@@ -346,7 +346,12 @@ async function registerNotices(app: FastifyInstance, deps: AppDeps, notification
   app.decorate('notices', { dispatcher, push });
   const live = createLiveNotices(database.db, notifications);
   await app.register(
-    notificationRoutes(createNotificationService(database.db, clock, config.PUSH_HOSTS), live, vapid.publicKey),
+    notificationRoutes(
+      createNotificationService(database.db, clock, config.PUSH_HOSTS),
+      live,
+      vapid.publicKey,
+      config.NOTICE_STREAMS_PER_CUSTOMER,
+    ),
   );
   if (!config.DISPATCH_EVENTS) return;
   const dispatch = () =>

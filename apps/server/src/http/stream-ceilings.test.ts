@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_STREAMS_PER_REQUEST } from '../modules/merchants/routes';
-import { NOTICE_STREAMS_PER_CUSTOMER } from '../modules/notifications/routes';
+import { testConfig } from '../lib/config';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 import { createRequest, finalPay, pay, validatePin } from '../test/payment-helpers';
@@ -10,6 +9,7 @@ import { REPLACED } from './sse';
  * Ceilings on live streams (docs/security.md, "stream flooding"): one owner's streams beyond the ceiling do not
  * pile up; the oldest is ended with the `reconnect` event a shutdown sends, the rest stay live.
  */
+const { NOTICE_STREAMS_PER_CUSTOMER, STATUS_STREAMS_PER_REQUEST } = testConfig();
 let h: Harness;
 let address: string;
 beforeAll(async () => {

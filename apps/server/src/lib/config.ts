@@ -78,6 +78,14 @@ const envSchema = z.object({
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(5),
   SIGNUPS_PER_IP_PER_DAY: z.coerce.number().int().positive().default(20),
   /**
+   * Live streams one owner keeps open on one instance (docs/security.md, stream flooding); one more ends the
+   * oldest with `event: reconnect`. Notices per customer: a phone and a few browser tabs. Status per payment
+   * request: its checkout screen, a reload of it and the merchant's server (`npm run bench` raises it to watch
+   * one request from 1,000 streams).
+   */
+  NOTICE_STREAMS_PER_CUSTOMER: z.coerce.number().int().positive().default(5),
+  STATUS_STREAMS_PER_REQUEST: z.coerce.number().int().positive().default(3),
+  /**
    * Graceful shutdown: seconds readiness fails before the listener closes, and the hard limit. The drain's
    * default covers a balancer probing every 2 s that needs 2 failures (docs/deploy.md): with 0, requests it
    * still sends in that gap meet a closed port. Ctrl-C (SIGINT) at a terminal skips it.

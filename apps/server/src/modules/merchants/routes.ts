@@ -10,23 +10,19 @@ import type { MerchantService } from './service';
 
 const TERMINAL = new Set(['PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
 
-/**
- * Live status streams of one payment request on one instance: its checkout screen, a reload of it and the
- * merchant's server; a fourth replaces the oldest, which is told to reconnect (docs/security.md).
- */
-export const STATUS_STREAMS_PER_REQUEST = 3;
-
 export function merchantRoutes(
   merchants: MerchantService,
   publicUrl: string | undefined,
   live: LiveStatus,
   clock: Clock,
+  /** Live status streams per payment request on this instance (`STATUS_STREAMS_PER_REQUEST`). */
+  streamsPerRequest: number,
 ): FastifyPluginAsyncZod {
   const originOf = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
 
   return async (app) => {
     // Clients of a stream cut by a shutdown get a last event telling them to reconnect (to another instance).
-    const openStream = sseStreams(app, { ceiling: STATUS_STREAMS_PER_REQUEST });
+    const openStream = sseStreams(app, { ceiling: streamsPerRequest });
 
     registerEndpoint(app, api.create, async (request) =>
       merchants.create(requireMerchant(request), request.body, originOf(request)),

@@ -13,19 +13,15 @@ function lastEventId(header: string | string[] | undefined): number | undefined 
   return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
-/**
- * Live notice streams one customer keeps open on one instance (docs/rules/notifications.md#N7): a phone and a
- * few browser tabs; a sixth replaces the oldest, which is told to reconnect (docs/security.md).
- */
-export const NOTICE_STREAMS_PER_CUSTOMER = 5;
-
 export function notificationRoutes(
   service: NotificationService,
   live: LiveNotices,
   vapidPublicKey: string,
+  /** Live notice streams per customer on this instance (`NOTICE_STREAMS_PER_CUSTOMER`). */
+  streamsPerCustomer: number,
 ): FastifyPluginAsync {
   return async (app) => {
-    const openStream = sseStreams(app, { ceiling: NOTICE_STREAMS_PER_CUSTOMER });
+    const openStream = sseStreams(app, { ceiling: streamsPerCustomer });
 
     registerEndpoint(app, api.list, async (request) =>
       ok(await service.list(requireCustomer(request), request.query.before)),
