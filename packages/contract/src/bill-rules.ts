@@ -13,3 +13,10 @@ export const BILL_RULES = {
   /** Product policy: no interest and no late fees. */
   lateFeeKrw: 0,
 } as const;
+
+/**
+ * Why a customer's payments are suspended (docs/rules/bills-and-grades.md#B10, operations.md#O5): an overdue
+ * bill, or an operator. Each has its own words everywhere it is told.
+ */
+export const SUSPENSION_REASONS = ['OVERDUE', 'STAFF'] as const;
+export type SuspensionReason = (typeof SUSPENSION_REASONS)[number];

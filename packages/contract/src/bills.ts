@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUSPENSION_REASONS } from './bill-rules';
 import { defineEndpoint, enveloped } from './endpoint';
 import { GRADE_NAMES } from './grades';
 import { DB_INT_MAX } from './input';
@@ -65,6 +66,8 @@ export const billStatus = z.object({
   /** KST today, so the web shows D-days by the server's calendar. */
   today: z.string(),
   suspended: z.boolean(),
+  /** Why payments are suspended: an overdue bill, or an operator (null when not suspended). */
+  suspensionReason: z.enum(SUSPENSION_REASONS).nullable(),
   /** What must be repaid to lift a suspension: the unpaid amount of overdue statements. */
   overdueAmount: z.number().int(),
   statements: z.array(statementSummary),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEBIT_RESULTS } from './autopay';
+import { SUSPENSION_REASONS } from './bill-rules';
 import { GRADE_NAMES } from './grades';
 import { POINT_REASON_CODES } from './point-reasons';
 import { REPORT_TARGETS } from './safety-rules';
@@ -107,8 +108,17 @@ export const domainEvent = z.discriminatedUnion('type', [
     penalty: z.number().int().nonnegative(),
   }),
   /** Suspension began (an overdue statement) or lifted (none left), docs/rules/bills-and-grades.md#B10–B11. */
-  z.object({ type: z.literal('account.suspended'), ...customer }),
-  z.object({ type: z.literal('account.suspension_lifted'), ...customer }),
+  /**
+   * Why (docs/rules/bills-and-grades.md#B10, operations.md#O5): an overdue bill, or an operator (suspected
+   * identity theft, a dispute). Events recorded before the reason existed read as OVERDUE / REPAID.
+   */
+  z.object({ type: z.literal('account.suspended'), ...customer, reason: z.enum(SUSPENSION_REASONS).optional() }),
+  /** Lifted because the overdue debt was repaid, or by an operator. */
+  z.object({
+    type: z.literal('account.suspension_lifted'),
+    ...customer,
+    reason: z.enum(['REPAID', 'STAFF']).optional(),
+  }),
   /** Risk changed the customer's monthly limit (docs/rules/operations.md#O8); null: the grade's applies. */
   z.object({
     type: z.literal('credit_limit.changed'),

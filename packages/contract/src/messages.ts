@@ -40,6 +40,8 @@ export const PAY_MSG = {
   modalFailed: '결제에 실패했습니다. 다시 시도해주세요.',
   modalError: '결제 요청 중 오류가 발생했습니다.',
   suspended: '연체된 청구서가 있어 결제할 수 없습니다. 연체 금액을 먼저 납부해주세요.',
+  /** An operator's suspension (docs/rules/operations.md#O5): not an overdue bill, so it says nothing of one. */
+  suspendedByStaff: '운영 정책에 따라 결제가 잠시 정지되었습니다. 고객센터로 문의해주세요.',
   tooManyCodes: '코드 입력 시도가 너무 많습니다. 10분 후 다시 시도해주세요.',
   reserved: '다른 고객이 결제 중인 요청입니다.',
   notActive: '결제 요청이 만료되었거나 취소되었습니다.',

@@ -74,7 +74,7 @@ describe('domain events (the outbox seam)', () => {
         from: { gradePoint: 25, grade: 'silver' },
         to: { gradePoint: 5, grade: 'bronze' },
       },
-      { type: 'account.suspended', customerId },
+      { type: 'account.suspended', customerId, reason: 'OVERDUE' },
       {
         type: 'repayment.made',
         customerId,
@@ -85,7 +85,7 @@ describe('domain events (the outbox seam)', () => {
         months: ['2026-11'],
       },
       // Repaid after it went overdue: no grade points, so no grade event; the suspension lifts.
-      { type: 'account.suspension_lifted', customerId },
+      { type: 'account.suspension_lifted', customerId, reason: 'REPAID' },
     ]);
     // A job run again records nothing again.
     await runAt('statement-issue', '2026-12-01');

@@ -262,6 +262,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       const [customer] = await db
         .select({
           suspended: customers.suspended,
+          staffSuspended: customers.staffSuspended,
           gradePoint: customers.gradePoint,
           creditLimit: customers.creditLimit,
         })
@@ -292,6 +293,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       return {
         today: kstDate(now),
         suspended: customer?.suspended ?? false,
+        suspensionReason: !customer?.suspended ? null : customer.staffSuspended ? 'STAFF' : 'OVERDUE',
         overdueAmount: summaries.filter((s) => s.status === 'OVERDUE').reduce((sum, s) => sum + s.amount, 0),
         statements: summaries,
         limitChange: customer ? await recentLimitChange(db, customerId, monthlyLimitOf(customer), now) : null,

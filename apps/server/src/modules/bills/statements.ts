@@ -99,7 +99,8 @@ export async function recomputeSuspension(
   tx: Tx,
   customerId: number,
   at: Date,
-  options: { newlyOverdue?: boolean } = {},
+  /** `byStaff`: an operator's suspend or lift called this, so a lift is theirs, not a repayment's. */
+  options: { newlyOverdue?: boolean; byStaff?: boolean } = {},
 ): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
@@ -114,7 +115,7 @@ export async function recomputeSuspension(
   // A lift lasts while the overdue debt it forgave is open, and a new overdue statement ends it.
   const lifted = overdue && !options.newlyOverdue ? customers.overdueLifted : sql`false`;
   const [before] = await tx
-    .select({ suspended: customers.suspended })
+    .select({ suspended: customers.suspended, staffSuspended: customers.staffSuspended })
     .from(customers)
     .where(eq(customers.id, customerId))
     .for('update');
@@ -125,10 +126,18 @@ export async function recomputeSuspension(
       suspended: sql`${customers.staffSuspended} or (${overdue} and not ${lifted})`,
     })
     .where(eq(customers.id, customerId))
-    .returning({ suspended: customers.suspended });
+    .returning({ suspended: customers.suspended, staffSuspended: customers.staffSuspended });
   const suspended = row?.suspended ?? overdue;
-  if (before && before.suspended !== suspended) {
-    await recordEvent(tx, { type: suspended ? 'account.suspended' : 'account.suspension_lifted', customerId }, at);
+  if (before && row && before.suspended !== suspended) {
+    // Told for what it is: an operator's act is never worded as an overdue bill, nor a repayment as a lift.
+    const byStaff = options.byStaff === true || before.staffSuspended !== row.staffSuspended;
+    await recordEvent(
+      tx,
+      suspended
+        ? { type: 'account.suspended', customerId, reason: row.staffSuspended ? 'STAFF' : 'OVERDUE' }
+        : { type: 'account.suspension_lifted', customerId, reason: byStaff ? 'STAFF' : 'REPAID' },
+      at,
+    );
   }
   return suspended;
 }

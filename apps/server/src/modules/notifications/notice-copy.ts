@@ -155,10 +155,28 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
       ];
     case 'account.suspended':
       return [
-        billing('overdue', '결제 이용 정지', '연체된 청구서가 있어 새 결제가 정지됐어요. 납부하기에서 납부해 주세요.'),
+        event.reason === 'STAFF'
+          ? billing(
+              'overdue',
+              '결제 이용 정지',
+              '운영 정책에 따라 새 결제가 잠시 정지됐어요. 고객센터로 문의해 주세요.',
+            )
+          : billing(
+              'overdue',
+              '결제 이용 정지',
+              '연체된 청구서가 있어 새 결제가 정지됐어요. 납부하기에서 납부해 주세요.',
+            ),
       ];
     case 'account.suspension_lifted':
-      return [billing('suspension_lifted', '이용 정지 해제', '연체 금액을 모두 납부해 다시 결제할 수 있어요.')];
+      return [
+        event.reason === 'STAFF'
+          ? billing(
+              'suspension_lifted',
+              '이용 정지 해제',
+              '운영자 확인을 거쳐 결제 정지가 해제됐어요. 다시 결제할 수 있어요.',
+            )
+          : billing('suspension_lifted', '이용 정지 해제', '연체 금액을 모두 납부해 다시 결제할 수 있어요.'),
+      ];
     case 'grade.changed':
       if (event.from.grade === event.to.grade) return [];
       return [

@@ -265,7 +265,7 @@ export function createOpsCustomersService(
       change(by, customerId, 'customer.suspend', reason, async (tx, before) => {
         if (before.staffSuspended) throw conflict('ALREADY_SUSPENDED', '이미 운영자가 정지한 고객입니다.');
         await tx.update(customers).set({ staffSuspended: true }).where(eq(customers.id, customerId));
-        await recomputeSuspension(tx, customerId, clock.now());
+        await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
       }),
 
     /** Ends an operator's suspension and forgives an overdue one until that debt is settled. */
@@ -276,7 +276,7 @@ export function createOpsCustomersService(
           .update(customers)
           .set({ staffSuspended: false, overdueLifted: true })
           .where(eq(customers.id, customerId));
-        await recomputeSuspension(tx, customerId, clock.now());
+        await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
       }),
 
     async resetLockouts(by: StaffPrincipal, customerId: number, reason: string): Promise<number> {

@@ -5,6 +5,7 @@ import { withTx } from '../../db/tx';
 import { DEMO_OPERATORS, disableDemoOperators, ensureDemoOperators } from '../../seed/demo-operators';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
+import { noticesAfterDispatch } from '../../test/notice-helpers';
 import { createRequest, pay, validatePin } from '../../test/payment-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
@@ -72,6 +73,31 @@ describe('masking and reveal (O4)', () => {
 });
 
 describe('risk actions (O5) and the audit trail (O6)', () => {
+  it('a staff suspension is told as what it is: no overdue bill in the refusal, the notice or the lift', async () => {
+    const customer = await h.signUp();
+    const merchant = await createMerchant(h.database.db);
+    await call('POST', `/api/ops/customers/${customer.customerId}/suspend`, risk, { reason: '명의 도용 의심 신고' });
+    const request = await createRequest(h, merchant.headers, 1000);
+    const refused = (await validatePin(h, customer.token, request.pinCode)).json();
+    expect(refused).toMatchObject({
+      code: 'ACCOUNT_SUSPENDED',
+      message: '운영 정책에 따라 결제가 잠시 정지되었습니다. 고객센터로 문의해주세요.',
+    });
+    const status = await h.app.inject({
+      method: 'GET',
+      url: '/api/payment/statements',
+      headers: bearer(customer.token),
+    });
+    expect(status.json().data).toMatchObject({ suspended: true, suspensionReason: 'STAFF', overdueAmount: 0 });
+    await call('POST', `/api/ops/customers/${customer.customerId}/lift`, risk, { reason: '본인 확인 완료' });
+    const told = (await noticesAfterDispatch(h, customer.customerId)).map((n) => n.body);
+    expect(told).toEqual([
+      '운영 정책에 따라 새 결제가 잠시 정지됐어요. 고객센터로 문의해 주세요.',
+      '운영자 확인을 거쳐 결제 정지가 해제됐어요. 다시 결제할 수 있어요.',
+    ]);
+    expect(told.join(' ')).not.toContain('연체');
+  });
+
   it('suspends and lifts with before → after in the audit trail; payments follow', async () => {
     const customer = await h.signUp();
     const merchant = await createMerchant(h.database.db);

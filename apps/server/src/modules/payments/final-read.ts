@@ -23,6 +23,8 @@ export interface FinalRequest {
 /** What a final decides on, read under the locks it then writes under. */
 export interface FinalSeen {
   suspended: boolean;
+  /** An operator's suspension, told in its own words (the rest is an overdue bill's). */
+  staffSuspended: boolean;
   pointBalance: number;
   gradePoint: number;
   /** Risk's limit under the grade's, if set (docs/rules/operations.md#O8). */
@@ -89,6 +91,7 @@ export async function readFinal(
   if (!row) throw new Error('final read answered no row');
   return {
     suspended: customer.suspended,
+    staffSuspended: customer.staffSuspended,
     pointBalance: customer.pointBalance,
     gradePoint: customer.gradePoint,
     creditLimit: customer.creditLimit,

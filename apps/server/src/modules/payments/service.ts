@@ -42,6 +42,10 @@ export function finalRequestHash(requestId: string, point: number): string {
 }
 
 /** The column each code type is looked up by. */
+/** A suspended customer's refusal, in the words of why: an overdue bill, or an operator (bills-and-grades.md#B10). */
+const suspendedRefusal = (byStaff: boolean) =>
+  forbidden('ACCOUNT_SUSPENDED', byStaff ? PAY_MSG.suspendedByStaff : PAY_MSG.suspended);
+
 const codeColumn = { pincode: paymentRequests.pinCode, qrcode: paymentRequests.qrToken } as const;
 
 /** The value a code is looked up by: the PIN, or the QR token of a token or deep link; undefined if malformed. */
@@ -98,7 +102,7 @@ function decideFinal(
   if (!isUsableRequest(request, now)) throw conflict('REQUEST_NOT_ACTIVE', PAY_MSG.notActive);
   if (request.reservedBy === null) throw conflict('REQUEST_NOT_VALIDATED', PAY_MSG.notValidated);
   if (request.reservedBy !== customerId) throw conflict('REQUEST_RESERVED', PAY_MSG.reserved);
-  if (seen.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+  if (seen.suspended) throw suspendedRefusal(seen.staffSuspended);
   const points = seen.pointBalance;
   if (point < 0 || point > Math.min(request.totalPrice, points)) {
     throw unprocessable('INVALID_POINT', PAY_MSG.invalidPoint);
@@ -262,7 +266,7 @@ export function createPaymentService(db: Db, clock: Clock): PaymentService {
       });
       if (!me) throw notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
       if (me.over) throw tooMany('TOO_MANY_CODE_ATTEMPTS', PAY_MSG.tooManyCodes);
-      if (me.suspended) throw forbidden('ACCOUNT_SUSPENDED', PAY_MSG.suspended);
+      if (me.suspended) throw suspendedRefusal(me.staffSuspended);
 
       const reserved = me.held ?? (await reserveCode(customerId, body.codeType, code, now, [failures, ipFailures]));
       return {

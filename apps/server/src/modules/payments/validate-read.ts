@@ -12,6 +12,8 @@ export interface ValidateSeen {
   /** Either failed-code window is at its limit. */
   over: boolean;
   suspended: boolean;
+  /** An operator's suspension, told in its own words (the rest is an overdue bill's). */
+  staffSuspended: boolean;
   pointBalance: number;
   gradePoint: number;
   /** Risk's limit under the grade's, if set (docs/rules/operations.md#O8). */
@@ -54,6 +56,7 @@ export async function readValidate(
     .select({
       over: anyOverSql(windows, now),
       suspended: customers.suspended,
+      staffSuspended: customers.staffSuspended,
       pointBalance: customers.pointBalance,
       gradePoint: customers.gradePoint,
       creditLimit: customers.creditLimit,

@@ -1,3 +1,4 @@
+import type { SuspensionReason } from '@ohgood/contract/bill-rules';
 import { TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { won } from '../../../shared/format';
@@ -5,6 +6,8 @@ import { monthLabel } from '../bill-rules';
 import styles from './bills.module.css';
 
 export interface SuspensionNoticeProps {
+  /** Why: an overdue bill, or an operator (whose suspension says nothing of a bill). */
+  reason: SuspensionReason | null;
   /** Statement months ('YYYY-MM') that are overdue. */
   overdueMonths: string[];
   overdueAmount: number;
@@ -12,8 +15,22 @@ export interface SuspensionNoticeProps {
   withLink?: boolean;
 }
 
-/** Why payments are suspended and what to repay to lift it (docs/rules/bills-and-grades.md#B10, #B11). */
-export function SuspensionNotice({ overdueMonths, overdueAmount, withLink }: SuspensionNoticeProps) {
+/**
+ * Why payments are suspended and what lifts it (docs/rules/bills-and-grades.md#B10, #B11): repaying the overdue
+ * amount, or, for an operator's suspension, the customer centre.
+ */
+export function SuspensionNotice({ reason, overdueMonths, overdueAmount, withLink }: SuspensionNoticeProps) {
+  if (reason === 'STAFF') {
+    return (
+      <section className={styles.suspended} role="alert" aria-labelledby="suspended-title">
+        <TriangleAlert size={22} aria-hidden className={styles.suspendedIcon} />
+        <div>
+          <h2 id="suspended-title">결제가 잠시 정지되었어요</h2>
+          <p>운영 정책에 따라 새 결제가 정지되었어요. 자세한 내용은 고객센터로 문의해 주세요.</p>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className={styles.suspended} role="alert" aria-labelledby="suspended-title">
       <TriangleAlert size={22} aria-hidden className={styles.suspendedIcon} />

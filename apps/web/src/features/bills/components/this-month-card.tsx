@@ -49,6 +49,7 @@ export default function ThisMonthCard() {
     <>
       {status.data?.suspended ? (
         <SuspensionNotice
+          reason={status.data.suspensionReason}
           overdueMonths={overdue.map((s) => s.month)}
           overdueAmount={status.data.overdueAmount}
           withLink

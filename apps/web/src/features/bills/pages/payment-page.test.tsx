@@ -39,6 +39,7 @@ function makeInfo(overrides: Partial<PaymentInfo> = {}): PaymentInfo {
 const normalStatus: BillStatus = {
   today: '2026-11-12',
   suspended: false,
+  suspensionReason: null,
   overdueAmount: 0,
   statements: [
     { month: '2026-10', dueDate: '2026-11-15', extension: null, status: 'DUE', amount: 20_000, count: 2 },
@@ -210,6 +211,7 @@ describe('/payment page', () => {
     status = {
       today: '2027-01-03',
       suspended: true,
+      suspensionReason: 'OVERDUE',
       overdueAmount: 20_000,
       statements: [
         { month: '2026-11', dueDate: '2026-12-31', extension: 'AUTO', status: 'OVERDUE', amount: 20_000, count: 2 },
@@ -226,6 +228,16 @@ describe('/payment page', () => {
     expect(overdue).toHaveTextContent('연체');
     expect(overdue).toHaveTextContent('납부일 12월 말일');
     expect(overdue).toHaveTextContent('D+3');
+  });
+
+  it('tells a customer an operator suspended that it is not about a bill, and where to ask', async () => {
+    status = { ...normalStatus, suspended: true, suspensionReason: 'STAFF' };
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('결제가 잠시 정지되었어요');
+    expect(alert).toHaveTextContent('고객센터로 문의해 주세요');
+    expect(alert).not.toHaveTextContent('연체');
+    expect(alert).not.toHaveTextContent('납부하면');
   });
 
   it('refuses to extend when only the current month is unpaid', async () => {

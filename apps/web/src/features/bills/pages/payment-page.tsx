@@ -126,7 +126,11 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
   return (
     <div className={styles.stack}>
       {status.suspended ? (
-        <SuspensionNotice overdueMonths={overdue.map((s) => s.month)} overdueAmount={status.overdueAmount} />
+        <SuspensionNotice
+          reason={status.suspensionReason}
+          overdueMonths={overdue.map((s) => s.month)}
+          overdueAmount={status.overdueAmount}
+        />
       ) : null}
       <AvailableCard
         balance={info.balance}
