@@ -21,3 +21,6 @@ export function groupedNumber(value: number): string {
 
 /** 12500 → '12,500원' */
 export const won = (krw: number): string => `${groupedNumber(krw)}원`;
+
+/** 4419 → '4,419P' */
+export const points = (amount: number): string => `${groupedNumber(amount)}P`;

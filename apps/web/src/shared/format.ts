@@ -1,12 +1,10 @@
-import { won as contractWon, groupedNumber } from '@ohgood/contract/number-format';
+import { points as contractPoints, won as contractWon, groupedNumber } from '@ohgood/contract/number-format';
 
 /** 12500 → '12,500원': the contract's one number format (ICU-free for whole numbers, ADR 0106). */
 export const won = contractWon;
 
 /** 1200 → '1,200P' */
-export function points(amount: number): string {
-  return `${groupedNumber(amount)}P`;
-}
+export const points = contractPoints;
 
 export function number(value: number): string {
   return groupedNumber(value);

@@ -3,7 +3,7 @@ import { limitChangedText } from '@ohgood/contract/bill-messages';
 import type { DomainEvent, DomainEventOf } from '@ohgood/contract/domain-events';
 import { GRADES } from '@ohgood/contract/grades';
 import type { NoticeCategory, NoticeKind } from '@ohgood/contract/notifications';
-import { won } from '@ohgood/contract/number-format';
+import { groupedNumber, points, won } from '@ohgood/contract/number-format';
 import { withParticle } from '@ohgood/contract/particles';
 
 /** A notice to write for one customer; `dedupeKey` makes it happen once. */
@@ -71,7 +71,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           ...billing(
             'payment_completed',
             '결제 완료',
-            `${event.requestName} ${won(event.totalPrice)} 결제가 완료됐어요.${event.pointUsed > 0 ? ` (포인트 ${event.pointUsed}P 사용)` : ''}`,
+            `${event.requestName} ${won(event.totalPrice)} 결제가 완료됐어요.${event.pointUsed > 0 ? ` (포인트 ${points(event.pointUsed)} 사용)` : ''}`,
             receipt(event.paymentId, event.month),
           ),
         },
@@ -141,7 +141,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           'extension_applied',
           event.by === 'JOB' ? '자동 연장' : '납부 연장',
           event.by === 'JOB'
-            ? `${monthLabel(event.month)} 청구서가 ${dayLabel(event.dueDate)}까지 자동 연장됐어요. 등급 포인트 ${event.penalty}점이 차감됐어요.`
+            ? `${monthLabel(event.month)} 청구서가 ${dayLabel(event.dueDate)}까지 자동 연장됐어요. 등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐어요.`
             : `${monthLabel(event.month)} 청구서의 납부일이 ${dayLabel(event.dueDate)}로 연장됐어요.`,
         ),
       ];
@@ -150,7 +150,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
         billing(
           'overdue',
           '연체 안내',
-          `${monthLabel(event.month)} 청구서 ${won(event.amount)}이 연체됐어요. 등급 포인트 ${event.penalty}점이 차감됐고, 납부하면 바로 결제를 다시 쓸 수 있어요.`,
+          `${monthLabel(event.month)} 청구서 ${won(event.amount)}이 연체됐어요. 등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐고, 납부하면 바로 결제를 다시 쓸 수 있어요.`,
         ),
       ];
     case 'account.suspended':
@@ -199,7 +199,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           kind: 'roulette_win',
           category: 'benefit',
           title: '출석 룰렛 당첨',
-          body: `출석 룰렛에서 ${event.amount}P가 당첨됐어요.`,
+          body: `출석 룰렛에서 ${points(event.amount)}가 당첨됐어요.`,
           link: '/point/history',
         },
       ];
@@ -210,7 +210,7 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           kind: 'watch_cap_reached',
           category: 'benefit',
           title: '오늘의 시청 포인트 완료',
-          body: `오늘 받을 수 있는 시청 포인트 ${event.limit}P를 모두 받았어요. 내일 또 만나요!`,
+          body: `오늘 받을 수 있는 시청 포인트 ${points(event.limit)}를 모두 받았어요. 내일 또 만나요!`,
           link: '/point/history',
         },
       ];
