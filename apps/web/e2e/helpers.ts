@@ -116,8 +116,17 @@ export async function apiCustomer(request: APIRequestContext, emailId = uniqueEm
   return (body.accessToken ?? body.data?.accessToken) as string;
 }
 
-/** A purchase through the API: the shop's request, then the customer validates and pays it. */
-export async function apiPay(request: APIRequestContext, token: string, requestName: string, totalPrice: number) {
+/**
+ * A purchase through the API (another device): the shop's request, then the customer validates and pays it,
+ * using `point` points. Returns the payment's `result` (`POST /api/payment/final`, docs/rules/api.md).
+ */
+export async function apiPay(
+  request: APIRequestContext,
+  token: string,
+  requestName: string,
+  totalPrice: number,
+  point = 0,
+): Promise<{ paymentId: number; balance: number; pointBalance: number }> {
   const r = await merchantRequest(request, requestName, totalPrice);
   const headers = { authorization: `Bearer ${token}` };
   const valid = await request.post('/api/payment/validate', {
@@ -125,8 +134,9 @@ export async function apiPay(request: APIRequestContext, token: string, requestN
     data: { codeType: 'pincode', value: r.pinCode },
   });
   expect(valid.ok()).toBe(true);
-  const paid = await request.post(`/api/payment/final?point=0&requestId=${r.requestId}`, { headers });
+  const paid = await request.post(`/api/payment/final?point=${point}&requestId=${r.requestId}`, { headers });
   expect(paid.ok()).toBe(true);
+  return (await paid.json()).result;
 }
 
 /** Opens pages of this test as the given customer (session storage is per tab, so set before load). */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { billKeys, useRepay } from '../features/bills/api/bills-api';
 import { checkinKeys } from '../features/checkin/api/checkin-api';
 import { mypageKeys } from '../features/mypage/api/mypage-api';
+import { refreshAfterNotices } from '../features/notifications/use-live-notices';
 import { paymentKeys, useFinalPayment } from '../features/payments/api/payments-api';
 import { reportKeys } from '../features/report/api/report-api';
 import { shortsKeys, useAddComment, useEarn } from '../features/shorts/api/shorts-api';
@@ -180,5 +181,24 @@ describe('what each write refetches', () => {
     const { result } = renderHook(() => useEditProfile(), { wrapper });
     await result.current.mutateAsync(new FormData());
     expect(invalidated()).toEqual(sorted(EVERY_SHORTS_VIEW));
+  });
+});
+
+describe('what a live notice refetches (a fact made in another tab, on another device or by the clock)', () => {
+  it('a payment paid elsewhere: the home card, the limit, the point balance, as the payment itself does', async () => {
+    await refreshAfterNotices(client, [{ kind: 'payment_completed' }]);
+    expect(invalidated()).toEqual(sorted([...BILLS, 'paymentHistory', 'pointHistory', 'mypage', ...REPORT]));
+  });
+
+  it('a backlog of notices refreshes the union of their changes', async () => {
+    await refreshAfterNotices(client, [{ kind: 'roulette_win' }, { kind: 'comment_reply' }, { kind: 'roulette_win' }]);
+    expect(invalidated()).toEqual(sorted(['checkinToday', 'billThisMonth', 'pointHistory', 'mypage']));
+  });
+
+  it('a statement the clock moved: the bill views, the grade page and the score; a reply changes nothing', async () => {
+    await refreshAfterNotices(client, [{ kind: 'comment_reply' }]);
+    expect(invalidated()).toEqual([]);
+    await refreshAfterNotices(client, [{ kind: 'overdue' }]);
+    expect(invalidated()).toEqual(sorted([...BILLS, 'mypage', ...REPORT]));
   });
 });

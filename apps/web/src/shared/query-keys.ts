@@ -71,6 +71,11 @@ export const changes = {
   repayment: [dataKeys.bills, dataKeys.paymentHistory, dataKeys.mypage, dataKeys.report],
   /** An extension: the statement's due date and the score's extension factor. */
   extension: [dataKeys.bills, dataKeys.report],
+  /**
+   * The clock or a refund moved a statement or the grade (issued, overdue, suspension lifted, grade up or
+   * down, heard of through a live notice): the bill views, the limit with them, the grade page, the score.
+   */
+  statement: [dataKeys.bills, dataKeys.mypage, dataKeys.report],
   /** The attendance roulette credited its prize: today's check-in and every view of the point balance. */
   attendance: [dataKeys.checkinToday, dataKeys.billThisMonth, dataKeys.pointHistory, dataKeys.mypage],
   /** Watch points credited by the shorts feed. */

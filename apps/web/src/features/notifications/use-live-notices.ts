@@ -1,7 +1,8 @@
-import { NOTICE_STREAM_PATH } from '@ohgood/contract/notifications';
-import { useQueryClient } from '@tanstack/react-query';
+import { NOTICE_STREAM_PATH, type Notice, type NoticeKind } from '@ohgood/contract/notifications';
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { getToken } from '../../shared/auth-token';
+import { type Change, changes } from '../../shared/query-keys';
 import { noticeKeys } from './api/notifications-api';
 
 const RETRY_MS = [1_000, 3_000, 10_000, 30_000];
@@ -48,9 +49,43 @@ export function parseSseBlock(block: string): { event: string; id?: string; data
 }
 
 /**
- * Keeps this tab's notification badge and list live (docs/rules/notifications.md#N7): one stream while signed
- * in, read with fetch so the bearer token goes in a header (EventSource cannot send one), reconnecting with
- * `Last-Event-ID` after a drop so no notice is missed; a stream the server replaced waits (`replacedWait`).
+ * What the fact behind a notice changed, for the notices whose fact another tab, another device or the
+ * server's clock made: a payment paid elsewhere changes this tab's home card, limit and point balance as much
+ * as its bell. Kinds not named here (comments, moderation) change nothing this tab shows apart from the bell.
+ */
+const CHANGE_OF_NOTICE: Partial<Record<NoticeKind, Change>> = {
+  payment_completed: 'payment',
+  refund_credited: 'payment',
+  autopay_succeeded: 'repayment',
+  extension_applied: 'extension',
+  statement_issued: 'statement',
+  overdue: 'statement',
+  suspension_lifted: 'statement',
+  grade_changed: 'statement',
+  roulette_win: 'attendance',
+  watch_cap_reached: 'watchPoints',
+  upload_ready: 'upload',
+};
+
+/**
+ * New notices arrived: the list shows them, and what their facts changed is read again, each kind of data
+ * once however many notices of a resumed stream name it.
+ */
+export function refreshAfterNotices(client: QueryClient, notices: ReadonlyArray<Pick<Notice, 'kind'>>): Promise<void> {
+  // The registry's prefixes are shared constants: a set of them holds each once.
+  const keys = new Set<QueryKey>([noticeKeys.list]);
+  for (const { kind } of notices) {
+    const change = CHANGE_OF_NOTICE[kind];
+    for (const key of change ? changes[change] : []) keys.add(key);
+  }
+  return Promise.all([...keys].map((queryKey) => client.invalidateQueries({ queryKey }))).then(() => undefined);
+}
+
+/**
+ * Keeps this tab's notification badge and list live, and with them what each notice's fact changed
+ * (docs/rules/notifications.md#N7): one stream while signed in, read with fetch so the bearer token goes in a
+ * header (EventSource cannot send one), reconnecting with `Last-Event-ID` after a drop so no notice is missed;
+ * a stream the server replaced waits (`replacedWait`).
  */
 export function useLiveNotices(enabled: boolean): void {
   const client = useQueryClient();
@@ -60,12 +95,21 @@ export function useLiveNotices(enabled: boolean): void {
     let lastId: string | undefined;
     let failures = 0;
     let replaced = false;
+    // The notices of one read of the stream (a resumed stream's backlog) refresh together, once.
+    let arrived: Array<Pick<Notice, 'kind'>> = [];
+    const flush = () => {
+      const batch = arrived;
+      arrived = [];
+      void refreshAfterNotices(client, batch);
+    };
     const onEvent = (event: string, id: string | undefined, data: unknown) => {
       if (id) lastId = id;
       if (event === 'reconnect' && (data as { reason?: string }).reason === 'replaced') replaced = true;
-      const unread = (data as { unread?: number }).unread;
+      const { unread, notice } = data as { unread?: number; notice?: Pick<Notice, 'kind'> };
       if (typeof unread === 'number') client.setQueryData(noticeKeys.unread, unread);
-      if (event === 'notice') void client.invalidateQueries({ queryKey: noticeKeys.list });
+      if (event !== 'notice' || !notice) return;
+      if (arrived.length === 0) queueMicrotask(flush);
+      arrived.push(notice);
     };
     const connect = async () => {
       while (!abort.signal.aborted) {
