@@ -1,11 +1,12 @@
 import type { NotificationPreferences } from '@ohgood/contract/notifications';
 import { NOTICE_CATEGORY_LABELS } from '@ohgood/contract/notifications';
+import { RotateCw } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
 import { Switch } from '../../../shared/ui/switch';
-import { enablePush, pushSupported } from '../../../shared/web-push';
+import { enablePush, PUSH_OUTCOME_TEXT, type PushOutcome, pushSupported } from '../../../shared/web-push';
 import { usePreferences, useSavePreferences } from '../api/notifications-api';
 import styles from './notifications.module.css';
 
@@ -36,6 +37,43 @@ function SwitchRow({
   );
 }
 
+/**
+ * '이 기기에서 푸시 받기' and, after a try, why push is not on: a blocked permission points at the browser;
+ * a failed subscription says so and offers '다시 시도'.
+ */
+function PushOptIn({ outcome, onTurnOn }: { outcome: PushOutcome | 'working' | null; onTurnOn: () => void }) {
+  const working = outcome === 'working';
+  if (outcome === 'failed') {
+    return (
+      <div className={styles.pushFailed} role="alert">
+        <p>{PUSH_OUTCOME_TEXT.failed}</p>
+        <button type="button" className={buttons.secondary} onClick={onTurnOn}>
+          <RotateCw size={18} aria-hidden />
+          다시 시도
+        </button>
+      </div>
+    );
+  }
+  return (
+    <>
+      {outcome === 'denied' || outcome === 'dismissed' ? (
+        <p className={styles.hint} data-testid="push-hint">
+          {PUSH_OUTCOME_TEXT[outcome]}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className={buttons.secondary}
+        onClick={onTurnOn}
+        disabled={working || outcome === 'on'}
+        aria-busy={working}
+      >
+        {working ? '알림 켜는 중...' : outcome === 'on' ? '이 기기에서 알림을 받고 있어요' : '이 기기에서 푸시 받기'}
+      </button>
+    </>
+  );
+}
+
 /** /notifications/settings: per category in-app and push, quiet hours, and push on this device. */
 export default function NotificationSettingsPage() {
   const prefs = usePreferences();
@@ -58,9 +96,16 @@ export default function NotificationSettingsPage() {
       onError: () => notify('알림 설정을 저장하지 못했어요. 다시 시도해 주세요.'),
     });
   };
+  // A browser that already blocks this site's notifications says so before any tap.
+  const [push, setPush] = useState<PushOutcome | 'working' | null>(() =>
+    pushSupported() && Notification.permission === 'denied' ? 'denied' : null,
+  );
   const turnOnPush = async () => {
-    const ok = await enablePush().catch(() => false);
-    notify(ok ? '이 기기에서 알림을 받아요.' : '브라우저에서 알림을 허용해야 받을 수 있어요.');
+    setPush('working');
+    const outcome = await enablePush();
+    setPush(outcome);
+    // A failure is said where its retry is (an alert); the other outcomes in a toast, the line below stays.
+    if (outcome !== 'failed') notify(outcome === 'on' ? '이 기기에서 알림을 받아요.' : PUSH_OUTCOME_TEXT[outcome]);
   };
 
   return (
@@ -119,11 +164,7 @@ export default function NotificationSettingsPage() {
               </label>
             </div>
           </fieldset>
-          {pushSupported() && (
-            <button type="button" className={buttons.secondary} onClick={() => void turnOnPush()}>
-              이 기기에서 푸시 받기
-            </button>
-          )}
+          {pushSupported() && <PushOptIn outcome={push} onTurnOn={() => void turnOnPush()} />}
           <button type="submit" className={buttons.primary} disabled={save.isPending}>
             {save.isPending ? '저장 중...' : '저장'}
           </button>
