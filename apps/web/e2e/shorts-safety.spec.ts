@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { logInAsDemo, recordAlerts } from './helpers';
+import { apiCustomer, logInAsDemo, openAsCustomer, recordAlerts } from './helpers';
 
 const shots = process.env.SHOTS_DIR;
 const shoot = async (page: Page, name: string) => {
@@ -25,6 +25,8 @@ async function feedIds(page: Page): Promise<number[]> {
   });
   return ((await res.json()).data as Array<{ shortsId: number }>).map((item) => item.shortsId);
 }
+
+const BLOCKED_PROFILE = '차단한 크리에이터예요. 차단을 해제하면 영상을 볼 수 있어요.';
 
 async function searchFor(page: Page, q: string) {
   await page.goto(`/shorts/search?q=${encodeURIComponent(q)}`);
@@ -93,7 +95,7 @@ test('a customer reports a comment and blocks a creator; unblocking brings the c
   await confirm.getByRole('button', { name: '차단하기' }).click();
   await expect.poll(() => alerts).toContain('차단했어요. 이 크리에이터의 쇼츠와 댓글이 더 이상 보이지 않아요.');
   await expect(page.getByRole('button', { name: '차단 해제' })).toBeVisible();
-  await expect(page.getByText('쇼츠 피드가 텅 비어있어요!')).toBeVisible();
+  await expect(page.getByTestId('blocked-profile')).toHaveText(BLOCKED_PROFILE);
 
   // Their shorts are gone for this customer: feed, search, and a shared link to one.
   expect(await feedIds(page)).not.toContain(eggRoll);
@@ -116,5 +118,52 @@ test('a customer reports a comment and blocks a creator; unblocking brings the c
   await searchFor(page, '계란말이');
   await expect(page.getByTestId('video-card').filter({ hasText: '초간단 계란말이' })).toBeVisible();
   expect(await feedIds(page)).toEqual(expect.arrayContaining([eggRoll, tteokbokki]));
+  expect(alerts.filter((text) => text.startsWith('native:'))).toEqual([]);
+});
+
+test('a blocked creator’s channel says so instead of an empty channel, and unblocks from there', async ({
+  page,
+  request,
+}) => {
+  const alerts = recordAlerts(page);
+  const eggRoll = await demoShort(page, '초간단 계란말이');
+  const short = await (await page.request.get(`/api/public/shorts/${eggRoll}`)).json();
+  const creator: { id: number; name: string } = { id: short.customerId, name: short.customerNickname };
+  await openAsCustomer(page, await apiCustomer(request));
+  await page.goto(`/shorts/profile?targetId=${creator.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: creator.name })).toBeVisible();
+  await expect(page.getByRole('button', { name: '구독', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: '차단하기' }).click();
+  await page
+    .getByRole('dialog', { name: `${creator.name}님을 차단할까요?` })
+    .getByRole('button', { name: '차단하기' })
+    .click();
+  const note = page.getByTestId('blocked-profile');
+  await expect(note).toHaveText(BLOCKED_PROFILE);
+  // No subscribe button, no '동영상 0', no empty feed, no sort bar: only who they are and the way back.
+  await expect(page.getByRole('button', { name: '구독', exact: true })).toHaveCount(0);
+  await expect(page.getByText('동영상')).toHaveCount(0);
+  await expect(page.getByText('쇼츠 피드가 텅 비어있어요!')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '최신순' })).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/.tmp/blocked-profile.png' });
+
+  // The same on a fresh load (nothing flashes first), and on the channel's full list.
+  await page.reload();
+  await expect(note).toHaveText(BLOCKED_PROFILE);
+  await expect(page.getByRole('button', { name: '구독', exact: true })).toHaveCount(0);
+  await page.goto(`/shorts/profile/all?targetId=${creator.id}`);
+  await expect(note).toHaveText(BLOCKED_PROFILE);
+  await expect(page.getByText('쇼츠 피드가 텅 비어있어요!')).toHaveCount(0);
+
+  // 차단 해제 on the channel brings the channel back: its videos and the subscribe button.
+  await page.goto(`/shorts/profile?targetId=${creator.id}`);
+  const unblock = page.getByRole('button', { name: '차단 해제' });
+  expect((await unblock.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+  await unblock.click();
+  await expect.poll(() => alerts).toContain('차단을 해제했어요.');
+  await expect(note).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '구독', exact: true })).toBeVisible();
+  await expect(page.getByTestId('video-card').first()).toBeVisible();
   expect(alerts.filter((text) => text.startsWith('native:'))).toEqual([]);
 });

@@ -62,6 +62,8 @@ export const SAFETY_MSG = {
   reportsPerDay: `신고는 하루에 ${BLOCK_AND_REPORT.reportsPerDay}건까지 할 수 있어요. 내일 다시 시도해 주세요.`,
   blocked: '차단했어요. 이 크리에이터의 쇼츠와 댓글이 더 이상 보이지 않아요.',
   unblocked: '차단을 해제했어요.',
+  /** A blocked creator's channel, in place of their videos, subscribe button and counts. */
+  blockedProfile: '차단한 크리에이터예요. 차단을 해제하면 영상을 볼 수 있어요.',
   selfBlock: '나 자신은 차단할 수 없습니다.',
   otherNeedsText: '기타 사유를 입력해주세요.',
   /** An upload-banned creator's upload (docs/rules/shorts.md#S14), with the KST date the ban ends. */

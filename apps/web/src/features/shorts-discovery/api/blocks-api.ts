@@ -10,11 +10,23 @@ import { discoveryKeys } from './discovery-api';
  */
 
 /** The creators I blocked, most recent first. */
-export function useBlockedCreators() {
+export function useBlockedCreators(enabled = true) {
   return useQuery({
     queryKey: discoveryKeys.blocks,
     queryFn: () => callEndpoint(safetyEndpoints.blocks).then((body) => body.data),
+    enabled,
   });
+}
+
+/**
+ * Whether I blocked this creator (`undefined` while my blocks load, or for my own channel, `customerId`
+ * null): a blocked creator's channel shows neither their videos nor a subscribe button.
+ */
+export function useIsBlocked(customerId: number | null): boolean | undefined {
+  const blocks = useBlockedCreators(customerId !== null);
+  if (customerId === null) return undefined;
+  if (!blocks.data) return blocks.isError ? false : undefined;
+  return blocks.data.some((creator) => creator.customerId === customerId);
 }
 
 /**

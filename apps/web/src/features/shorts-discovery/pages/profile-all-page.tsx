@@ -1,8 +1,11 @@
+import { SAFETY_MSG } from '@ohgood/contract/safety-rules';
 import type { ProfileSort } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { LoadingText, Page } from '../../../shared/ui/page';
+import { useIsBlocked } from '../api/blocks-api';
+import { BlockButton } from '../components/block-button';
 import styles from '../components/discovery.module.css';
 import { PagedVideoGrid } from '../components/paged-video-grid';
 import { RetryError } from '../components/retry-error';
@@ -12,9 +15,25 @@ import { SORTS, targetIdOf, useProfileView } from '../components/use-profile-pag
 export default function ProfileAllPage() {
   const [params] = useSearchParams();
   const [sortBy, setSortBy] = useState<ProfileSort>('latest');
-  const { query, profile, items, base } = useProfileView(targetIdOf(params), sortBy);
+  const targetId = targetIdOf(params);
+  const { query, profile, items, base } = useProfileView(targetId, sortBy);
+  const blocked = useIsBlocked(targetId);
+  // Another creator's videos wait for my blocks, so a blocked creator's list never flashes.
+  const blocksPending = targetId !== null && blocked === undefined;
+  const title = profile ? `${profile.customerNickname}의 전체 영상` : '전체 영상';
+  if (profile && blocked && profile.isSubscribed !== 'SELF') {
+    // A creator I blocked: the same words as their channel, not an empty list.
+    return (
+      <Page title={title}>
+        <p className={styles.blockedNote} data-testid="blocked-profile">
+          {SAFETY_MSG.blockedProfile}
+        </p>
+        <BlockButton customerId={profile.customerId} nickname={profile.customerNickname} />
+      </Page>
+    );
+  }
   return (
-    <Page title={profile ? `${profile.customerNickname}의 전체 영상` : '전체 영상'}>
+    <Page title={title}>
       <label className={styles.selectLabel}>
         <span className="visually-hidden">정렬</span>
         <select value={sortBy} onChange={(e) => setSortBy(e.target.value as ProfileSort)} className={styles.select}>
@@ -25,9 +44,11 @@ export default function ProfileAllPage() {
           ))}
         </select>
       </label>
-      {query.isPending && <LoadingText />}
+      {(query.isPending || blocksPending) && <LoadingText />}
       {query.isError && !profile && <RetryError error={query.error} onRetry={() => void query.refetch()} />}
-      {profile && <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />}
+      {profile && !blocksPending && (
+        <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />
+      )}
     </Page>
   );
 }

@@ -1,3 +1,4 @@
+import { SAFETY_MSG } from '@ohgood/contract/safety-rules';
 import type { Profile, ProfileSort } from '@ohgood/contract/shorts-discovery';
 import { DISCOVERY_MSG } from '@ohgood/contract/shorts-discovery-rules';
 import { useState } from 'react';
@@ -9,6 +10,7 @@ import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { LoadingText } from '../../../shared/ui/page';
 import pageStyles from '../../../shared/ui/page.module.css';
+import { useIsBlocked } from '../api/blocks-api';
 import { useSubscription } from '../api/discovery-api';
 import { Avatar } from '../components/avatar';
 import { BlockButton } from '../components/block-button';
@@ -23,10 +25,15 @@ export default function ProfilePage() {
   const targetId = targetIdOf(params);
   const [sortBy, setSortBy] = useState<ProfileSort>('latest');
   const { query, profile, items, base } = useProfileView(targetId, sortBy);
+  // Another creator's channel waits for my blocks too: a blocked one never flashes its subscribe button.
+  const blocked = useIsBlocked(targetId);
 
-  if (query.isPending && !profile) return <LoadingText />;
+  if ((query.isPending && !profile) || (targetId !== null && blocked === undefined)) return <LoadingText />;
   if (query.isError && !profile) return <RetryError error={query.error} onRetry={() => void query.refetch()} />;
   if (!profile) return null;
+  // A creator I blocked (docs/rules/shorts.md#S13): who they are and why nothing else shows, with 차단 해제;
+  // no counts (their videos are hidden from me, so '동영상 0' would be untrue), no 구독, no empty feed.
+  const hidden = blocked === true && profile.isSubscribed !== 'SELF';
   return (
     <section className={pageStyles.page} aria-labelledby="profile-name">
       <header className={styles.profileHead}>
@@ -34,40 +41,52 @@ export default function ProfilePage() {
         <h1 id="profile-name" className={styles.profileName}>
           {profile.customerNickname}
         </h1>
-        {profile.introduce && <p className={styles.introduce}>{profile.introduce}</p>}
-        <dl className={styles.counts}>
-          <div>
-            <dt>{DISCOVERY_MSG.subscribers}</dt>
-            <dd data-testid="subscriber-count">{number(profile.subscriberCount)}</dd>
-          </div>
-          <div>
-            <dt>{DISCOVERY_MSG.videos}</dt>
-            <dd>{number(profile.videoCount)}</dd>
-          </div>
-        </dl>
-        <ProfileAction profile={profile} />
+        {hidden ? (
+          <p className={styles.blockedNote} data-testid="blocked-profile">
+            {SAFETY_MSG.blockedProfile}
+          </p>
+        ) : (
+          <>
+            {profile.introduce && <p className={styles.introduce}>{profile.introduce}</p>}
+            <dl className={styles.counts}>
+              <div>
+                <dt>{DISCOVERY_MSG.subscribers}</dt>
+                <dd data-testid="subscriber-count">{number(profile.subscriberCount)}</dd>
+              </div>
+              <div>
+                <dt>{DISCOVERY_MSG.videos}</dt>
+                <dd>{number(profile.videoCount)}</dd>
+              </div>
+            </dl>
+            <ProfileAction profile={profile} />
+          </>
+        )}
         {profile.isSubscribed !== 'SELF' && (
           <BlockButton customerId={profile.customerId} nickname={profile.customerNickname} />
         )}
       </header>
-      <fieldset className={styles.sortBar}>
-        <legend className="visually-hidden">정렬</legend>
-        {SORTS.map((s) => (
-          <button
-            key={s.value}
-            type="button"
-            aria-pressed={sortBy === s.value}
-            className={sortBy === s.value ? styles.sortOn : styles.sort}
-            onClick={() => setSortBy(s.value)}
-          >
-            {s.label}
-          </button>
-        ))}
-        <Link className={styles.more} to={`/shorts/profile/all?targetId=${profile.customerId}`}>
-          {DISCOVERY_MSG.viewAll}
-        </Link>
-      </fieldset>
-      <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />
+      {hidden ? null : (
+        <>
+          <fieldset className={styles.sortBar}>
+            <legend className="visually-hidden">정렬</legend>
+            {SORTS.map((s) => (
+              <button
+                key={s.value}
+                type="button"
+                aria-pressed={sortBy === s.value}
+                className={sortBy === s.value ? styles.sortOn : styles.sort}
+                onClick={() => setSortBy(s.value)}
+              >
+                {s.label}
+              </button>
+            ))}
+            <Link className={styles.more} to={`/shorts/profile/all?targetId=${profile.customerId}`}>
+              {DISCOVERY_MSG.viewAll}
+            </Link>
+          </fieldset>
+          <PagedVideoGrid base={base} items={items} paging={query} emptyText={DISCOVERY_MSG.profileEmpty} />
+        </>
+      )}
     </section>
   );
 }
