@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/api-client';
 import { groupByDay } from '../../shared/group-by-day';
 import { codeErrorMessage } from './components/code-errors';
+import { limitGapText } from './components/limit-gap';
 import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './components/payment-math';
 import { matchesName, matchesPayment } from './pages/payment-details-page';
 import { signedPoints } from './pages/point-history-page';
@@ -15,6 +16,15 @@ describe('payment modal arithmetic', () => {
     expect(typePointDigit(3, '0', 20, 800)).toBe(20);
     expect(deletePointDigit(750)).toBe(75);
     expect(maxUsablePoints(300, 1000)).toBe(300);
+  });
+
+  it('suggests points for a limit gap only while unused points could cover part of it', () => {
+    // 120,000원 on a 100,000원 balance: 20,000원 short.
+    expect(limitGapText(100_000, 120_000, 0, 0)).toBe('20,000원 더 필요해요.');
+    expect(limitGapText(100_000, 120_000, 0, 35)).toBe('20,000원 더 필요해요. 포인트를 쓰면 줄일 수 있어요.');
+    // Every point already in use: nothing left to suggest.
+    expect(limitGapText(100_000, 120_000, 35, 35)).toBe('19,965원 더 필요해요.');
+    expect(limitGapText(100_000, 120_000, 20, 35)).toBe('19,980원 더 필요해요. 포인트를 쓰면 줄일 수 있어요.');
   });
 
   it('computes the final amount and the limit warning', () => {

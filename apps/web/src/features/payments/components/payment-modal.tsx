@@ -7,6 +7,7 @@ import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { useFinalPayment } from '../api/payments-api';
 import { DetailList } from './detail-list';
+import { limitGapText } from './limit-gap';
 import { NumberPad } from './number-pad';
 import { deletePointDigit, finalAmount, limitShort, maxUsablePoints, typePointDigit } from './payment-math';
 import styles from './payment-modal.module.css';
@@ -102,7 +103,7 @@ export function PaymentModal({ request, onClose, onPaid }: PaymentModalProps) {
       {short && (
         // The button says '한도가 부족합니다.'; this line says by how much, so nothing is said twice.
         <p className={styles.warn} role="alert" data-testid="limit-gap">
-          {won(amount - request.balance)} 더 필요해요. 포인트를 쓰면 줄일 수 있어요.
+          {limitGapText(request.balance, price, usePoints, request.point)}
         </p>
       )}
       {error && (
