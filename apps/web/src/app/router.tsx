@@ -2,7 +2,7 @@ import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'r
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
-import { LoadingText } from '../shared/ui/page';
+import { ListSkeleton, LoadingText, Page as TitledPage } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
 import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
@@ -16,14 +16,14 @@ import { RequireAuth } from './require-auth';
  * Declarative routes with React.lazy pages: each page is its own chunk. (The data-router API would add
  * ~17 KB gzip to the first load, over the 100 KB budget, for loaders we do not use.)
  */
-function lazyPage(path: PagePath): ReactNode {
+function lazyPage(path: PagePath, fallback: ReactNode = <LoadingText />): ReactNode {
   const Lazy = lazy(pageLoaders[path]);
   const Page = () => {
     const Loaded = preloaded.get(path) ?? Lazy;
     return <Loaded />;
   };
   return (
-    <Suspense fallback={<LoadingText />}>
+    <Suspense fallback={fallback}>
       <DataBoundary>
         <Page />
       </DataBoundary>
@@ -66,7 +66,16 @@ const payment = lazyPage('/payment');
 const paymentDetails = lazyPage('/payment/details');
 const pointHistory = lazyPage('/point/history');
 const mypage = lazyPage('/mypage');
-const notices = lazyPage('/notifications');
+// While its chunk loads, the notification center already shows its title and the list's shape (the page's
+// own skeleton, NOTICES_LOADING, says the same words).
+const notices = lazyPage(
+  '/notifications',
+  <TitledPage title="알림">
+    {/* The page's toolbar (모두 읽음, settings) takes this place, so the rows do not move when it comes. */}
+    <div style={{ height: 44, marginBottom: 'var(--space-3)' }} aria-hidden />
+    <ListSkeleton label="알림을 불러오고 있어요." />
+  </TitledPage>,
+);
 const noticeSettings = lazyPage('/notifications/settings');
 const merchant = lazyPage('/merchant');
 const chat = lazyPage('/chat');

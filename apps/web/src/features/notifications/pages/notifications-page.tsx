@@ -6,9 +6,12 @@ import { Link, useNavigate } from 'react-router';
 import { dayLabel, groupByDay } from '../../../shared/group-by-day';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
-import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { ErrorText, ListSkeleton, Page } from '../../../shared/ui/page';
 import { useMarkAllRead, useMarkRead, useNoticePages } from '../api/notifications-api';
 import styles from './notifications.module.css';
+
+/** What a screen reader hears while the list loads (the screen shows the list's shape). */
+export const NOTICES_LOADING = '알림을 불러오고 있어요.';
 
 /** '오늘', '어제', else the date with its weekday; `today` is the server's KST date. */
 export function noticeDayLabel(day: string, today: string): string {
@@ -67,7 +70,7 @@ export default function NotificationsPage() {
         </Link>
       </div>
       {pages.isPending ? (
-        <LoadingText />
+        <ListSkeleton label={NOTICES_LOADING} />
       ) : pages.isError ? (
         <ErrorText error={pages.error} onRetry={() => void pages.refetch()} />
       ) : items.length === 0 ? (
