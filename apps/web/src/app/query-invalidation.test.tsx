@@ -201,4 +201,9 @@ describe('what a live notice refetches (a fact made in another tab, on another d
     await refreshAfterNotices(client, [{ kind: 'overdue' }]);
     expect(invalidated()).toEqual(sorted([...BILLS, 'mypage', ...REPORT]));
   });
+
+  it('a limit risk changed: the available amount and the limit card read again', async () => {
+    await refreshAfterNotices(client, [{ kind: 'limit_changed' }]);
+    expect(invalidated()).toEqual(sorted([...BILLS, 'mypage', ...REPORT]));
+  });
 });

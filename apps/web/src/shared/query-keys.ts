@@ -72,8 +72,9 @@ export const changes = {
   /** An extension: the statement's due date and the score's extension factor. */
   extension: [dataKeys.bills, dataKeys.report],
   /**
-   * The clock or a refund moved a statement or the grade (issued, overdue, suspension lifted, grade up or
-   * down, heard of through a live notice): the bill views, the limit with them, the grade page, the score.
+   * The clock, a refund or risk moved a statement, the grade or the limit (issued, overdue, suspension lifted,
+   * grade up or down, limit changed; heard of through a live notice): the bill views, the limit with them,
+   * the grade page, the score.
    */
   statement: [dataKeys.bills, dataKeys.mypage, dataKeys.report],
   /** The attendance roulette credited its prize: today's check-in and every view of the point balance. */
