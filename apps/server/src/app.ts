@@ -340,14 +340,17 @@ const DISPATCH_SPACING_MS = 250;
 async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: Notifications): Promise<void> {
   const { config, database, clock } = deps;
   const vapid = await resolveVapidKeys(config, config.DATA_DIR);
-  const push = createPushSender(database.db, clock, vapid, app.log);
+  const push = createPushSender(database.db, clock, vapid, app.log, { timeoutMs: config.PUSH_TIMEOUT_MS });
   const drainPushes = () => void push.drain().catch((error) => app.log.error({ err: error }, 'web push failed'));
   const dispatcher = createDispatcher(database.db, clock, drainPushes, [announcePaidRequests]);
   app.decorate('notices', { dispatcher, push });
   const live = createLiveNotices(database.db, notifications);
   await app.register(
     notificationRoutes(
-      createNotificationService(database.db, clock, config.PUSH_HOSTS),
+      createNotificationService(database.db, clock, {
+        hosts: config.PUSH_HOSTS,
+        allowLoopback: config.PUSH_ALLOW_LOOPBACK,
+      }),
       live,
       vapid.publicKey,
       config.NOTICE_STREAMS_PER_CUSTOMER,

@@ -93,6 +93,7 @@ export const ERROR_CODES = [
   // notifications
   'NOTICE_NOT_FOUND',
   'PUSH_ENDPOINT_NOT_ALLOWED',
+  'PUSH_KEYS_INVALID',
   // operator console (staff, audit, moderation)
   'INVALID_TOTP',
   'ENROLMENT_INVALID',

@@ -54,6 +54,8 @@ export const NOTIFICATION_RULES = {
   reminderMinute: 8 * 60,
   /** Page size of the list. */
   pageSize: 20,
+  /** Devices that receive a customer's pushes; a new one beyond this replaces the oldest. */
+  pushDevicesMax: 10,
 } as const;
 
 export const notice = z.object({
@@ -174,7 +176,8 @@ export const notificationEndpoints = {
     method: 'POST',
     path: '/api/notifications/push/subscriptions',
     body: pushSubscriptionBody,
-    response: enveloped(z.object({ subscribed: z.literal(true) })),
+    /** `replaced`: how many older devices stopped receiving pushes to keep `pushDevicesMax`. */
+    response: enveloped(z.object({ subscribed: z.literal(true), replaced: z.number().int().min(0) })),
     access: 'customer',
     summary: '이 기기에서 푸시 받기',
     tags: ['notifications'],

@@ -703,6 +703,29 @@ export const pushSubscriptions = pgTable(
   (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint)],
 );
 
+/**
+ * One notice's push to one device (migration 0065): deleted once its attempt succeeded or the device is gone;
+ * a failure counts an attempt and waits until `nextAttemptAt` (docs/rules/notifications.md#N6).
+ */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    noticeId: bigint('notice_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    attempts: smallint('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.noticeId, t.subscriptionId] }),
+    index('push_deliveries_next_attempt_idx').on(t.nextAttemptAt),
+    index('push_deliveries_subscription_idx').on(t.subscriptionId),
+  ],
+);
+
 /* ---------- Operator console (docs/rules/operations.md, migration 0025) ---------- */
 
 export const staff = pgTable(

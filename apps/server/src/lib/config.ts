@@ -115,6 +115,17 @@ const envSchema = z.object({
         .map((host) => host.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * How long one push may take (ms). Devices are sent to side by side, so a device that never answers costs
+   * its own attempt this long, never another device's.
+   */
+  PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+  /**
+   * Tests only, off by default: a push endpoint on the loopback address (127.0.0.1, ::1, localhost) is taken
+   * over plain `http:` on any port, so a test's local push service can stand in for a real one. Every other
+   * endpoint must be `https:` on port 443 at a host of PUSH_HOSTS.
+   */
+  PUSH_ALLOW_LOOPBACK: bool.default(false),
   /** Turn domain events into notices on this instance (tests switch it off to play a crashed instance). */
   DISPATCH_EVENTS: bool.default(true),
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),

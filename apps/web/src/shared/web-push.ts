@@ -59,7 +59,9 @@ export async function enablePush(): Promise<PushOutcome> {
         applicationServerKey: keyBytes(data.publicKey) as BufferSource,
       }));
     const json = subscription.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
-    await callEndpoint(api.subscribe, { body: { endpoint: json.endpoint, keys: json.keys } });
+    const answer = await callEndpoint(api.subscribe, { body: { endpoint: json.endpoint, keys: json.keys } });
+    // At the device cap the server replaced the device subscribed longest ago, and its words say so.
+    if (answer.data.replaced) notify(answer.message);
     return 'on';
   } catch {
     return 'failed';

@@ -1,4 +1,4 @@
-import { notificationEndpoints as api, NOTICE_STREAM_PATH } from '@ohgood/contract/notifications';
+import { notificationEndpoints as api, NOTICE_STREAM_PATH, NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireCustomer } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
@@ -43,8 +43,13 @@ export function notificationRoutes(
     );
     registerEndpoint(app, api.pushKey, async () => ok({ publicKey: vapidPublicKey }));
     registerEndpoint(app, api.subscribe, async (request) => {
-      await service.subscribe(requireCustomer(request), request.body);
-      return ok({ subscribed: true as const }, '이 기기에서 알림을 받아요.');
+      const replaced = await service.subscribe(requireCustomer(request), request.body);
+      return ok(
+        { subscribed: true as const, replaced },
+        replaced > 0
+          ? `이 기기에서 알림을 받아요. 알림은 기기 ${NOTIFICATION_RULES.pushDevicesMax}대까지 받을 수 있어 가장 오래된 기기의 알림을 껐어요.`
+          : '이 기기에서 알림을 받아요.',
+      );
     });
     registerEndpoint(app, api.unsubscribe, async (request) => {
       await service.unsubscribe(requireCustomer(request), request.body.endpoint);

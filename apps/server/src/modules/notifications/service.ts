@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { kstDate, kstIso } from '@ohgood/contract/kst';
 import {
   NOTIFICATION_RULES,
@@ -8,8 +9,9 @@ import {
 } from '@ohgood/contract/notifications';
 import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { notifications, pushSubscriptions } from '../../db/schema';
-import type { Executor } from '../../db/tx';
+import { lockCustomer } from '../../db/locks';
+import { notifications, pushDeliveries, pushSubscriptions } from '../../db/schema';
+import { type Executor, rowsOf, withTx } from '../../db/tx';
 import { badRequest, notFound } from '../../lib/errors';
 import { fromApi, readPreferences, savePreferences, toApi } from './preferences';
 
@@ -42,7 +44,8 @@ export interface NotificationService {
   markAllRead(customerId: number): Promise<number>;
   preferences(customerId: number): Promise<NotificationPreferences>;
   savePreferences(customerId: number, prefs: NotificationPreferences): Promise<NotificationPreferences>;
-  subscribe(customerId: number, subscription: PushSubscriptionBody): Promise<void>;
+  /** Resolves with how many older devices it replaced to keep `NOTIFICATION_RULES.pushDevicesMax`. */
+  subscribe(customerId: number, subscription: PushSubscriptionBody): Promise<number>;
   unsubscribe(customerId: number, endpoint: string): Promise<void>;
 }
 
@@ -50,7 +53,7 @@ export interface NotificationService {
 export function createNotificationService(
   db: Db,
   clock: { now(): Date },
-  pushHosts: readonly string[],
+  push: PushEndpointRules,
 ): NotificationService {
   return {
     async list(customerId, before) {
@@ -98,17 +101,40 @@ export function createNotificationService(
       return toApi(await readPreferences(db, customerId));
     },
     async subscribe(customerId, { endpoint, keys }) {
-      if (!isAllowedPushEndpoint(endpoint, pushHosts)) {
+      if (!isAllowedPushEndpoint(endpoint, push)) {
         throw badRequest('PUSH_ENDPOINT_NOT_ALLOWED', '이 브라우저의 푸시 주소는 사용할 수 없습니다.');
       }
-      // A device is one endpoint: signing in with another account on it moves the subscription there.
-      await db
-        .insert(pushSubscriptions)
-        .values({ customerId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
-        .onConflictDoUpdate({
-          target: pushSubscriptions.endpoint,
-          set: { customerId, p256dh: keys.p256dh, auth: keys.auth },
-        });
+      if (!arePushKeysValid(keys)) {
+        throw badRequest('PUSH_KEYS_INVALID', '이 브라우저의 푸시 키가 올바르지 않습니다. 알림을 다시 켜 주세요.');
+      }
+      const at = clock.now();
+      return withTx(db, async (tx) => {
+        // The customer's lock makes two devices subscribing at once count each other.
+        await lockCustomer(tx, customerId);
+        // A device is one endpoint: signing in with another account on it moves the subscription there, and
+        // the pushes still owed to the previous account stay with it (they are not sent to this one).
+        await tx.execute(sql`delete from ${pushDeliveries} where ${pushDeliveries.subscriptionId} in (
+          select ${pushSubscriptions.id} from ${pushSubscriptions}
+          where ${pushSubscriptions.endpoint} = ${endpoint} and ${pushSubscriptions.customerId} <> ${customerId})`);
+        await tx
+          .insert(pushSubscriptions)
+          .values({ customerId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: at })
+          .onConflictDoUpdate({
+            target: pushSubscriptions.endpoint,
+            set: { customerId, p256dh: keys.p256dh, auth: keys.auth, createdAt: at },
+          });
+        // At most pushDevicesMax devices: the ones subscribed longest ago give way (the newest is this one).
+        const replaced = await rowsOf<{ id: number }>(
+          tx,
+          sql`delete from ${pushSubscriptions} where ${pushSubscriptions.customerId} = ${customerId}
+            and ${pushSubscriptions.id} not in (
+              select ${pushSubscriptions.id} from ${pushSubscriptions} where ${pushSubscriptions.customerId} = ${customerId}
+              order by ${pushSubscriptions.createdAt} desc, ${pushSubscriptions.id} desc
+              limit ${NOTIFICATION_RULES.pushDevicesMax})
+            returning ${pushSubscriptions.id}`,
+        );
+        return replaced.length;
+      });
     },
     async unsubscribe(customerId, endpoint) {
       await db
@@ -128,8 +154,53 @@ export async function pruneOldNotices(db: Executor, at: Date): Promise<number> {
   return deleted.length;
 }
 
-/** A push endpoint on one of the allowed push services (a host or its subdomain); never a made-up address. */
-export function isAllowedPushEndpoint(endpoint: string, hosts: readonly string[]): boolean {
-  const host = URL.canParse(endpoint) ? new URL(endpoint).hostname.toLowerCase() : '';
-  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+/** Where a device's push endpoint may point (config PUSH_HOSTS, PUSH_ALLOW_LOOPBACK). */
+export interface PushEndpointRules {
+  hosts: readonly string[];
+  /** Tests only: `http:` or `https:` on any port of the loopback address. */
+  allowLoopback: boolean;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * A push endpoint on one of the allowed push services (a host or its subdomain), over `https:` on port 443 and
+ * without credentials: never a made-up address, another port of the push host, or plain HTTP.
+ */
+export function isAllowedPushEndpoint(endpoint: string, rules: PushEndpointRules): boolean {
+  if (!URL.canParse(endpoint)) return false;
+  const url = new URL(endpoint);
+  const host = url.hostname.toLowerCase();
+  if (url.username || url.password) return false;
+  if (rules.allowLoopback && LOOPBACK.has(host)) return url.protocol === 'http:' || url.protocol === 'https:';
+  // URL drops the scheme's default port, so https on 443 (written or not) has an empty port.
+  if (url.protocol !== 'https:' || url.port !== '') return false;
+  return rules.hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+const bytesOf = (text: string) => (BASE64URL.test(text) ? Buffer.from(text, 'base64url') : Buffer.alloc(0));
+
+/**
+ * The device's keys as RFC 8291 needs them: `p256dh` an uncompressed P-256 point (65 bytes, 0x04, on the
+ * curve) and `auth` a 16-byte secret, both base64url. A key that is not one would make its encryption throw at
+ * send time; it is refused here instead.
+ */
+export function arePushKeysValid(keys: { p256dh: string; auth: string }): boolean {
+  const point = bytesOf(keys.p256dh);
+  if (bytesOf(keys.auth).length !== 16 || point.length !== 65 || point[0] !== 0x04) return false;
+  try {
+    createPublicKey({
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: point.subarray(1, 33).toString('base64url'),
+        y: point.subarray(33).toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }

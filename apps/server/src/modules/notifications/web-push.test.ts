@@ -1,55 +1,19 @@
-import { createECDH, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { eq } from 'drizzle-orm';
-// http_ece is what browsers' push stacks implement: the test endpoint decrypts exactly as a device would.
-import ece from 'http_ece';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { notifications, pushSubscriptions } from '../../db/schema';
+import { notifications, pushDeliveries, pushSubscriptions } from '../../db/schema';
+import { testConfig } from '../../lib/config';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { pay } from '../../test/payment-helpers';
-
-interface Received {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: Buffer;
-}
-
-/** A local push service: `/ok/*` accepts (201), `/gone/*` answers 410 like an expired subscription. */
-async function pushService() {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-      response.statusCode = request.url?.startsWith('/gone') ? 410 : 201;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, received, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-/** A browser's subscription: its own P-256 key pair and auth secret. */
-function device(endpoint: string) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  return {
-    ecdh,
-    auth,
-    body: { endpoint, keys: { p256dh: ecdh.getPublicKey('base64url'), auth: auth.toString('base64url') } },
-  };
-}
+import { pushDevice as device, type PushService, pushService, readOnDevice } from '../../test/push-service';
+import { isAllowedPushEndpoint } from './service';
 
 let h: Harness;
-let service: Awaited<ReturnType<typeof pushService>>;
+let service: PushService;
 beforeEach(async () => {
   service = await pushService();
-  h = await createHarness({ config: { PUSH_HOSTS: ['127.0.0.1'] } });
+  h = await createHarness({ config: { PUSH_ALLOW_LOOPBACK: true } });
 });
 afterEach(async () => {
   await h.close();
@@ -86,16 +50,12 @@ describe('Web Push (docs/rules/notifications.md#N6)', () => {
     expect(delivered?.headers['content-encoding']).toBe('aes128gcm');
     // Signed with our VAPID key: the push service can tell who sends.
     expect(delivered?.headers.authorization).toMatch(new RegExp(`^vapid t=.+, k=${publicKey}$`));
-    const plain = ece.decrypt(delivered?.body, {
-      version: 'aes128gcm',
-      privateKey: phone.ecdh,
-      authSecret: phone.auth,
-    });
+    const plain = readOnDevice(phone, delivered?.body);
     const [notice] = await h.database.db
       .select()
       .from(notifications)
       .where(eq(notifications.customerId, customer.customerId));
-    expect(JSON.parse(plain.toString('utf8'))).toEqual({
+    expect(JSON.parse(plain)).toEqual({
       id: notice?.id,
       title: '결제 완료',
       body: notice?.body,
@@ -103,6 +63,8 @@ describe('Web Push (docs/rules/notifications.md#N6)', () => {
     });
     expect(notice?.body).toContain('8,800원');
     expect(notice?.pushedAt).not.toBeNull();
+    // Each device's delivery is settled: sent, or gone with its device.
+    expect(await h.database.db.select().from(pushDeliveries)).toEqual([]);
 
     // The 410 device is gone; the phone stays. A second drain pushes nothing again.
     const left = await h.database.db.select().from(pushSubscriptions);
@@ -112,15 +74,88 @@ describe('Web Push (docs/rules/notifications.md#N6)', () => {
     expect(service.received).toHaveLength(count);
   });
 
-  it('refuses an endpoint that is not on a push service', async () => {
-    const customer = await h.signUp();
-    const res = await h.app.inject({
+  const subscribe = (token: string, body: object) =>
+    h.app.inject({
       method: 'POST',
       url: '/api/notifications/push/subscriptions',
-      headers: bearer(customer.token),
-      payload: device('https://internal.example/admin').body,
+      headers: bearer(token),
+      payload: body,
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe('PUSH_ENDPOINT_NOT_ALLOWED');
+
+  it('refuses endpoints off the push services and keys that are not a P-256 point and a 16-byte secret', async () => {
+    const customer = await h.signUp();
+    const keys = device('https://fcm.googleapis.com/fcm/send/a').body.keys;
+    const offCurve = Buffer.from(keys.p256dh, 'base64url');
+    offCurve[64] = (offCurve[64] ?? 0) ^ 1;
+    const badEndpoints = {
+      'plain http on a push host': 'http://fcm.googleapis.com/fcm/send/a',
+      'another port of a push host': 'https://fcm.googleapis.com:8443/fcm/send/a',
+      'a host off the list': 'https://internal.example/admin',
+      'a look-alike host': 'https://fcm.googleapis.com.evil.example/a',
+      'credentials in the URL': 'https://user:pw@fcm.googleapis.com/a',
+    };
+    for (const [what, endpoint] of Object.entries(badEndpoints)) {
+      const res = await subscribe(customer.token, { endpoint, keys });
+      expect([what, res.statusCode, res.json().code]).toEqual([what, 400, 'PUSH_ENDPOINT_NOT_ALLOWED']);
+    }
+    const badKeys = {
+      'p256dh not a key': { ...keys, p256dh: 'not-a-key' },
+      'p256dh off the curve': { ...keys, p256dh: offCurve.toString('base64url') },
+      'p256dh compressed (33 bytes)': {
+        ...keys,
+        p256dh: Buffer.concat([Buffer.from([2]), offCurve.subarray(1, 33)]).toString('base64url'),
+      },
+      'auth of 15 bytes': { ...keys, auth: Buffer.alloc(15, 7).toString('base64url') },
+      'auth not base64url': { ...keys, auth: 'AAAAAAAAAAAAAAAAAAAA+/' },
+    };
+    for (const [what, badKey] of Object.entries(badKeys)) {
+      const res = await subscribe(customer.token, { endpoint: 'https://fcm.googleapis.com/a', keys: badKey });
+      expect([what, res.statusCode, res.json().code]).toEqual([what, 400, 'PUSH_KEYS_INVALID']);
+    }
+    expect(await h.database.db.select().from(pushSubscriptions)).toEqual([]);
+    // The same keys on https at port 443 (written or not) of a push service's subdomain are taken.
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/a',
+      'https://updates.push.services.mozilla.com:443/wpush/v2/b',
+    ]) {
+      expect((await subscribe(customer.token, { endpoint, keys })).statusCode).toBe(200);
+    }
+  });
+
+  it('takes a loopback endpoint only with the test allowance, which is off by default', () => {
+    const config = testConfig();
+    expect(config.PUSH_ALLOW_LOOPBACK).toBe(false);
+    const rules = { hosts: config.PUSH_HOSTS, allowLoopback: config.PUSH_ALLOW_LOOPBACK };
+    expect(isAllowedPushEndpoint(`${service.origin}/ok/phone`, rules)).toBe(false);
+    expect(isAllowedPushEndpoint('https://localhost/ok', rules)).toBe(false);
+    expect(isAllowedPushEndpoint(`${service.origin}/ok/phone`, { ...rules, allowLoopback: true })).toBe(true);
+  });
+
+  it(`keeps at most ${NOTIFICATION_RULES.pushDevicesMax} devices: a new one replaces the oldest, and says so`, async () => {
+    const customer = await h.signUp();
+    const max = NOTIFICATION_RULES.pushDevicesMax;
+    const endpoints = Array.from({ length: max + 2 }, (_, i) => `${service.origin}/ok/device-${i}`);
+    for (const endpoint of endpoints.slice(0, max)) {
+      const res = await subscribe(customer.token, device(endpoint).body);
+      expect(res.json().data).toEqual({ subscribed: true, replaced: 0 });
+      h.clock.advance(1000);
+    }
+    // Subscribing device 0 again makes it the newest: device 1 is now the oldest.
+    expect((await subscribe(customer.token, device(endpoints[0] as string).body)).json().data.replaced).toBe(0);
+    h.clock.advance(1000);
+    const eleventh = await subscribe(customer.token, device(endpoints[max] as string).body);
+    expect(eleventh.json()).toMatchObject({
+      data: { subscribed: true, replaced: 1 },
+      message: `이 기기에서 알림을 받아요. 알림은 기기 ${max}대까지 받을 수 있어 가장 오래된 기기의 알림을 껐어요.`,
+    });
+    const left = await h.database.db
+      .select()
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.customerId, customer.customerId));
+    expect(left).toHaveLength(max);
+    expect(left.map((d) => d.endpoint).sort()).toEqual(endpoints.filter((_, i) => i !== 1 && i <= max).sort());
+    // Another customer's devices are not counted or touched.
+    const other = await h.signUp();
+    expect((await subscribe(other.token, device(endpoints[max + 1] as string).body)).json().data.replaced).toBe(0);
   });
 });

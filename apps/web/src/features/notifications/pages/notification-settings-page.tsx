@@ -1,5 +1,5 @@
 import type { NotificationPreferences } from '@ohgood/contract/notifications';
-import { NOTICE_CATEGORY_LABELS } from '@ohgood/contract/notifications';
+import { NOTICE_CATEGORY_LABELS, NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { RotateCw } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { notify } from '../../../shared/notify';
@@ -164,7 +164,15 @@ export default function NotificationSettingsPage() {
               </label>
             </div>
           </fieldset>
-          {pushSupported() && <PushOptIn outcome={push} onTurnOn={() => void turnOnPush()} />}
+          {pushSupported() && (
+            <>
+              <p className={styles.hint} id="push-devices-hint">
+                푸시는 기기 {NOTIFICATION_RULES.pushDevicesMax}대까지 받을 수 있어요. 새 기기를 더하면 가장 오래된
+                기기의 푸시가 꺼져요.
+              </p>
+              <PushOptIn outcome={push} onTurnOn={() => void turnOnPush()} />
+            </>
+          )}
           <button type="submit" className={buttons.primary} disabled={save.isPending}>
             {save.isPending ? '저장 중...' : '저장'}
           </button>
