@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -286,7 +287,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     opsRoutes({
       db: database.db,
       staff,
-      customers: createOpsCustomersService(database.db, clock, merchants, revocations.remember),
+      customers: createOpsCustomersService(
+        database.db,
+        clock,
+        merchants,
+        revocations.remember,
+        createHmac('sha256', deps.jwtSecret).update('ohgood audit query hashes').digest(),
+      ),
       merchants: createOpsMerchantsService(database.db, clock),
       moderation: createModerationService(database.db, clock, config.MEDIA_BASE_URL, contentChanged),
     }),

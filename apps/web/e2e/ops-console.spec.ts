@@ -145,7 +145,7 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   await expect(menu.getByRole('button', { name: '운영자' })).toHaveCount(0);
 
   await menu.getByRole('button', { name: '고객' }).click();
-  await page.getByLabel('고객 검색 (이름, 이메일, 고객 번호)').fill(email);
+  await page.getByLabel('고객 검색 (고객 번호, 이메일 전체, 계좌번호 전체, 이름 일부)').fill(email);
   await page.getByRole('button', { name: '검색' }).click();
   const results = page.getByRole('region', { name: '검색 결과' });
   // Masked in the list: the e-mail is not shown in clear.
@@ -318,7 +318,7 @@ test('admin screens: merchants, operators, a customer with statements and the wh
 
   // The demo customer's page: six months of statements, each with its lines, payments with refund buttons.
   await menu.getByRole('button', { name: '고객' }).click();
-  await page.getByLabel('고객 검색 (이름, 이메일, 고객 번호)').fill('demo@ohgood.kr');
+  await page.getByLabel('고객 검색 (고객 번호, 이메일 전체, 계좌번호 전체, 이름 일부)').fill('demo@ohgood.kr');
   await page.getByRole('button', { name: '검색' }).click();
   await page
     .getByRole('button', { name: /^고객 #\d+ 열기$/ })

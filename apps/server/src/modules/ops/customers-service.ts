@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { maskAccount } from '@ohgood/contract/bank';
 import { creditLimitBounds, gradeOf, monthlyLimitOf } from '@ohgood/contract/grades';
 import { kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
 import type { OpsCustomerPage, OpsCustomerRow } from '@ohgood/contract/ops';
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import {
@@ -48,6 +49,34 @@ const lockoutKeys = (customer: Pick<CustomerRow, 'id' | 'email'>) =>
     gt(rateLimitCounters.count, 0),
   );
 
+/** A lockout counter's kind, without the e-mail or address its key names. */
+function lockoutKindOf(key: string): string {
+  if (key.startsWith('login-fail:account-ip:')) return 'login-fail:account-ip';
+  if (key.startsWith('login-fail:account:')) return 'login-fail:account';
+  return 'pay-code-fail';
+}
+
+const SEARCH_LIMIT = 20;
+
+/**
+ * What the console's search takes (docs/rules/operations.md#O4): an e-mail (with '@') matches exactly; digits
+ * (hyphens and spaces allowed) match a customer id or an account number exactly; anything else is part of a
+ * name. No part of an e-mail or an account finds anyone, so a mask cannot be completed by trying its pieces.
+ */
+export function searchQueryOf(q: string): { kind: 'email' | 'number' | 'name'; normalized: string; where: SQL } {
+  const term = q.trim();
+  if (term.includes('@')) {
+    const email = normalizeEmail(term);
+    return { kind: 'email', normalized: email, where: eq(customers.email, email) };
+  }
+  const digits = term.replace(/[\s-]/g, '');
+  if (/^\d+$/.test(digits)) {
+    const byId = digits.length <= 9 ? [eq(customers.id, Number(digits))] : [];
+    return { kind: 'number', normalized: digits, where: or(...byId, eq(customers.account, digits)) as SQL };
+  }
+  return { kind: 'name', normalized: term, where: ilike(customers.name, `%${escapeLike(term)}%`) };
+}
+
 function rowOf(customer: CustomerRow): OpsCustomerRow {
   return {
     customerId: customer.id,
@@ -85,6 +114,8 @@ export function createOpsCustomersService(
   clock: Clock,
   merchants: MerchantService,
   onSessionsRevoked: (customerId: number, atSeconds: number) => void,
+  /** Keys the hash of a search's query in its audit row (derived from the server's secret). */
+  auditKey: Buffer,
 ) {
   async function load(customerId: number): Promise<CustomerRow> {
     const [row] = await db.select().from(customers).where(eq(customers.id, customerId));
@@ -118,25 +149,35 @@ export function createOpsCustomersService(
   }
 
   return {
-    /** By customer id (digits), email or name; masked. */
-    async search(q: string): Promise<OpsCustomerRow[]> {
-      const term = q.trim();
-      const byId = /^\d{1,9}$/.test(term) ? [eq(customers.id, Number(term))] : [];
-      const pattern = `%${escapeLike(term)}%`;
-      const rows = await db
-        .select()
-        .from(customers)
-        .where(
-          or(
-            ...byId,
-            eq(customers.email, normalizeEmail(term)),
-            ilike(customers.name, pattern),
-            ilike(customers.email, pattern),
-          ),
-        )
-        .orderBy(asc(customers.id))
-        .limit(20);
-      return rows.map(rowOf);
+    /**
+     * Exact customer id, exact e-mail or exact account number; only a name may be part of one (results
+     * masked). Each search writes an audit row with what kind of query it was, a keyed hash of it and the ids
+     * it found — never the query itself (docs/rules/operations.md#O4, #O6).
+     */
+    async search(by: StaffPrincipal, q: string): Promise<OpsCustomerRow[]> {
+      const query = searchQueryOf(q);
+      return withTx(db, async (tx) => {
+        const rows = await tx
+          .select()
+          .from(customers)
+          .where(query.where)
+          .orderBy(asc(customers.id))
+          .limit(SEARCH_LIMIT);
+        await writeAudit(tx, actorOf(by), clock.now(), {
+          action: 'customer.search',
+          targetType: 'search',
+          targetId: query.kind,
+          reason: '',
+          after: {
+            kind: query.kind,
+            queryLength: [...query.normalized].length,
+            queryHash: createHmac('sha256', auditKey).update(`${query.kind}:${query.normalized}`).digest('hex'),
+            results: rows.length,
+            resultIds: rows.map((row) => row.id),
+          },
+        });
+        return rows.map(rowOf);
+      });
     },
 
     async page(customerId: number): Promise<OpsCustomerPage> {
@@ -291,7 +332,8 @@ export function createOpsCustomersService(
           targetType: 'customer',
           targetId: customerId,
           reason,
-          before: cleared,
+          // The counters' keys hold the e-mail and client addresses: the row keeps only their kinds and counts.
+          before: cleared.map((counter) => ({ kind: lockoutKindOf(counter.key), count: counter.count })),
           after: [],
         });
         return cleared.length;

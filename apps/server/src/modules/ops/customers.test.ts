@@ -173,6 +173,17 @@ describe('risk actions (O5) and the audit trail (O6)', () => {
     });
     expect(reset.json()).toEqual({ cleared: 2 });
     expect((await login('password1!')).statusCode).toBe(200);
+    // The audit row says which counters went and how far they had counted, never the e-mail or address in
+    // their keys (support reads the audit trail).
+    const [row] = (await auditOf(customer.customerId)).filter((r) => r.action === 'customer.reset-lockouts');
+    expect(row?.before).toEqual(
+      expect.arrayContaining([
+        { kind: 'login-fail:account', count: 5 },
+        { kind: 'login-fail:account-ip', count: 5 },
+      ]),
+    );
+    expect(JSON.stringify(row)).not.toContain(customer.emailId);
+    expect(JSON.stringify(row)).not.toContain('127.0.0.1');
   });
 
   it('ends every session of the customer: old tokens are refused, a new login works', async () => {

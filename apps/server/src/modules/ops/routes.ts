@@ -46,7 +46,7 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
       openReports: await s.moderation.openCount(),
     }));
     registerEndpoint(app, api.searchCustomers, async (request) => ({
-      items: await s.customers.search(request.query.q),
+      items: await s.customers.search(requireStaff(request), request.query.q),
     }));
     registerEndpoint(app, api.customer, async (request) => s.customers.page(request.params.id));
     registerEndpoint(app, api.reveal, async (request) =>

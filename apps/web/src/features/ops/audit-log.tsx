@@ -9,6 +9,7 @@ import { useOps } from './use-ops';
 
 /** The audit trail's actions in Korean (the server's action names are the filter's values). */
 export const AUDIT_ACTIONS: Record<string, string> = {
+  'customer.search': '고객 검색',
   'customer.reveal': '개인정보 보기',
   'customer.suspend': '결제 정지',
   'customer.lift': '정지 해제',
@@ -36,7 +37,11 @@ const TARGETS: Record<string, string> = {
   short: '쇼츠',
   comment: '댓글',
   case: '신고',
+  search: '검색',
 };
+
+/** What a console search was by (its audit row's target): the query itself is never kept. */
+const SEARCH_KINDS: Record<string, string> = { email: '이메일', number: '고객 번호·계좌번호', name: '이름 일부' };
 
 /** Audit rows, newest first; `onActor` makes an operator's name a filter. */
 export function AuditTable({ items, onActor }: { items: AuditRow[]; onActor?: (staffId: number) => void }) {
@@ -69,7 +74,9 @@ export function AuditTable({ items, onActor }: { items: AuditRow[]; onActor?: (s
             </td>
             <td>{AUDIT_ACTIONS[row.action] ?? row.action}</td>
             <td>
-              {TARGETS[row.targetType] ?? row.targetType} #{row.targetId}
+              {row.targetType === 'search'
+                ? `검색 (${SEARCH_KINDS[row.targetId] ?? row.targetId})`
+                : `${TARGETS[row.targetType] ?? row.targetType} #${row.targetId}`}
             </td>
             <td>{row.reason}</td>
             <td className={styles.muted}>{describeChange(row.before, row.after, row.action)}</td>

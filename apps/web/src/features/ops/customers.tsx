@@ -7,7 +7,10 @@ import { callOps } from './ops-client';
 import styles from './ops-console.module.css';
 import { useOps } from './use-ops';
 
-/** Search by name, email or customer id (results masked), then one customer's page. */
+/**
+ * Search by exact customer id, e-mail or account number, or part of a name (results masked; every search is
+ * audited), then one customer's page.
+ */
 export function Customers({ staffRole }: { staffRole: StaffRole }) {
   const [q, setQ] = useState('');
   const [submitted, setSubmitted] = useState('');
@@ -27,12 +30,22 @@ export function Customers({ staffRole }: { staffRole: StaffRole }) {
         }}
       >
         <label className={styles.field}>
-          고객 검색 (이름, 이메일, 고객 번호)
-          <input className={styles.input} value={q} onChange={(e) => setQ(e.target.value)} maxLength={100} />
+          고객 검색 (고객 번호, 이메일 전체, 계좌번호 전체, 이름 일부)
+          <input
+            className={styles.input}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            maxLength={100}
+            placeholder="예: 1024, hong@example.com, 110-123-456789, 오굿"
+            aria-describedby="customer-search-hint"
+          />
         </label>
         <button className={styles.button} type="submit">
           검색
         </button>
+        <p id="customer-search-hint" className={`${styles.muted} ${styles.wideHint}`}>
+          이메일과 계좌번호는 전체가 정확히 맞아야 찾을 수 있어요. 모든 검색은 감사 기록에 남아요.
+        </p>
       </form>
       {submitted && (
         <section className={styles.card} aria-label="검색 결과">
