@@ -40,8 +40,8 @@ const ROWS: Array<[string, unknown, unknown, string]> = [
   [
     'customer.reset-lockouts',
     [
-      { key: 'login-fail:account:demo@ohgood.kr', count: 5 },
-      { key: 'pay-code-fail:5', count: 3 },
+      { kind: 'login-fail:account', count: 5 },
+      { kind: 'pay-code-fail', count: 3 },
     ],
     [],
     '잠금 2건 → 없음',
@@ -73,6 +73,18 @@ const ROWS: Array<[string, unknown, unknown, string]> = [
   ['merchant.create', null, { name: '동네 카페', category: null }, '이름 동네 카페, 분류 없음'],
   ['merchant.disable', { disabled: false }, { disabled: true }, '사용 중 → 중지'],
   ['merchant.rotate-key', null, null, ''],
+  [
+    'customer.search',
+    null,
+    { kind: 'email', queryLength: 14, queryHash: 'cafeaa655b9c0e91a8d37bdb18060b85', results: 1, resultIds: [1] },
+    '검색 이메일, 검색어 14자, 해시 cafe-aa65…, 결과 1명, 찾은 고객 #1',
+  ],
+  [
+    'customer.search',
+    null,
+    { kind: 'name', queryLength: 4, queryHash: 'c8cc53580547aa', results: 0, resultIds: [] },
+    '검색 이름 일부, 검색어 4자, 해시 c8cc-5358…, 결과 0명, 찾은 고객 없음',
+  ],
 ];
 
 describe('an audit row’s change', () => {

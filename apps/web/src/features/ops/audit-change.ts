@@ -81,6 +81,16 @@ const FIELDS: Record<string, Words> = {
   email: text('이메일'),
   name: text('이름'),
   category: text('분류'),
+  // A console search (docs/rules/operations.md#O4): never its query, only what it was and found.
+  kind: named('검색', { email: '이메일', number: '고객 번호·계좌번호', name: '이름 일부' }),
+  queryLength: count('검색어', '자'),
+  // Its start in two groups, enough to tell repeated queries apart at a glance (not a number to read).
+  queryHash: { label: '해시', value: (v) => (typeof v === 'string' ? `${v.slice(0, 4)}-${v.slice(4, 8)}…` : plain(v)) },
+  results: count('결과', '명'),
+  resultIds: {
+    label: '찾은 고객',
+    value: (v) => (Array.isArray(v) && v.length > 0 ? v.map((id) => `#${plain(id)}`).join(', ') : NONE),
+  },
 };
 
 /** Fields that say which thing changed, not what: the payment a refund was of leads ('결제 #31: …'). */
