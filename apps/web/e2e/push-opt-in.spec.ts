@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { apiCustomer, confirmReceipt, enterPin, merchantRequest, openAsCustomer, recordAlerts } from './helpers';
 
@@ -7,43 +8,52 @@ interface Browser {
   refusals: number;
 }
 
+/** The keys a browser's subscription carries: a P-256 point and 16 random bytes, as the server checks them. */
+const KEYS = {
+  p256dh: createECDH('prime256v1').generateKeys('base64url'),
+  auth: randomBytes(16).toString('base64url'),
+};
+
 /**
  * Stands in for the browser's side of Web Push, which a headless browser has no push service for: the
  * permission prompt answers `answer`, and the push service refuses the first `refusals` subscriptions (as
  * Chromium does with 'Registration failed - push service error'). Our server is the real one.
  */
 async function browserPush(page: Page, browser: Browser): Promise<void> {
-  await page.addInitScript((init: Browser) => {
-    // The answer is kept for the site, as a browser keeps it, across reloads.
-    const kept = () => (sessionStorage.getItem('e2e-permission') ?? 'default') as NotificationPermission;
-    let refusals = init.refusals;
-    Object.defineProperty(Notification, 'permission', { configurable: true, get: kept });
-    Notification.requestPermission = async () => {
-      sessionStorage.setItem('e2e-permission', init.answer);
-      return init.answer;
-    };
-    const endpoint = `https://fcm.googleapis.com/fcm/send/e2e-${Date.now()}`;
-    const subscription = {
-      endpoint,
-      toJSON: () => ({ endpoint, keys: { p256dh: 'BE2E-p256dh-key', auth: 'e2e-auth' } }),
-    };
-    const registration = {
-      pushManager: {
-        getSubscription: async () => null,
-        subscribe: async () => {
-          if (refusals > 0) {
-            refusals -= 1;
-            throw new DOMException('Registration failed - push service error', 'AbortError');
-          }
-          return subscription;
+  await page.addInitScript(
+    (init: Browser & { keys: typeof KEYS }) => {
+      // The answer is kept for the site, as a browser keeps it, across reloads.
+      const kept = () => (sessionStorage.getItem('e2e-permission') ?? 'default') as NotificationPermission;
+      let refusals = init.refusals;
+      Object.defineProperty(Notification, 'permission', { configurable: true, get: kept });
+      Notification.requestPermission = async () => {
+        sessionStorage.setItem('e2e-permission', init.answer);
+        return init.answer;
+      };
+      const endpoint = `https://fcm.googleapis.com/fcm/send/e2e-${Date.now()}`;
+      const subscription = {
+        endpoint,
+        toJSON: () => ({ endpoint, keys: init.keys }),
+      };
+      const registration = {
+        pushManager: {
+          getSubscription: async () => null,
+          subscribe: async () => {
+            if (refusals > 0) {
+              refusals -= 1;
+              throw new DOMException('Registration failed - push service error', 'AbortError');
+            }
+            return subscription;
+          },
         },
-      },
-    };
-    Object.defineProperty(navigator.serviceWorker, 'ready', {
-      configurable: true,
-      get: () => Promise.resolve(registration),
-    });
-  }, browser);
+      };
+      Object.defineProperty(navigator.serviceWorker, 'ready', {
+        configurable: true,
+        get: () => Promise.resolve(registration),
+      });
+    },
+    { ...browser, keys: KEYS },
+  );
 }
 
 /** Notification settings as a new customer in such a browser, after a tap on '이 기기에서 푸시 받기'. */

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,7 +177,11 @@ const samples: Samples = {
       headers: (await f.fresh()).auth,
       body: {
         endpoint: 'https://fcm.googleapis.com/fcm/send/device-1',
-        keys: { p256dh: 'BPublicKey', auth: 'authsecret' },
+        // Keys a browser would send: a P-256 point and 16 random bytes (the server checks both).
+        keys: {
+          p256dh: createECDH('prime256v1').generateKeys('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        },
       },
     }),
     unsubscribe: async (f) => ({
