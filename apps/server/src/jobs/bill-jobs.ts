@@ -12,6 +12,26 @@ import { dueDate, owedSql, recomputeSuspension } from '../modules/bills/statemen
 const hasUnpaidLine = sql`exists (select 1 from ${purchases} where ${purchases.customerId} = ${statements.customerId}
   and ${purchases.statementMonth} = ${statements.month} and ${purchases.status} = 'UNPAID')`;
 
+/**
+ * What a penalty will actually take from each of `customerIds` (locked by the caller), one entry per penalty in
+ * their order: fewer points than the penalty, or none, from a customer who has fewer left, and a customer named
+ * twice loses it twice. The events, and so the notices, say these figures.
+ */
+async function pointsTaken(tx: Tx, customerIds: number[], penalty: number): Promise<number[]> {
+  if (customerIds.length === 0) return [];
+  const rows = await tx
+    .select({ id: customers.id, gradePoint: customers.gradePoint })
+    .from(customers)
+    .where(inArray(customers.id, [...new Set(customerIds)]));
+  const points = new Map(rows.map((row) => [row.id, row.gradePoint]));
+  return customerIds.map((id) => {
+    const before = points.get(id) ?? 0;
+    const after = penalizedGradePoint(before, penalty);
+    points.set(id, after);
+    return before - after;
+  });
+}
+
 /** Takes a penalty off a customer already locked by the caller (the lock order of db/tx.ts). */
 async function penalize(
   tx: Tx,
@@ -54,15 +74,20 @@ export async function autoExtend(tx: Tx, today: string, at: Date): Promise<{ ext
     .where(due)
     .returning({ customerId: statements.customerId });
   const penalty = GRADE_POINTS.autoExtensionPenalty;
+  const taken = await pointsTaken(
+    tx,
+    rows.map((row) => row.customerId),
+    penalty,
+  );
   await recordEvents(
     tx,
-    rows.map(({ customerId }) => ({
+    rows.map(({ customerId }, i) => ({
       type: 'statement.extended' as const,
       customerId,
       month,
       by: 'JOB' as const,
       dueDate: dueDate(month, true),
-      penalty,
+      penalty: taken[i] ?? 0,
     })),
     at,
   );
@@ -117,14 +142,19 @@ export async function markOverdue(tx: Tx, today: string, at: Date): Promise<{ ov
       amount: owedSql(statements.customerId, statements.month),
     });
   const penalty = GRADE_POINTS.overduePenalty;
+  const taken = await pointsTaken(
+    tx,
+    marked.map((row) => row.customerId),
+    penalty,
+  );
   await recordEvents(
     tx,
-    marked.map(({ customerId, month, amount }) => ({
+    marked.map(({ customerId, month, amount }, i) => ({
       type: 'statement.overdue' as const,
       customerId,
       month,
       amount: Number(amount),
-      penalty,
+      penalty: taken[i] ?? 0,
     })),
     at,
   );

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customers, jobRuns, statements } from '../db/schema';
 import { bearer, createHarness, type Harness } from '../test/harness';
+import { noticesAfterDispatch } from '../test/notice-helpers';
 import { insertPurchase } from '../test/purchase-fixture';
 import { parseJobArgs } from './cli-args';
 import { catchUp, runJob, scheduledRuns } from './runner';
@@ -114,6 +115,31 @@ describe('a month of a customer’s life', () => {
     // December's statement, extended to 31 January, is still on time on the 20th: 10,000 KRW → +1.
     expect((await repay(t, [dec])).json().data).toMatchObject({ gradePoint: 1, suspended: false });
     expect((await info(t)).unpaidBills).toEqual([]);
+  });
+});
+
+describe('notices name the points actually taken', () => {
+  it('an auto-extension of a customer with 0 grade points takes none and says none; an extension of 3 says 3, an overdue of 0 says none', async () => {
+    const broke = await customerAt(kst('2026-11-05'), 0);
+    const few = await customerAt(kst('2026-11-05'), 3);
+    for (const { customerId } of [broke, few]) {
+      await insertPurchase(h.database.db, { customerId, totalPrice: 5_000, at: kst('2026-11-05') });
+    }
+    await runAt('auto-extension', '2026-12-16');
+    const extended = (await noticesAfterDispatch(h, broke.customerId)).find((n) => n.kind === 'extension_applied');
+    expect(extended?.body).toBe('11월 청구서가 12월 31일까지 자동 연장됐어요.');
+    expect((await customer(broke.customerId)).gradePoint).toBe(0);
+
+    // The one with 3 lost them all to the extension; the one with 0 still has 0 when it goes overdue.
+    await runAt('overdue', '2027-01-01');
+    const docked = (await noticesAfterDispatch(h, few.customerId)).filter((n) => n.kind === 'extension_applied');
+    expect(docked.map((n) => n.body)).toEqual([
+      '11월 청구서가 12월 31일까지 자동 연장됐어요. 등급 포인트 3점이 차감됐어요.',
+    ]);
+    const late = (await noticesAfterDispatch(h, broke.customerId)).find(
+      (n) => n.kind === 'overdue' && n.title === '연체 안내',
+    );
+    expect(late?.body).toBe('11월 청구서 5,000원이 연체됐어요. 납부하면 바로 결제를 다시 쓸 수 있어요.');
   });
 });
 

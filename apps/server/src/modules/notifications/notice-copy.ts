@@ -141,7 +141,9 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           'extension_applied',
           event.by === 'JOB' ? '자동 연장' : '납부 연장',
           event.by === 'JOB'
-            ? `${monthLabel(event.month)} 청구서가 ${dayLabel(event.dueDate)}까지 자동 연장됐어요. 등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐어요.`
+            ? `${monthLabel(event.month)} 청구서가 ${dayLabel(event.dueDate)}까지 자동 연장됐어요.${
+                event.penalty > 0 ? ` 등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐어요.` : ''
+              }`
             : `${monthLabel(event.month)} 청구서의 납부일이 ${dayLabel(event.dueDate)}로 연장됐어요.`,
         ),
       ];
@@ -150,7 +152,9 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
         billing(
           'overdue',
           '연체 안내',
-          `${monthLabel(event.month)} 청구서 ${won(event.amount)}이 연체됐어요. 등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐고, 납부하면 바로 결제를 다시 쓸 수 있어요.`,
+          `${monthLabel(event.month)} 청구서 ${won(event.amount)}이 연체됐어요. ${
+            event.penalty > 0 ? `등급 포인트 ${groupedNumber(event.penalty)}점이 차감됐고, ` : ''
+          }납부하면 바로 결제를 다시 쓸 수 있어요.`,
         ),
       ];
     case 'account.suspended':
