@@ -87,6 +87,8 @@ describe('a month with autopay (docs/rules/bills-and-grades.md#B16, notification
 
   it('insufficient funds → daily retries → auto-extension → overdue → repayment → suspension lifted', async () => {
     const { customerId, emailId } = await customerWithNovemberPurchase(10_000);
+    // Grade points to lose (bronze's top, so no grade changes): a notice names only points actually taken.
+    await h.database.db.update(customers).set({ gradePoint: 20 }).where(eq(customers.id, customerId));
     await scheduled('statement-issue', '2026-12-01');
     expect((await scheduled('autopay', '2026-12-15')).debits).toMatchObject({ failed: 1 });
     await scheduled('auto-extension', '2026-12-16');
