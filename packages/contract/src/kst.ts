@@ -71,6 +71,11 @@ export function kstEndOfDay(date: string): Date {
   return new Date(kstStartOfDay(date).getTime() + DAY_MS);
 }
 
+/** Day arithmetic on 'YYYY-MM-DD' strings, e.g. addDays('2026-12-01', -1) → '2026-11-30'. */
+export function addDays(date: string, delta: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + delta * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** Whole KST calendar days from `from` to `to` (both 'YYYY-MM-DD'). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

@@ -1,6 +1,14 @@
 import { AUTOPAY_RULES } from '@ohgood/contract/autopay';
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
-import { addMonths, dateInMonth, isCalendarDate, kstDate, kstMonth, kstStartOfDay } from '@ohgood/contract/kst';
+import {
+  addDays,
+  addMonths,
+  dateInMonth,
+  isCalendarDate,
+  kstDate,
+  kstMonth,
+  kstStartOfDay,
+} from '@ohgood/contract/kst';
 import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { and, eq, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -167,11 +175,6 @@ export function scheduledRuns(fromMonth: string, now: Date): Array<{ job: JobNam
   }
   return runs.sort((a, b) => a.date.localeCompare(b.date));
 }
-
-/** The KST date `days` days after `date`. */
-const addDays = (date: string, days: number) => kstDate(new Date(kstStartOfDay(date).getTime() + days * DAY_MS + 1));
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How far back catch-up replays a daily job's missed days (a longer outage replays its last days only). */
 export const DAILY_CATCH_UP_DAYS = 35;

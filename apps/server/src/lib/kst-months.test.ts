@@ -1,4 +1,4 @@
-import { addMonths, dateInMonth, daysBetween, monthDates } from '@ohgood/contract/kst';
+import { addDays, addMonths, dateInMonth, daysBetween, monthDates } from '@ohgood/contract/kst';
 import { describe, expect, it } from 'vitest';
 
 describe('KST month helpers (docs/rules/money-and-time.md)', () => {
@@ -15,4 +15,11 @@ describe('KST month helpers (docs/rules/money-and-time.md)', () => {
     expect(daysBetween('2026-12-28', '2027-01-15')).toBe(18);
     expect(daysBetween('2026-12-17', '2026-12-15')).toBe(-2);
   });
+});
+
+it('adds days across a month and a year end, both ways', () => {
+  expect(addDays('2026-12-01', -1)).toBe('2026-11-30');
+  expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
+  expect(addDays('2026-11-15', 0)).toBe('2026-11-15');
 });
