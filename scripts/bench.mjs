@@ -884,9 +884,9 @@ function printSearchPlans(url, words) {
 }
 
 // ---------- chat turn ----------
-/** In-process chat-turn micro-benchmark of the server (apps/server/src/modules/chat/chat-bench.ts). */
+/** In-process chat-turn micro-benchmark of the server (apps/server/src/test/chat-bench.ts). */
 function chatBench() {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/modules/chat/chat-bench.ts'], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/test/chat-bench.ts'], {
     cwd: join(root, 'apps/server'),
     env: { ...process.env, LOG_LEVEL: 'silent' },
     encoding: 'utf8',

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
+import { clipArgs } from '../../server/src/modules/media/clip-recipe';
 
 /**
  * ffmpeg for making test media (camera feeds, uploads): the system's when on PATH, else the binary that
@@ -29,19 +30,6 @@ export function runFfmpeg(args: string[]): void {
  * `heavy` makes it noise, kept lossless: about 3.6 MB, a body still being sent when an early answer comes.
  */
 export function writeTestClip(path: string, heavy = false): void {
-  const rate = heavy ? ['-vf', 'noise=alls=100:allf=t', '-qp', '0'] : [];
-  runFfmpeg([
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=180x320:rate=15:duration=2',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    ...rate,
-    path,
-  ]);
+  const noise = heavy ? { filters: ['noise=alls=100:allf=t'], output: ['-qp', '0'] } : {};
+  runFfmpeg(clipArgs({ picture: 'testsrc2=size=180x320:rate=15', seconds: 2, ...noise }, path));
 }

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import webpush from 'web-push';
-import { makeVideo, multipart } from '../modules/shorts/test-media';
 import { fullDisk } from '../test/full-disk';
 import { bearer, createHarness, type Harness } from '../test/harness';
+import { makeVideo, multipart } from '../test/media';
 import { startTestS3Server, type TestS3Server } from '../test/s3-server';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy';
 

@@ -9,6 +9,7 @@ import { customers, shortComments, shortReactions, shorts } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { type Config, loadConfig } from '../lib/config';
 import { makeWorkDir, workRoot } from '../lib/work-dir';
+import { clipArgs } from '../modules/media/clip-recipe';
 import { type MediaTools, resolveMediaTools, runTool } from '../modules/media/ffmpeg';
 import { createStorage, type MediaStorage } from '../modules/media/storage';
 import { ensureDemoCustomer } from './demo-customer';
@@ -131,37 +132,17 @@ async function renderClip(
     );
   }
   await runTool(tools.ffmpeg, [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=${clip.color}:s=360x640:r=24:d=${clip.seconds}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${220 + index * 55}:sample_rate=44100:duration=${clip.seconds}`,
-    '-vf',
-    filters.join(','),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-b:v',
-    '250k',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '48k',
-    '-af',
-    'volume=0.15',
-    '-movflags',
-    '+faststart',
-    video,
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...clipArgs(
+      {
+        picture: `color=c=${clip.color}:s=360x640:r=24`,
+        seconds: clip.seconds,
+        toneHz: 220 + index * 55,
+        filters,
+        output: ['-b:v', '250k', '-b:a', '48k', '-af', 'volume=0.15', '-movflags', '+faststart'],
+      },
+      video,
+    ),
   ]);
   await runTool(tools.ffmpeg, [
     '-hide_banner',

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHAT_FLOWS, CHAT_MSG, type ChatFlow, FLOW_OPTIONS } from '@ohgood/contract/chat-rules';
 import { expect, it } from 'vitest';
+import { memoryCatalog } from '../../test/chat-catalog';
 import { faqOf } from './analysis';
 import { type ChatState, initialState, runTurn } from './engine';
-import { memoryCatalog } from './test-catalog';
 import { prepare } from './text-match';
 
 /*

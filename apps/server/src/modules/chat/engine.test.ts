@@ -4,10 +4,10 @@ import { RULE_NUMBERS } from '@ohgood/contract/faq-phrases';
 import { GRADE_POINTS, GRADES } from '@ohgood/contract/grades';
 import { LIMITS } from '@ohgood/contract/limits';
 import { describe, expect, it } from 'vitest';
+import { memoryCatalog } from '../../test/chat-catalog';
 import { analyse } from './analysis';
 import { type ChatState, FLOWS, HISTORY_MAX, initialState, runTurn } from './engine';
 import { FAQ_ANSWERS, faqAnswers } from './faq-answers';
-import { memoryCatalog } from './test-catalog';
 import { hasKeyword, prepare } from './text-match';
 
 const catalog = () =>

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mediaDeletions, shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { createHarness, type Harness } from '../../test/harness';
+import { brokenEncoderFfmpeg, makeVideo, testTools } from '../../test/media';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { withHooks } from '../../test/storage-hooks';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
 import { ShortsPipeline } from '../shorts/pipeline';
-import { brokenEncoderFfmpeg, makeVideo, testTools } from '../shorts/test-media';
 import { createStorage, LocalStorage, type MediaStorage } from './storage';
 import { ORPHAN_MIN_AGE_MS, sweepMedia } from './sweep';
 

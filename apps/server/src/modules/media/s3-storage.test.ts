@@ -9,9 +9,9 @@ import { shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { seedDemoShorts } from '../../seed/demo-shorts';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { heldBrokenEncoderFfmpeg, makeVideo, testTools, uploadShort } from '../../test/media';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { ShortsPipeline } from '../shorts/pipeline';
-import { heldBrokenEncoderFfmpeg, makeVideo, testTools, uploadShort } from '../shorts/test-media';
 import { probe } from './ffmpeg';
 import { createStorage, LocalStorage, type MediaStorage, S3Storage } from './storage';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { testTools } from '../shorts/test-media';
+import { testTools } from '../../test/media';
 
 const serverRoot = join(import.meta.dirname, '../../..');
 

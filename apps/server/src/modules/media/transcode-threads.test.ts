@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { ffmpegWrapper, makeVideo, testTools } from '../shorts/test-media';
+import { ffmpegWrapper, makeVideo, testTools } from '../../test/media';
 import { probe, transcodeToMp4 } from './ffmpeg';
 
 const dir = mkdtempSync(join(tmpdir(), 'transcode-threads-'));

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { multipart } from '../shorts/test-media';
+import { multipart } from '../../test/media';
 
 /*
  * Names that deceive: a right-to-left override makes '\u202Egnp.exe' display as 'exe.png', zero-width

@@ -6,8 +6,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../db/schema';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { multipart } from '../../test/media';
 import { insertShorts } from '../../test/shorts-fixture';
-import { multipart } from '../shorts/test-media';
 
 let h: Harness;
 let work: string;

@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
 import { createHarness, type Harness } from '../../test/harness';
+import { makeVideo, testTools } from '../../test/media';
 import { probe } from '../media/ffmpeg';
 import { LocalStorage, type MediaStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
-import { makeVideo, testTools } from './test-media';
 import { TRANSCODE_LEASE } from './transcode-lease';
 
 /*

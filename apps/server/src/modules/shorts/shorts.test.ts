@@ -11,8 +11,8 @@ import { deferred } from '../../test/deferred';
 import { eventsOf } from '../../test/domain-event-rows';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { lockWaiters } from '../../test/lock-waits';
+import { makeVideo, uploadShort } from '../../test/media';
 import { insertShorts } from '../../test/shorts-fixture';
-import { makeVideo, uploadShort } from './test-media';
 
 let h: Harness;
 let work: string;

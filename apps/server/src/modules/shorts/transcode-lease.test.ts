@@ -7,12 +7,12 @@ import { connectDatabase, type Database } from '../../db/client';
 import { shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { createHarness, type Harness } from '../../test/harness';
+import { makeVideo, testTools } from '../../test/media';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { withHooks } from '../../test/storage-hooks';
 import { probe } from '../media/ffmpeg';
 import { createStorage, type MediaStorage } from '../media/storage';
 import { type PipelineInstance, ShortsPipeline } from './pipeline';
-import { makeVideo, testTools } from './test-media';
 import { TRANSCODE_LEASE } from './transcode-lease';
 
 /*

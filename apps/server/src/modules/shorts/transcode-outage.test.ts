@@ -6,12 +6,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
 import { testConfig } from '../../lib/config';
 import { createHarness, type Harness } from '../../test/harness';
+import { ffmpegWrapper, makeVideo, testTools } from '../../test/media';
 import { startTestS3Server, type TestS3Server } from '../../test/s3-server';
 import { withHooks } from '../../test/storage-hooks';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
 import { createStorage, LocalStorage } from '../media/storage';
 import { ShortsPipeline } from './pipeline';
-import { ffmpegWrapper, makeVideo, testTools } from './test-media';
 
 /*
  * A real S3-compatible store behind a TCP hop: the store goes away exactly when the background transcode

@@ -19,9 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shorts } from '../../db/schema';
 import { workRoot } from '../../lib/work-dir';
 import { bearer, createHarness, type Harness } from '../../test/harness';
-import { probe } from '../media/ffmpeg';
-import { LocalStorage } from '../media/storage';
-import { ShortsPipeline } from './pipeline';
 import {
   brokenEncoderFfmpeg,
   ffmpegWrapper,
@@ -30,7 +27,10 @@ import {
   multipart,
   onH264Encode,
   testTools,
-} from './test-media';
+} from '../../test/media';
+import { probe } from '../media/ffmpeg';
+import { LocalStorage } from '../media/storage';
+import { ShortsPipeline } from './pipeline';
 
 /** A valid PNG signature and header declaring width×height (8-bit grey), with a tiny image stream. */
 function pngHeaderOnly(width: number, height: number): Buffer {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { chmodSync, createWriteStream, existsSync, mkdtempSync, watch, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Harness } from '../../test/harness';
-import { resolveMediaTools } from '../media/ffmpeg';
+import { clipArgs, constantVideoBitrate } from '../modules/media/clip-recipe';
+import { resolveMediaTools } from '../modules/media/ffmpeg';
+import type { Harness } from './harness';
 
 /** The same ffmpeg/ffprobe the app picks: the system's when on PATH, else the npm-shipped binaries. */
 export const testTools = resolveMediaTools({});
@@ -63,42 +64,31 @@ export async function makeVideo(
 ): Promise<string> {
   const { seconds, format = 'mp4', size = '64x112', fps = 10, audio = true, bitrate } = options;
   const file = join(dir, name);
-  const input = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`];
-  if (audio) input.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
-  const codec =
-    format === 'mp4'
-      ? [
-          '-c:v',
-          'libx264',
-          '-preset',
-          'ultrafast',
-          '-pix_fmt',
-          'yuv420p',
-          ...(bitrate ? ['-b:v', bitrate, '-minrate', bitrate, '-maxrate', bitrate, '-bufsize', bitrate] : []),
-          ...(audio ? ['-c:a', 'aac'] : []),
-          '-f',
-          'mp4',
-        ]
-      : // Piped WebM has no duration in its header, like Chrome's MediaRecorder output.
-        [
-          '-c:v',
-          'libvpx',
-          '-deadline',
-          'realtime',
-          '-cpu-used',
-          '8',
-          '-b:v',
-          '200k',
-          ...(audio ? ['-c:a', 'libopus'] : []),
-          '-f',
-          'webm',
-        ];
-  const args = ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...codec];
+  const picture = `testsrc2=size=${size}:rate=${fps}`;
+  const toneHz = audio ? 440 : undefined;
   if (format === 'mp4') {
-    await run([...args, file]);
-  } else {
-    await run([...args, 'pipe:1'], file);
+    const output = bitrate ? constantVideoBitrate(bitrate) : [];
+    await run(['-hide_banner', '-loglevel', 'error', '-y', ...clipArgs({ picture, seconds, toneHz, output }, file)]);
+    return file;
   }
+  // Piped WebM has no duration in its header, like Chrome's MediaRecorder output.
+  const input = ['-f', 'lavfi', '-i', `${picture}:duration=${seconds}`];
+  if (audio) input.push('-f', 'lavfi', '-i', `sine=frequency=${toneHz}:duration=${seconds}`);
+  const codec = [
+    '-c:v',
+    'libvpx',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-b:v',
+    '200k',
+    ...(audio ? ['-c:a', 'libopus'] : []),
+    '-f',
+    'webm',
+  ];
+  const args = ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...codec];
+  await run([...args, 'pipe:1'], file);
   return file;
 }
 

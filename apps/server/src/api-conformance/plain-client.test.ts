@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../lib/config';
-import { makeVideo } from '../modules/shorts/test-media';
 import { seedChatProducts } from '../seed/demo-chat-products';
 import { createHarness, type Harness } from '../test/harness';
+import { makeVideo } from '../test/media';
 import { createMerchant } from '../test/merchant-fixture';
 import { insertShorts } from '../test/shorts-fixture';
 
@@ -41,7 +41,7 @@ async function call(method: string, path: string, options: { token?: string; jso
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'ohgood-spec7-'));
+  work = mkdtempSync(join(tmpdir(), 'ohgood-plain-client-'));
   h = await createHarness({ now: '2026-11-10T03:00:00Z', config: { MEDIA_DIR: join(work, 'media') } });
   base = await h.app.listen({ port: 0, host: '127.0.0.1' });
   merchantKey = (await createMerchant(h.database.db, '스펙상점')).key;
@@ -68,8 +68,8 @@ afterAll(async () => {
 });
 
 describe('the API contract with a plain client (A1, A2)', () => {
-  const emailId = `spec7-${Date.now()}@example.com`;
-  const pwd = 'spec7pass!';
+  const emailId = `plain-${Date.now()}@example.com`;
+  const pwd = 'plainpass!';
   let token: string;
   let requestId: string;
 
@@ -92,7 +92,7 @@ describe('the API contract with a plain client (A1, A2)', () => {
   it('validates a PIN: {requestName, price, point, balance, requestId} at the top', async () => {
     const created = await call('POST', '/api/merchant/payment-requests', {
       headers: { 'x-merchant-key': merchantKey },
-      json: { orderId: `spec7-${Date.now()}`, requestName: '아메리카노', totalPrice: 4500 },
+      json: { orderId: `plain-${Date.now()}`, requestName: '아메리카노', totalPrice: 4500 },
     });
     expect(created.status).toBe(200);
     const res = await call('POST', '/api/payment/validate', {
@@ -235,8 +235,8 @@ describe('the API contract with a plain client (A1, A2)', () => {
 });
 
 describe('the calls another client reads by the table: bare lists, code 200, monthlyMap, sign-up, watching', () => {
-  const emailId = `spec7-b-${Date.now()}@example.com`;
-  const pwd = 'spec7pass!';
+  const emailId = `plain-b-${Date.now()}@example.com`;
+  const pwd = 'plainpass!';
   const register = (fields: object) =>
     call('POST', '/api/public/register', {
       json: {

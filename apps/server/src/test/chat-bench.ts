@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/client';
-import { systemClock } from '../../lib/clock';
-import { testConfig } from '../../lib/config';
-import { seedChatProducts } from '../../seed/demo-chat-products';
-import { initialState, runTurn } from './engine';
-import { memoryCatalog } from './test-catalog';
+import { buildApp } from '../app';
+import { openDatabase } from '../db/client';
+import { systemClock } from '../lib/clock';
+import { testConfig } from '../lib/config';
+import { initialState, runTurn } from '../modules/chat/engine';
+import { seedChatProducts } from '../seed/demo-chat-products';
+import { memoryCatalog } from './chat-catalog';
 
 const SCRIPT = [
   '기분에 따른 추천',

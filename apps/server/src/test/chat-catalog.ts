@@ -1,5 +1,5 @@
 import type { Hobby, Mood } from '@ohgood/contract/chat-rules';
-import type { CatalogPort, CatalogProduct, RecommendOutcome } from './engine';
+import type { CatalogPort, CatalogProduct, RecommendOutcome } from '../modules/chat/engine';
 
 /** An in-memory catalogue with the service's selection rules, for engine tests (the service is tested on
  * the real database separately). */
