@@ -3,7 +3,7 @@ import { recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
 // One accessible toast instead of native alerts, never two for one event.
 
-test('item 1: login says 로그인 성공! in one role=status toast that goes away by itself', async ({ page }) => {
+test('login says 로그인 성공! in one role=status toast that goes away by itself', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('toast'));
   const toast = page.getByRole('status').filter({ hasText: '로그인 성공!' });
@@ -14,7 +14,7 @@ test('item 1: login says 로그인 성공! in one role=status toast that goes aw
   expect(alerts).toEqual(['로그인 성공!']);
 });
 
-test('item 1: logging out on a guarded page shows 로그아웃 되었습니다. once, no login warning', async ({ page }) => {
+test('logging out on a guarded page shows 로그아웃 되었습니다. once, no login warning', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('logout'));
   await page.goto('/mypage');
@@ -26,7 +26,7 @@ test('item 1: logging out on a guarded page shows 로그아웃 되었습니다. 
   expect(alerts.filter((text) => text !== '로그인 성공!')).toEqual(['로그아웃 되었습니다.']);
 });
 
-test('item 1: the toast sits on top of the page, not covered by the sticky bar or footer', async ({ page }) => {
+test('the toast sits on top of the page, not covered by the sticky bar or footer', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('above'));
   await page.goto('/payment');

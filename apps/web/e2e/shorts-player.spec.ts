@@ -8,9 +8,7 @@ async function demoShortId(page: Page): Promise<number> {
   return first.shortsId;
 }
 
-test('item 5: the mute button stays after the controls fade, and the first tap turns the sound on', async ({
-  page,
-}) => {
+test('the mute button stays after the controls fade, and the first tap turns the sound on', async ({ page }) => {
   recordAlerts(page);
   await page.goto('/shorts/feeds');
   const slide = page.locator('[data-testid=short-slide]').first();
@@ -36,7 +34,7 @@ test('item 5: the mute button stays after the controls fade, and the first tap t
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
 });
 
-test('item 9: back from a feed opened by a shared link goes Home; opened in the app it goes back', async ({ page }) => {
+test('back from a feed opened by a shared link goes Home; opened in the app it goes back', async ({ page }) => {
   recordAlerts(page);
   const id = await demoShortId(page);
   await page.goto(`/shorts/feeds?shortsId=${id}`);
@@ -52,14 +50,14 @@ test('item 9: back from a feed opened by a shared link goes Home; opened in the 
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('item 13: a link to a missing short says it is gone, and the feed still plays', async ({ page }) => {
+test('a link to a missing short says it is gone, and the feed still plays', async ({ page }) => {
   recordAlerts(page);
   await page.goto('/shorts/feeds?shortsId=987654321');
   await expect(page.getByRole('alert')).toHaveText('요청한 쇼츠를 찾을 수 없어요. 삭제되었거나 주소가 잘못되었어요.');
   await expect(page.getByTestId('active-video')).toBeVisible();
 });
 
-test('item 13: unsubscribing asks in the confirm sheet; focus returns to the button', async ({ page }) => {
+test('unsubscribing asks in the confirm sheet; focus returns to the button', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('unsub'));
   await page.goto('/shorts/feeds');
@@ -83,7 +81,7 @@ test('item 13: unsubscribing asks in the confirm sheet; focus returns to the but
   expect(alerts.filter((t) => t.startsWith('native:'))).toEqual([]);
 });
 
-test('item 7: a feed that fails to load says so once and loads on 다시 시도', async ({ page }) => {
+test('a feed that fails to load says so once and loads on 다시 시도', async ({ page }) => {
   recordAlerts(page);
   let offline = true;
   await page.route('**/api/public/shorts/feeds**', (route) => (offline ? route.abort() : route.continue()));

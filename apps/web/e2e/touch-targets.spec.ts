@@ -34,7 +34,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 for (const screen of SCREENS) {
-  test(`item 11: every control on ${screen.name} (${screen.path}) is at least 44×44 CSS px`, async ({ page }) => {
+  test(`every control on ${screen.name} (${screen.path}) is at least 44×44 CSS px`, async ({ page }) => {
     recordAlerts(page);
     if (screen.auth) await openAsCustomer(page, token);
     await page.goto(screen.path);

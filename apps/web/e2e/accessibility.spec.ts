@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { confirmReceipt, enterPin, merchantRequest, recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
-test('item 7: a load error shows the failure text once and 다시 시도 loads the page', async ({ page }) => {
+test('a load error shows the failure text once and 다시 시도 loads the page', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('retry'));
   let offline = true;
@@ -18,7 +18,7 @@ test('item 7: a load error shows the failure text once and 다시 시도 loads t
   await expect(page.getByText('결제 내역이 없습니다.')).toBeVisible();
 });
 
-test('item 7: without a camera the QR tab points to the PIN tab', async ({ page }) => {
+test('without a camera the QR tab points to the PIN tab', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('nocam'));
   await page.goto('/qrpin');
@@ -28,7 +28,7 @@ test('item 7: without a camera the QR tab points to the PIN tab', async ({ page 
   await expect(page.getByRole('group', { name: 'PIN 입력' })).toBeVisible();
 });
 
-test('item 13: QR/PIN tabs follow the ARIA tab pattern with arrow keys', async ({ page }) => {
+test('QR/PIN tabs follow the ARIA tab pattern with arrow keys', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('tabs'));
   await page.goto('/qrpin');
@@ -52,7 +52,7 @@ test('item 13: QR/PIN tabs follow the ARIA tab pattern with arrow keys', async (
   await expect(qr).toHaveAttribute('aria-selected', 'true');
 });
 
-test('item 13: a modal gives focus back to what opened it; inputs show a focus ring', async ({ page, request }) => {
+test('a modal gives focus back to what opened it; inputs show a focus ring', async ({ page, request }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('focus'));
   const r = await merchantRequest(request, '포커스 상품', 3_000);

@@ -33,7 +33,7 @@ async function gradeContrasts(page: Page) {
   });
 }
 
-test('item 6: every text on the grade card is at least 4.5:1 on every grade colour', async ({ page }) => {
+test('every text on the grade card is at least 4.5:1 on every grade colour', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('grade'));
   await page.goto('/mypage');
@@ -50,7 +50,7 @@ test('item 6: every text on the grade card is at least 4.5:1 on every grade colo
   expect(weak).toEqual([]);
 });
 
-test('item 12: on an empty list 연장 신청 and 즉시 납부 stay tappable and say why', async ({ page }) => {
+test('on an empty list 연장 신청 and 즉시 납부 stay tappable and say why', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('emptybills'));
   await page.goto('/payment');
@@ -67,7 +67,7 @@ test('item 12: on an empty list 연장 신청 and 즉시 납부 stay tappable an
     .toContain('연장 신청이 불가능 합니다. 아직 청구되지 않은 이번 달 이용분은 연장할 수 없어요.');
 });
 
-test('item 12: with bills, rows never show in the gap above the footer; 0 points disables the keypad', async ({
+test('with bills, rows never show in the gap above the footer; 0 points disables the keypad', async ({
   page,
   request,
 }) => {

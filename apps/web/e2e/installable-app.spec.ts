@@ -4,7 +4,7 @@ import { recordAlerts } from './helpers';
 // Installable like the Korean pay apps (the checks Lighthouse's PWA audit made).
 test.use({ serviceWorkers: 'allow' });
 
-test('item 14: manifest, icons and theme colour make the app installable', async ({ page, request }) => {
+test('manifest, icons and theme colour make the app installable', async ({ page, request }) => {
   recordAlerts(page);
   await page.goto('/');
   const href = await page.locator('link[rel="manifest"]').getAttribute('href');
@@ -34,10 +34,7 @@ test('item 14: manifest, icons and theme colour make the app installable', async
   }
 });
 
-test('item 14: the service worker controls the app and serves the offline page without a network', async ({
-  page,
-  context,
-}) => {
+test('the service worker controls the app and serves the offline page without a network', async ({ page, context }) => {
   recordAlerts(page);
   await page.goto('/');
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);

@@ -23,9 +23,7 @@ test.beforeAll(async () => {
   await writeQrCameraVideo(y4m, body.qrCode);
 });
 
-test('item 2: a code in view is handled once per visit; ✕ does not reopen; paying never resends it', async ({
-  page,
-}) => {
+test('a code in view is handled once per visit; ✕ does not reopen; paying never resends it', async ({ page }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('qronce'));
   const validations: number[] = [];

@@ -8,7 +8,7 @@ function nextDueLabel(): string {
   return `${month}월 15일`;
 }
 
-test('item 3: a QR link opened logged out keeps the payment through login; item 4: receipt → history', async ({
+test('a QR link opened logged out keeps the payment through login, and its receipt leads to history', async ({
   page,
   request,
 }) => {
@@ -55,7 +55,7 @@ test('item 3: a QR link opened logged out keeps the payment through login; item 
   expect(alerts).toEqual(['로그인 후 이용 가능합니다.', '로그인 성공!']);
 });
 
-test('item 3 (ADR 0040): a second tab of the app shares the session', async ({ page, context }) => {
+test('a second tab of the app shares the session (ADR 0040)', async ({ page, context }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('tabs'));
   const second = await context.newPage();
@@ -68,7 +68,7 @@ test('item 3 (ADR 0040): a second tab of the app shares the session', async ({ p
   await second.close();
 });
 
-test('item 10: Home card total equals the 결제 내역 total, and the rows add up to it', async ({ page, request }) => {
+test('Home card total equals the 결제 내역 total, and the rows add up to it', async ({ page, request }) => {
   recordAlerts(page);
   await signUpAndLogIn(page, uniqueEmail('sum'));
   const first = await merchantRequest(request, '운동화', 50_000);

@@ -15,7 +15,7 @@ import {
 } from './helpers';
 import { writeTestClip } from './media-tools';
 
-// What a customer trips over at 390×844 (the config's viewport), one test per item of the list.
+// What a customer trips over at 390×844 (the config's viewport): one test per screen detail.
 
 const SEOUL_MONTH = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 7);
 
@@ -28,7 +28,7 @@ async function box(locator: Locator) {
 /** A colour's alpha from getComputedStyle ('rgb(…)' is opaque). */
 const alphaOf = (color: string) => (color.startsWith('rgba') ? Number(color.split(',')[3]?.replace(')', '')) : 1);
 
-test('item 2: payment history finds merchants, also by initial consonants', async ({ page, request }) => {
+test('payment history finds merchants, also by initial consonants', async ({ page, request }) => {
   const token = await apiCustomer(request);
   await apiPay(request, token, '아메리카노', 4_500);
   await openAsCustomer(page, token);
@@ -44,7 +44,7 @@ test('item 2: payment history finds merchants, also by initial consonants', asyn
   await expect(rows).toHaveCount(0);
 });
 
-test('item 3: an expired session says so on /login and keeps where to return', async ({ page }) => {
+test('an expired session says so on /login and keeps where to return', async ({ page }) => {
   const alerts = recordAlerts(page);
   await openAsCustomer(page, 'expired.or.forged.token');
   await page.goto('/payment');
@@ -64,7 +64,7 @@ async function tapOption(page: Page, label: string) {
   await option.click();
 }
 
-test('item 4: chat particles, no sentence twice, plain buttons, and typing that a tap finishes', async ({ page }) => {
+test('chat particles, no sentence twice, plain buttons, and typing that a tap finishes', async ({ page }) => {
   await signUpAndLogIn(page);
   await page.goto('/chat');
   await tapOption(page, '기분에 따른 추천');
@@ -106,7 +106,7 @@ test('item 4: chat particles, no sentence twice, plain buttons, and typing that 
   await expect(page.getByText('연체되면 어떻게 돼?')).toBeVisible();
 });
 
-test('item 5: the 12-month chart opens on the latest month, fully in view', async ({ page }) => {
+test('the 12-month chart opens on the latest month, fully in view', async ({ page }) => {
   await logInAsDemo(page);
   await page.goto('/dashboard');
   await page.getByRole('button', { name: '12개월' }).click();
@@ -119,10 +119,10 @@ test('item 5: the 12-month chart opens on the latest month, fully in view', asyn
       return bar.x >= area.x - 1 && bar.x + bar.width <= area.x + area.width + 1;
     })
     .toBe(true);
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-chart.png' });
+  await page.screenshot({ path: 'e2e/.tmp/phone-screen-details-chart.png' });
 });
 
-test('item 6: score reasons in whole points, with what helps beside what hurts', async ({ page }) => {
+test('score reasons in whole points, with what helps beside what hurts', async ({ page }) => {
   await logInAsDemo(page);
   await page.goto('/dashboard');
   const hurts = page.getByTestId('score-factors');
@@ -135,7 +135,7 @@ test('item 6: score reasons in whole points, with what helps beside what hurts',
   }
 });
 
-test('item 7: toasts stay above the /payment action bar; sign-up errors sit at their fields', async ({ page }) => {
+test('toasts stay above the /payment action bar; sign-up errors sit at their fields', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page);
   await page.goto('/payment');
@@ -156,7 +156,7 @@ test('item 7: toasts stay above the /payment action bar; sign-up errors sit at t
   expect(alerts).not.toContain('올바른 값을 입력해주세요.');
 });
 
-test('item 8: one opaque header per page (none shows the content scrolling under it)', async ({ page }) => {
+test('one opaque header per page (none shows the content scrolling under it)', async ({ page }) => {
   await logInAsDemo(page);
   await page.goto('/payment/details');
   await settled(page);
@@ -171,12 +171,10 @@ test('item 8: one opaque header per page (none shows the content scrolling under
   await expect(headers).toContainText('오굿이');
   expect((await box(headers)).y).toBe(0);
   expect(alphaOf(await headers.evaluate((el) => getComputedStyle(el).backgroundColor))).toBe(1);
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-chat.png' });
+  await page.screenshot({ path: 'e2e/.tmp/phone-screen-details-chat.png' });
 });
 
-test('item 9: bill badges and extension refusals name their rule; buttons look as live as they are', async ({
-  page,
-}) => {
+test('bill badges and extension refusals name their rule; buttons look as live as they are', async ({ page }) => {
   const alerts = recordAlerts(page);
   await signUpAndLogIn(page);
   await page.goto('/payment');
@@ -192,7 +190,7 @@ test('item 9: bill badges and extension refusals name their rule; buttons look a
   // refusal are checked on the demo customer's bill in bills-payment.spec.ts, which extends it.
 });
 
-test('item 10: after earning, the gauge stays full and says the video is done', async ({ page }) => {
+test('after earning, the gauge stays full and says the video is done', async ({ page }) => {
   test.setTimeout(90_000);
   await signUpAndLogIn(page);
   const feed = await page.request.get('/api/public/shorts/feeds?page=1&size=50');
@@ -207,10 +205,10 @@ test('item 10: after earning, the gauge stays full and says the video is done', 
   await expect(slide.getByTestId('gauge-caption')).toHaveText('이 영상은 적립 완료', { timeout: 6_000 });
   await expect(gauge).toHaveAttribute('data-earned', 'true');
   await expect(gauge).toHaveAttribute('aria-label', '시청 포인트 게이지: 이 영상은 적립 완료');
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-gauge.png' });
+  await page.screenshot({ path: 'e2e/.tmp/phone-screen-details-gauge.png' });
 });
 
-test('item 11: 출석체크 while logged out comes back to the roulette after login', async ({ page, request }) => {
+test('출석체크 while logged out comes back to the roulette after login', async ({ page, request }) => {
   const emailId = uniqueEmail('attend');
   await request.post('/api/public/register', {
     data: {
@@ -232,9 +230,7 @@ test('item 11: 출석체크 while logged out comes back to the roulette after lo
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('item 12: the shorts theme holds: dark sheet, quiet clear button, no stale query, one wording', async ({
-  page,
-}) => {
+test('the shorts theme holds: dark sheet, quiet clear button, no stale query, one wording', async ({ page }) => {
   await signUpAndLogIn(page);
   const token = await page.evaluate(() => sessionStorage.getItem('accessToken'));
   const feed = await page.request.get('/api/public/shorts/feeds?page=1&size=1');
@@ -257,7 +253,7 @@ test('item 12: the shorts theme holds: dark sheet, quiet clear button, no stale 
   await expect(sheet).toBeVisible();
   // The sheet's surface is the dark theme's (#141414), not white.
   expect(await sheet.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(20, 20, 20)');
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-sheet.png' });
+  await page.screenshot({ path: 'e2e/.tmp/phone-screen-details-sheet.png' });
   await sheet.getByRole('button', { name: '계속 구독' }).click();
 
   await page.goto(`/shorts/search?q=${encodeURIComponent('커피')}`);
@@ -277,7 +273,7 @@ test('item 12: the shorts theme holds: dark sheet, quiet clear button, no stale 
   await expect(page.getByRole('searchbox', { name: '쇼츠 검색' })).toHaveValue('');
 });
 
-test('item 13: the finish — merchant on point lines, drawn bank marks, upload labels, prices, PIN keys', async ({
+test('sign-up errors, merchant on point lines, drawn bank marks, upload labels, prices, PIN keys', async ({
   page,
   request,
 }) => {
@@ -328,7 +324,7 @@ test('item 13: the finish — merchant on point lines, drawn bank marks, upload 
   await expect(modal.getByTestId('limit-gap')).toContainText('더 필요해요');
 
   // Upload: the automatic thumbnail is labelled, the title counted.
-  const clip = join(mkdtempSync(join(tmpdir(), 'ohgood-last-mile-')), 'clip.mp4');
+  const clip = join(mkdtempSync(join(tmpdir(), 'ohgood-phone-screen-details-')), 'clip.mp4');
   writeTestClip(clip);
   await page.goto('/shorts/feeds');
   await page.getByRole('button', { name: '업로드' }).first().click();
@@ -349,5 +345,5 @@ test('item 13: the finish — merchant on point lines, drawn bank marks, upload 
   for (const price of await prices.allTextContents()) expect(price).toMatch(/^\d{1,3}(,\d{3})*원$/);
   expect(await page.getByTestId('chat-product').filter({ hasText: '₩' }).count()).toBe(0);
   expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-chat-products.png' });
+  await page.screenshot({ path: 'e2e/.tmp/phone-screen-details-chat-products.png' });
 });

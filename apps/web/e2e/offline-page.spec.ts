@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { recordAlerts } from './helpers';
 
-// Item 1 of the last-mile list, at 390×844: the installed app offline, then back online.
+// At 390×844: the installed app offline, then back online.
 test.use({ serviceWorkers: 'allow' });
 
-test("item 1: the offline page's 다시 시도 reloads the page once the network is back", async ({ page, context }) => {
+test("the offline page's 다시 시도 reloads the page once the network is back", async ({ page, context }) => {
   recordAlerts(page);
   const blocked: string[] = [];
   page.on('console', (message) => {
@@ -25,7 +25,7 @@ test("item 1: the offline page's 다시 시도 reloads the page once the network
   await retry.click();
   await reloaded;
   await expect(offline).toBeVisible();
-  await page.screenshot({ path: 'e2e/.tmp/last-mile-offline.png' });
+  await page.screenshot({ path: 'e2e/.tmp/offline-page.png' });
 
   await context.setOffline(false);
   await retry.click();
