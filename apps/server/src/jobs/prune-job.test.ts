@@ -1,9 +1,10 @@
 import { kstStartOfDay } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hit, isOver, pruneCounters } from '../db/rate-limit-counters';
 import { idempotencyKeys, jobRuns, notifications, purchases, rateLimitCounters } from '../db/schema';
 import { withTx } from '../db/tx';
-import { hit, isOver, LONGEST_WINDOW_MS, pruneCounters } from '../lib/rate-limit';
+import { LONGEST_WINDOW_MS } from '../lib/rate-limit';
 import { TOKEN_TTL_SECONDS } from '../modules/auth/tokens';
 import { IDEMPOTENCY_RETENTION_MS } from '../modules/payments/idempotency-retention';
 import { createHarness, type Harness } from '../test/harness';

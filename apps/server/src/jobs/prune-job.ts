@@ -1,5 +1,5 @@
+import { pruneCounters } from '../db/rate-limit-counters';
 import type { Tx } from '../db/tx';
-import { pruneCounters } from '../lib/rate-limit';
 import { pruneOldNotices } from '../modules/notifications/service';
 import { pruneIdempotencyKeys } from '../modules/payments/idempotency-retention';
 

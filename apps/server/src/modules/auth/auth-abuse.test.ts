@@ -1,6 +1,6 @@
 import { MSG } from '@ohgood/contract/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hit } from '../../lib/rate-limit';
+import { hit } from '../../db/rate-limit-counters';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { createRequest } from '../../test/payment-helpers';

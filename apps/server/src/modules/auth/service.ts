@@ -6,11 +6,11 @@ import { kstDate } from '@ohgood/contract/kst';
 import { MSG } from '@ohgood/contract/messages';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { claim, hit, isOver, release } from '../../db/rate-limit-counters';
 import { customers } from '../../db/schema';
 import { isUniqueViolation } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, conflict, tooMany } from '../../lib/errors';
-import { claim, hit, isOver, release } from '../../lib/rate-limit';
 import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import type { TokenService } from './tokens';
 

@@ -38,7 +38,7 @@ type CustomerRow = typeof customers.$inferSelect;
 const LOCKOUT_WINDOW_MS = 10 * 60 * 1000;
 /**
  * A customer's own lockout counters: login failures per account and per (account, address), failed codes. A
- * counter at zero is none: an attempt that succeeded gave back the place it claimed (`lib/rate-limit.ts`).
+ * counter at zero is none: an attempt that succeeded gave back the place it claimed (`db/rate-limit-counters.ts`).
  */
 const lockoutKeys = (customer: Pick<CustomerRow, 'id' | 'email'>) =>
   and(

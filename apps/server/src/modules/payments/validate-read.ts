@@ -1,7 +1,8 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { anyOverSql } from '../../db/rate-limit-counters';
 import { customers, paymentRequests } from '../../db/schema';
-import { anyOverSql, type Window } from '../../lib/rate-limit';
+import type { Window } from '../../lib/rate-limit';
 import { owedSql } from '../bills/statements';
 import { usableRequestSql } from './usable-request';
 
