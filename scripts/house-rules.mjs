@@ -1,6 +1,9 @@
 // The house rules that hold by construction, checked over the import graph (run by `npm run lint`):
 // no import cycle, web features don't import each other (they are composed in app/), dependencies point
-// one way (web → contract ← server), and file names are kebab-case. The why stays inside the repository:
+// one way (web → contract ← server; the e2e specs may also use server code), `events/` imports no module
+// (consumers plug into it, not the reverse), product code never imports `src/test/`, `lib/` never imports
+// `db/` (lib holds plain helpers; what touches the database lives in db/ or a module), `app.ts` starts no
+// timer (recurring work belongs to the jobs), and file names are kebab-case. The why stays inside the repository:
 // code cites no section (§) of a document outside it, and every `docs/….md` it names exists, with the rule
 // ids it names on that page. Plain Node, no dependencies.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -89,19 +92,71 @@ export function findCycles(graph) {
 
 const featureOf = (file) => /^apps\/web\/src\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
 const layerOf = (file) =>
-  file.startsWith('apps/web/')
-    ? 'web'
-    : file.startsWith('apps/server/')
-      ? 'server'
-      : file.startsWith('packages/contract/')
-        ? 'contract'
-        : 'other';
+  file.startsWith('apps/web/e2e/') || file.startsWith('apps/web/playwright')
+    ? 'e2e'
+    : file.startsWith('apps/web/')
+      ? 'web'
+      : file.startsWith('apps/server/')
+        ? 'server'
+        : file.startsWith('packages/contract/')
+          ? 'contract'
+          : 'other';
 const ALLOWED = {
   web: ['web', 'contract'],
   server: ['server', 'contract'],
   contract: ['contract'],
+  // The specs drive the whole system; they share the server's recipes for test media, never the reverse.
+  e2e: ['e2e', 'web', 'server', 'contract'],
   other: ['web', 'server', 'contract', 'other'],
 };
+
+const SERVER = 'apps/server/src/';
+/** Test support (fixtures, harness, benches) below an app's `src/test/`. */
+const TEST_SUPPORT = /^apps\/[^/]+\/src\/test\//;
+const isProduct = (file) => !TEST.test(file) && !TEST_SUPPORT.test(file) && /^apps\/[^/]+\/src\//.test(file);
+
+/** Layering inside the server and between product and test code; one line per import that breaks it. */
+export function layerViolations(graph) {
+  const problems = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      // Its tests may drive a module's write path to prove the seam end to end.
+      if (from.startsWith(`${SERVER}events/`) && !TEST.test(from) && to.startsWith(`${SERVER}modules/`))
+        problems.push(`events/ imports a module: ${from} → ${to} (a module plugs into events, not the reverse)`);
+      if (from.startsWith(`${SERVER}lib/`) && to.startsWith(`${SERVER}db/`))
+        problems.push(`lib/ imports db/: ${from} → ${to} (database code lives in db/ or a module)`);
+      if (isProduct(from) && TEST_SUPPORT.test(to)) problems.push(`product code imports test support: ${from} → ${to}`);
+    }
+  }
+  return problems;
+}
+
+const APP = `${SERVER}app.ts`;
+const TIMER = /\bset(?:Interval|Timeout)\s*\(/;
+/**
+ * Timers `app.ts` still starts, each named by the text of its line. The job-queue work moves them into
+ * registered jobs and empties this list; an entry whose timer is gone is reported too, so the list only
+ * shrinks. Until then the check refuses every other timer in app.ts.
+ */
+export const APP_TIMERS_ALLOWED = [
+  'const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);',
+  'const poll = setInterval(spaced.wake, DISPATCH_POLL_MS);',
+];
+
+/** A timer started in `app.ts` that is not on the allow-list, or an allow-list entry with no timer left. */
+export function appTimerViolations(root, allowed = APP_TIMERS_ALLOWED) {
+  if (!existsSync(join(root, APP))) return [];
+  const lines = readFileSync(join(root, APP), 'utf8').split('\n');
+  const problems = [];
+  lines.forEach((line, i) => {
+    if (TIMER.test(line) && !allowed.includes(line.trim()))
+      problems.push(`app.ts starts a timer: ${APP}:${i + 1} (register a job instead)`);
+  });
+  for (const entry of allowed)
+    if (!lines.some((line) => line.trim() === entry))
+      problems.push(`allowed app.ts timer no longer there, drop it from APP_TIMERS_ALLOWED: ${entry}`);
+  return problems;
+}
 
 /** The rule ids of a docs/rules page: the first cell of its table rows (`| P10 | … |`). */
 function ruleIdsOf(text) {
@@ -158,6 +213,8 @@ export function houseRuleViolations(root) {
       if (!allowed) problems.push(`wrong-way import: ${from} → ${to}`);
     }
   }
+  problems.push(...layerViolations(graph));
+  problems.push(...appTimerViolations(root));
   for (const file of files) {
     const name = file.split('/').pop() ?? '';
     if (!KEBAB.test(name)) problems.push(`file name not kebab-case: ${file}`);
@@ -172,6 +229,8 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
   console.log(
-    'house rules: no import cycles, no cross-feature or wrong-way imports, kebab-case names, no outside citations',
+    'house rules: no import cycles, no cross-feature or wrong-way imports, events/ imports no module, no test ' +
+      `support in product code, lib/ imports no db/, no new app.ts timer (${APP_TIMERS_ALLOWED.length} still allowed), ` +
+      'kebab-case names, no outside citations',
   );
 }

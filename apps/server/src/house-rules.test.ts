@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { houseRuleViolations } from '../../../scripts/house-rules.mjs';
+import { appTimerViolations, houseRuleViolations } from '../../../scripts/house-rules.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -88,5 +88,38 @@ describe('house rules over the import graph', () => {
     );
     expect(problems).toContain(`names a document that does not exist: packages/contract/src/bad.ts:1 (${nowhere})`);
     expect(problems.join('\n')).not.toContain('ok.ts');
+  });
+
+  it('keeps events/ free of modules, test support out of product code and the database out of lib/', () => {
+    const root = tree({
+      'apps/server/src/events/relay.ts': "import { notices } from '../modules/notifications/notices';\n",
+      'apps/server/src/events/relay.test.ts': "import { notices } from '../modules/notifications/notices';\n",
+      'apps/server/src/modules/notifications/notices.ts': "import { fixture } from '../../test/fixture';\n",
+      'apps/server/src/modules/notifications/notices.test.ts': "import { fixture } from '../../test/fixture';\n",
+      'apps/server/src/test/fixture.ts': "import { notices } from '../modules/notifications/notices';\n",
+      'apps/server/src/lib/limits.ts': "import type { Executor } from '../db/tx';\n",
+      'apps/server/src/db/tx.ts': 'export type Executor = unknown;\n',
+      'apps/web/e2e/upload.spec.ts': "import { clipArgs } from '../../server/src/modules/media/clip-recipe';\n",
+      'apps/server/src/modules/media/clip-recipe.ts': 'export const clipArgs = 1;\n',
+    });
+    const problems = houseRuleViolations(root).filter((p) => !p.startsWith('import cycle'));
+    expect(problems).toEqual([
+      'events/ imports a module: apps/server/src/events/relay.ts → apps/server/src/modules/notifications/notices.ts (a module plugs into events, not the reverse)',
+      'lib/ imports db/: apps/server/src/lib/limits.ts → apps/server/src/db/tx.ts (database code lives in db/ or a module)',
+      'product code imports test support: apps/server/src/modules/notifications/notices.ts → apps/server/src/test/fixture.ts',
+    ]);
+  });
+
+  it('refuses a timer app.ts starts unless allowed, and an allowed timer that is gone', () => {
+    const root = tree({
+      'apps/server/src/app.ts':
+        'const a = setInterval(tick, 1000);\nsetTimeout(() => undefined, 5);\nconst clock = "setIntervalish";\n',
+    });
+    expect(appTimerViolations(root, ['const a = setInterval(tick, 1000);', 'const b = setInterval(gone, 1);'])).toEqual(
+      [
+        'app.ts starts a timer: apps/server/src/app.ts:2 (register a job instead)',
+        'allowed app.ts timer no longer there, drop it from APP_TIMERS_ALLOWED: const b = setInterval(gone, 1);',
+      ],
+    );
   });
 });
