@@ -56,7 +56,8 @@ export function decisionViolations(root) {
   if (!existsSync(index)) return problems;
   const rows = new Map();
   for (const m of readFileSync(index, 'utf8').matchAll(/^\|\s*(\d{4})\s*\|.*\|\s*([^|]+?)\s*\|\s*$/gm))
-    rows.set(m[1], m[2]);
+    if (rows.has(m[1])) problems.push(`${DECISIONS}/README.md lists ${m[1]} twice`);
+    else rows.set(m[1], m[2]);
   for (const [n, adr] of adrs) {
     const row = rows.get(n);
     if (row === undefined) problems.push(`${DECISIONS}/README.md has no row for ${n}`);

@@ -28,7 +28,7 @@ describe('docs that hold decisions', () => {
     expect(docsViolations(repoRoot)).toEqual([]);
   });
 
-  it('finds a missing back-link, an index status unlike the file and a proved-by test that is gone', () => {
+  it('finds a missing back-link, an index status unlike the file, a row twice and a proved-by test that is gone', () => {
     const root = tree({
       [`${D}/0100-first.md`]: adr('0100', 'Accepted, amended by 0102'),
       [`${D}/0101-second.md`]: adr('0101', 'Accepted (amends 0100 and 0102)'),
@@ -38,7 +38,8 @@ describe('docs that hold decisions', () => {
       [`${D}/README.md`]:
         '| # | decision | status |\n|---|---|---|\n| 0100 | [First](0100-first.md) | Accepted, amended by 0102 |\n' +
         '| 0101 | [Second](0101-second.md) | Accepted |\n| 0102 | [Third](0102-third.md) | Accepted (amends 0100; built on migration 0013) |\n' +
-        '| 0103 | [Fourth](0103-fourth.md) | Superseded by 0104 |\n| 0104 | [Fifth](0104-fifth.md) | Accepted |\n',
+        '| 0103 | [Fourth](0103-fourth.md) | Superseded by 0104 |\n| 0104 | [Fifth](0104-fifth.md) | Accepted |\n' +
+        '| 0104 | [Fifth](0104-fifth.md) | Accepted |\n',
       [`${R}/pay.md`]:
         '| # | rule | proved by |\n|---|---|---|\n' +
         '| P1 | Final is `A | B`. | `pay.test.ts` › pays once…; › refunds’ path; `gone.test.ts` |\n' +
@@ -49,6 +50,7 @@ describe('docs that hold decisions', () => {
     expect(docsViolations(root)).toEqual([
       `${D}/0101-second.md amends 0100, but ${D}/0100-first.md does not say "amended by 0101"`,
       `${D}/0101-second.md amends 0102, but ${D}/0102-third.md does not say "amended by 0101"`,
+      `${D}/README.md lists 0104 twice`,
       `${D}/README.md says 0101 is "Accepted", ${D}/0101-second.md says "Accepted (amends 0100 and 0102)"`,
       `${R}/pay.md:3 names a test file that does not exist: gone.test.ts`,
     ]);
