@@ -1,20 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docsViolations, provedByNames } from '../../../scripts/docs-lint.mjs';
+import { fileTree } from './test/file-tree';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'docs-lint-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
 
 // Built, so this file names no document the house rules would look for.
 const D = ['docs', 'decisions'].join('/');
@@ -29,7 +19,7 @@ describe('docs that hold decisions', () => {
   });
 
   it('finds a missing back-link, an index status unlike the file, a row twice and a proved-by test that is gone', () => {
-    const root = tree({
+    const root = fileTree({
       [`${D}/0100-first.md`]: adr('0100', 'Accepted, amended by 0102'),
       [`${D}/0101-second.md`]: adr('0101', 'Accepted (amends 0100 and 0102)'),
       [`${D}/0102-third.md`]: adr('0102', 'Accepted (amends 0100; built on migration 0013)'),

@@ -1,20 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { appTimerViolations, houseRuleViolations } from '../../../scripts/house-rules.mjs';
+import { fileTree } from './test/file-tree';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'house-rules-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
 
 describe('house rules over the import graph', () => {
   it('holds for this repository: no cycle, no cross-feature or wrong-way import, kebab-case names, no outside citation', () => {
@@ -22,7 +12,7 @@ describe('house rules over the import graph', () => {
   });
 
   it('finds a cycle (type imports included), a cross-feature import, a wrong-way import and a bad name', () => {
-    const root = tree({
+    const root = fileTree({
       'apps/server/src/app.ts': "import { routes } from './modules/x/routes';\n",
       'apps/server/src/modules/x/routes.ts': "import type { Deps } from '../../app';\nexport const routes = 1;\n",
       'apps/web/src/features/a/page.tsx': "import { b } from '../b/thing';\n",
@@ -40,7 +30,7 @@ describe('house rules over the import graph', () => {
   it('refuses a tracker issue number in code, with or without #, but not in a committed migration', () => {
     // Built, so this file passes the check it tests.
     const word = ['iss', 'ue'].join('');
-    const root = tree({
+    const root = fileTree({
       'apps/server/src/a.ts': `// Masked (${word} #14).\nexport const a = 1;\n`,
       'apps/web/src/b.css': `/* Dark theme (${word} 5). */\n`,
       'scripts/c.mjs': `// ${word.toUpperCase()}#3: nothing\n`,
@@ -61,7 +51,7 @@ describe('house rules over the import graph', () => {
     const nowhere = ['docs', 'rules', 'nowhere.md'].join('/');
     const unknownRule = 'P99';
     const withoutHash = ['docs/rules/payments.md', 'P10'].join(' ');
-    const root = tree({
+    const root = fileTree({
       'docs/rules/payments.md': '# Payments\n\n| # | rule | proved by |\n|---|---|---|\n| P10 | Final. | a test |\n',
       'apps/server/src/pay.ts': `/** Final (spec ${section}5.2). */\n// Points (Domain ${section}7.2).\nexport const a = 1;\n`,
       'apps/web/src/x.module.css': `/* Dark (spec ${section}2). */\n`,
@@ -91,7 +81,7 @@ describe('house rules over the import graph', () => {
   });
 
   it('keeps events/ free of modules, test support out of product code and the database out of lib/', () => {
-    const root = tree({
+    const root = fileTree({
       'apps/server/src/events/relay.ts': "import { notices } from '../modules/notifications/notices';\n",
       'apps/server/src/events/relay.test.ts': "import { notices } from '../modules/notifications/notices';\n",
       'apps/server/src/modules/notifications/notices.ts': "import { fixture } from '../../test/fixture';\n",
@@ -111,7 +101,7 @@ describe('house rules over the import graph', () => {
   });
 
   it('refuses a timer app.ts starts unless allowed, and an allowed timer that is gone', () => {
-    const root = tree({
+    const root = fileTree({
       'apps/server/src/app.ts':
         'const a = setInterval(tick, 1000);\nsetTimeout(() => undefined, 5);\nconst clock = "setIntervalish";\n',
     });
