@@ -3,7 +3,7 @@ import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, unauthorized } from '../lib/errors';
 import type { TokenService } from '../modules/auth/tokens';
-import type { StaffPrincipal } from '../modules/ops/staff-service';
+import type { StaffPrincipal } from '../modules/ops/staff-principal';
 
 /**
  * Who may call a route (declared per endpoint in the contract). Default-deny: a route that says nothing

@@ -6,7 +6,7 @@ import { systemClock } from '../../lib/clock';
 import { loadConfig } from '../../lib/config';
 import { safeErrorMessage } from '../../lib/safe-error';
 import { enrolmentPath } from './enrolment-link';
-import { createStaffAccount } from './staff-service';
+import { createStaffAccount } from './staff-admin';
 
 const USAGE = 'usage: npm run ops -- create-admin --email <email> --name <이름>';
 

@@ -13,7 +13,7 @@ import type { MerchantService } from '../merchants/service';
 import { writeAudit } from './audit';
 import { notFoundCustomer } from './customers-reads';
 import { type CustomerRow, deleteLockouts, findCustomer, purchaseOwners, updateCustomer } from './customers-repository';
-import { actorOf, type StaffPrincipal } from './staff-service';
+import { actorOf, type StaffPrincipal } from './staff-principal';
 
 /** A lockout counter's kind, without the e-mail or address its key names. */
 function lockoutKindOf(key: string): string {

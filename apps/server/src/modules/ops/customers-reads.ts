@@ -18,7 +18,7 @@ import {
   searchQueryOf,
 } from './customers-repository';
 import { maskEmail, maskName } from './masking';
-import { actorOf, type StaffPrincipal } from './staff-service';
+import { actorOf, type StaffPrincipal } from './staff-principal';
 
 export const notFoundCustomer = () => notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
 

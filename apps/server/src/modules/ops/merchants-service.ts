@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
 import { hashApiKey, newApiKey } from '../merchants/keys';
 import { writeAudit } from './audit';
-import { actorOf, type StaffPrincipal } from './staff-service';
+import { actorOf, type StaffPrincipal } from './staff-principal';
 
 type MerchantRow = typeof merchants.$inferSelect;
 

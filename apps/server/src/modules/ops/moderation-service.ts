@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { type ContentChanged, hideContent, restoreContent } from '../safety/content-visibility';
 import { writeAudit } from './audit';
-import { actorOf, type StaffPrincipal } from './staff-service';
+import { actorOf, type StaffPrincipal } from './staff-principal';
 
 type CaseRow = typeof moderationCases.$inferSelect;
 type QueueState = 'OPEN' | 'HIDDEN' | 'CLOSED';

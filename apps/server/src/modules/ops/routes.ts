@@ -8,7 +8,8 @@ import type { OpsCustomersService } from './customers-service';
 import { enrolmentPath } from './enrolment-link';
 import type { createOpsMerchantsService } from './merchants-service';
 import type { ModerationService } from './moderation-service';
-import { actorOf, meOf, type StaffService } from './staff-service';
+import { actorOf, meOf } from './staff-principal';
+import type { StaffService } from './staff-service';
 
 export interface OpsServices {
   db: Db;
