@@ -8,11 +8,11 @@ import { errorBody } from '@ohgood/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../db/schema';
 import { bearer, createHarness, type Harness } from '../test/harness';
+import { type EndpointSample, injectEndpoint } from '../test/inject-endpoint';
 import { makeVideo, multipart, uploadShort } from '../test/media';
 import { createMerchant, grantPoints } from '../test/merchant-fixture';
 import { createRequest, finalPay, validatePin } from '../test/payment-helpers';
 import { insertPurchase } from '../test/purchase-fixture';
-import { type EndpointSample, injectEndpoint } from './inject-endpoint';
 
 /**
  * Walks every endpoint of the contract's registry against the real app on a real database and checks the

@@ -4,8 +4,8 @@ import { allEndpoints } from '@ohgood/contract/endpoints';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createHarness, type Harness } from '../test/harness';
+import { type EndpointSample, injectEndpoint } from '../test/inject-endpoint';
 import { createMerchant } from '../test/merchant-fixture';
-import { type EndpointSample, injectEndpoint } from './inject-endpoint';
 
 /*
  * Every endpoint of the contract registry, driven with hostile values in each path

@@ -2,8 +2,8 @@ import { type Endpoint, isStaffAccess, STAFF_ROLES, type StaffRole } from '@ohgo
 import { staffEndpoints } from '@ohgood/contract/endpoints';
 import { opsEndpoints } from '@ohgood/contract/ops';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EndpointSample, injectEndpoint } from '../../api-conformance/inject-endpoint';
 import { bearer, createHarness, type Harness } from '../../test/harness';
+import { type EndpointSample, injectEndpoint } from '../../test/inject-endpoint';
 import { createOperator, passwordOnly, signedInOperator, totpAt } from '../../test/staff-fixture';
 
 /**
