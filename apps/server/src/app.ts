@@ -92,6 +92,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  /** Real time, for what an outside device reads (staff TOTP codes); the system clock by default. */
+  wallClock?: Clock;
   jwtSecret: string;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: LogStream;
@@ -198,7 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .then(() => revocations.load()),
   );
   const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
-  const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock));
+  const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock), deps.wallClock);
   registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
   // Every in-process cache, and the changes (announced by the database) that drop each one.
   const { home, caches, changes, listening } = createAppCaches(

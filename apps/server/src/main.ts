@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   });
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
-  const bank = createSandboxBank(database.db);
+  const bank = createSandboxBank(database.db, clock);
   const stopJobs = config.RUN_JOBS
     ? await startScheduler(
         database.db,

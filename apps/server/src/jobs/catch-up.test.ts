@@ -25,13 +25,13 @@ async function customerWithBill(autopay: boolean, account: string, balance = 50_
   const { customerId } = await h.signUp({ accountName: '국민', account });
   await h.database.db.update(customers).set({ autopay, gradePoint: 40 }).where(eq(customers.id, customerId));
   await insertPurchase(h.database.db, { customerId, totalPrice: 30_000, at: kstAt('2026-11-10') });
-  await setSandboxAccount(h.database.db, '국민', account, { balance });
+  await setSandboxAccount(h.database.db, '국민', account, { balance }, h.clock.now());
   return customerId;
 }
 
 /** The scheduler's catch-up: each missed autopay plan followed by its debits. */
 const debits = async (outcome: JobOutcome) => {
-  if (outcome.job === 'autopay') await runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock);
+  if (outcome.job === 'autopay') await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock);
 };
 
 /** Every run up to `at` happened on time (an instance was up until then). */

@@ -21,7 +21,7 @@ async function get(url: string, token: string) {
 
 describe('demo bills seed (E1)', () => {
   it('gives the demo customer repaid months, an unpaid previous month and an open current month, once', async () => {
-    const customerId = await ensureDemoCustomer(h.database.db);
+    const customerId = await ensureDemoCustomer(h.database.db, h.clock.now());
     await seedDemoBills(h.database.db, h.clock);
     await seedDemoBills(h.database.db, h.clock);
     const login = await h.app.inject({

@@ -19,8 +19,8 @@ export const DEMO_CUSTOMER = {
 /** What the demo customer's linked account holds in the sandbox bank when it is seeded. */
 export const DEMO_BANK_BALANCE = 3_000_000;
 
-/** Creates the demo customer once; returns its id either way. */
-export async function ensureDemoCustomer(db: Db): Promise<number> {
+/** Creates the demo customer once, signed up at `at` (the app clock's time); returns its id either way. */
+export async function ensureDemoCustomer(db: Db, at: Date): Promise<number> {
   const [existing] = await db
     .select({ id: customers.id })
     .from(customers)
@@ -37,12 +37,13 @@ export async function ensureDemoCustomer(db: Db): Promise<number> {
       accountName: DEMO_CUSTOMER.accountName,
       nickname: await freeNickname(db, DEMO_CUSTOMER.nickname),
       introduce: '오굿페이 데모 계정입니다.',
+      createdAt: at,
     })
     .onConflictDoNothing()
     .returning({ id: customers.id });
   if (row) {
     // The demo account in the sandbox bank, with money for autopay to debit (`npm run bank` changes it).
-    await setSandboxAccount(db, DEMO_CUSTOMER.accountName, DEMO_CUSTOMER.account, { balance: DEMO_BANK_BALANCE });
+    await setSandboxAccount(db, DEMO_CUSTOMER.accountName, DEMO_CUSTOMER.account, { balance: DEMO_BANK_BALANCE }, at);
     return row.id;
   }
   const [again] = await db.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));

@@ -36,7 +36,7 @@ export async function ensureDemoOperators(db: Db, at: Date): Promise<void> {
   const passwordHash = await hash(DEMO_OPERATOR_PASSWORD);
   await db
     .insert(staff)
-    .values(missing.map((o) => ({ ...o, passwordHash, enrolledAt: at })))
+    .values(missing.map((o) => ({ ...o, passwordHash, enrolledAt: at, createdAt: at })))
     .onConflictDoNothing();
 }
 

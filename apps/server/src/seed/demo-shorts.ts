@@ -160,7 +160,7 @@ async function renderClip(
   return { video, poster };
 }
 
-async function ensureCreators(db: Db): Promise<number[]> {
+async function ensureCreators(db: Db, at: Date): Promise<number[]> {
   const existing = await db
     .select({ id: customers.id, email: customers.email })
     .from(customers)
@@ -188,6 +188,7 @@ async function ensureCreators(db: Db): Promise<number[]> {
         accountName: '국민',
         nickname: await freeNickname(db, creator.nickname),
         introduce: creator.introduce,
+        createdAt: at,
       })
       .onConflictDoNothing()
       .returning({ id: customers.id });
@@ -230,8 +231,8 @@ export async function seedDemoShorts(
   );
   const pending = clips.filter((c, i) => !(withRow.has(c.videoKey) && withFiles[i]));
   if (pending.length === 0) return;
-  const demoId = await ensureDemoCustomer(db);
-  const creatorIds = await ensureCreators(db);
+  const demoId = await ensureDemoCustomer(db, clock.now());
+  const creatorIds = await ensureCreators(db, clock.now());
   const everyone = [demoId, ...creatorIds];
   const work = await makeWorkDir(workRoot(config.DATA_DIR), 'seed-');
   const now = clock.now().getTime();

@@ -29,7 +29,7 @@ export async function seedDemo({
   storage,
 }: SeedContext): Promise<void> {
   const media = storage ?? createStorage(config);
-  await ensureDemoCustomer(db);
+  await ensureDemoCustomer(db, clock.now());
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await ensureDemoOperators(db, clock.now());
   await seedDemoBills(db, clock);

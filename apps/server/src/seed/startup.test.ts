@@ -43,7 +43,7 @@ describe('demo data on a real deployment', () => {
       expect(await database.db.select().from(merchantApiKeys)).toEqual([]);
 
       // A database seeded once before (e.g. a demo that became production).
-      await ensureDemoCustomer(database.db);
+      await ensureDemoCustomer(database.db, clock.now());
       await ensureDemoMerchantKeys(database.db, KEY);
       expect(await merchantIdForKey(database.db, KEY)).not.toBeNull();
       const old = capture();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Database } from '../db/client';
 import type { LogStream } from '../http/logging';
-import { ManualClock } from '../lib/clock';
+import { type Clock, ManualClock } from '../lib/clock';
 import { type Config, testConfig } from '../lib/config';
 import { openTestDatabase } from './test-database';
 
@@ -25,6 +25,8 @@ export async function createHarness(
     config?: Partial<Config>;
     extend?: (app: FastifyInstance) => void;
     logStream?: LogStream;
+    /** The TOTP wall clock; the harness's own clock by default, so fixtures' codes follow it. */
+    wallClock?: Clock;
   } = {},
 ): Promise<Harness> {
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
@@ -33,6 +35,7 @@ export async function createHarness(
     config: testConfig(options.config),
     database,
     clock,
+    wallClock: options.wallClock ?? clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
     logStream: options.logStream,
   });
@@ -89,6 +92,7 @@ export async function secondInstance(h: Harness, config: Partial<Config> = {}): 
     config: testConfig(config),
     database: h.database,
     clock: h.clock,
+    wallClock: h.clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
   });
   await app.ready();

@@ -33,7 +33,7 @@ async function dueCustomer(account: string = ACCOUNT.account) {
     totalPrice: 33_000,
     at: kstAt('2026-11-06'),
   });
-  await setSandboxAccount(h.database.db, ACCOUNT.bank, account, { balance: 50_000 });
+  await setSandboxAccount(h.database.db, ACCOUNT.bank, account, { balance: 50_000 }, h.clock.now());
   h.clock.set(kstAt('2026-12-15', 10, 0));
   // Signed in on the due date (a token lasts hours, not the month since the purchase).
   const login = await h.app.inject({ method: 'POST', url: '/auth', payload: { emailId, pwd: 'password1!' } });
@@ -45,7 +45,7 @@ async function dueCustomer(account: string = ACCOUNT.account) {
  * replaces the sandbox's credit when given.
  */
 function heldBank(credit?: BankGateway['credit']) {
-  const sandbox = createSandboxBank(h.database.db);
+  const sandbox = createSandboxBank(h.database.db, h.clock);
   const started = deferred<DebitRequest>();
   const release = deferred<void>();
   const bank: BankGateway = {
@@ -120,7 +120,7 @@ describe('autopay and an early payment of the same lines', () => {
     const { customerId, token, purchaseId } = await dueCustomer();
     await runJob(h.database.db, h.clock, 'autopay');
     expect((await payEarly(token, purchaseId)).statusCode).toBe(200);
-    expect(await runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock)).toMatchObject({
+    expect(await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock)).toMatchObject({
       paid: 0,
       skipped: 1,
     });
@@ -149,7 +149,7 @@ describe('autopay and an early payment of the same lines', () => {
     ]);
 
     // A later run owes nothing more: no second credit.
-    await runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock);
+    await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock);
     expect(await h.database.db.select().from(sandboxBankCredits)).toHaveLength(1);
   });
 
@@ -162,7 +162,7 @@ describe('autopay and an early payment of the same lines', () => {
     expect((await sandboxAccount(h.database.db, ACCOUNT.bank, ACCOUNT.account)).balance).toBe(17_000);
 
     // Two instances' next runs race for it: one credit.
-    const bank = createSandboxBank(h.database.db);
+    const bank = createSandboxBank(h.database.db, h.clock);
     await Promise.all([runAutopay(h.database.db, bank, h.clock), runAutopay(h.database.db, bank, h.clock)]);
     expect((await sandboxAccount(h.database.db, ACCOUNT.bank, ACCOUNT.account)).balance).toBe(50_000);
     expect(await h.database.db.select().from(sandboxBankCredits)).toEqual([
@@ -176,7 +176,7 @@ describe('a slow bank and a busy customer hold up nobody else', () => {
   it('a debit the bank does not answer in time is unknown: the line stays collected, asked again with its key', async () => {
     const slow = await dueCustomer('90000000001');
     const quick = await dueCustomer('90000000002');
-    const sandbox = createSandboxBank(h.database.db);
+    const sandbox = createSandboxBank(h.database.db, h.clock);
     const never = new Promise<never>(() => undefined);
     // The bank acts on the slow customer's debit but its answer never arrives.
     const lateBank: BankGateway = {
@@ -216,7 +216,7 @@ describe('a slow bank and a busy customer hold up nobody else', () => {
     try {
       await holder.query('begin');
       await holder.query('select id from customers where id = $1 for update', [busy.customerId]);
-      const bank = createSandboxBank(h.database.db);
+      const bank = createSandboxBank(h.database.db, h.clock);
       expect(await runAutopay(h.database.db, bank, h.clock, { customerLockWaitMs: 100 })).toMatchObject({
         paid: 1,
         retrying: 1,
@@ -233,7 +233,9 @@ describe('a slow bank and a busy customer hold up nobody else', () => {
       holder.release();
     }
     h.clock.set(kstAt('2026-12-15', 10, 1));
-    expect(await runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock)).toMatchObject({ paid: 1 });
+    expect(await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock)).toMatchObject({
+      paid: 1,
+    });
     expect(await repaymentsOf(busy.customerId)).toHaveLength(1);
   });
 });

@@ -24,7 +24,7 @@ async function customerWithNovemberPurchase(balance: number) {
   const merchant = await createMerchant(h.database.db);
   const paid = await pay(h, merchant.headers, customer.token, 40_000);
   expect(paid.res.statusCode).toBe(200);
-  await setSandboxAccount(h.database.db, ACCOUNT.bank, ACCOUNT.account, { balance });
+  await setSandboxAccount(h.database.db, ACCOUNT.bank, ACCOUNT.account, { balance }, h.clock.now());
   return customer;
 }
 
@@ -37,7 +37,7 @@ async function scheduled(
   h.clock.set(kstAt(date, 0, minute));
   const outcome = await runJob(h.database.db, h.clock, job);
   if (job === 'autopay')
-    return { outcome, debits: await runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock) };
+    return { outcome, debits: await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock) };
   return { outcome };
 }
 

@@ -19,7 +19,7 @@ async function dueCustomer() {
   h.clock.set(kstAt('2026-11-05'));
   const customer = await h.signUp({ accountName: '신한', account: '11122233344' });
   await insertPurchase(h.database.db, { customerId: customer.customerId, totalPrice: 30_000, at: kstAt('2026-11-06') });
-  await setSandboxAccount(h.database.db, '신한', '11122233344', { balance: 50_000 });
+  await setSandboxAccount(h.database.db, '신한', '11122233344', { balance: 50_000 }, h.clock.now());
   h.clock.set(kstAt('2026-12-15', 10, 0));
   return customer;
 }
@@ -32,7 +32,7 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
     const { customerId } = await dueCustomer();
     const instance = async () => {
       await runJob(h.database.db, h.clock, 'autopay');
-      return runAutopay(h.database.db, createSandboxBank(h.database.db), h.clock);
+      return runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock);
     };
     const [a, b] = await Promise.all([instance(), instance()]);
     expect(a.paid + b.paid).toBe(1);
@@ -51,7 +51,7 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
 
   it('a process that dies between the bank’s answer and the repayment: retried with the same key, debited once', async () => {
     const { customerId } = await dueCustomer();
-    const sandbox = createSandboxBank(h.database.db);
+    const sandbox = createSandboxBank(h.database.db, h.clock);
     // The bank debits, then the process "dies" before it can record the repayment.
     const dying: BankGateway = {
       async debit(request) {
@@ -88,14 +88,14 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
 
   it('`unavailable` is asked again sooner, the same day, with the same key', async () => {
     const { customerId } = await dueCustomer();
-    await setSandboxAccount(h.database.db, '신한', '11122233344', { state: 'unavailable' });
-    const bank = createSandboxBank(h.database.db);
+    await setSandboxAccount(h.database.db, '신한', '11122233344', { state: 'unavailable' }, h.clock.now());
+    const bank = createSandboxBank(h.database.db, h.clock);
     await runJob(h.database.db, h.clock, 'autopay');
     expect(await runAutopay(h.database.db, bank, h.clock)).toMatchObject({ retrying: 1 });
     // Not due yet: nothing happens until the retry time.
     h.clock.set(kstAt('2026-12-15', 10, 20));
     expect(await runAutopay(h.database.db, bank, h.clock)).toMatchObject({ retrying: 0, paid: 0 });
-    await setSandboxAccount(h.database.db, '신한', '11122233344', { state: 'open' });
+    await setSandboxAccount(h.database.db, '신한', '11122233344', { state: 'open' }, h.clock.now());
     h.clock.set(kstAt('2026-12-15', 10, 31));
     expect(await runAutopay(h.database.db, bank, h.clock)).toMatchObject({ paid: 1 });
     const [attempt] = await h.database.db.select().from(autopayAttempts);

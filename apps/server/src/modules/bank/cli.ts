@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { openCliDatabase, runCli } from '../../db/cli-database';
+import { systemClock } from '../../lib/clock';
 import { type SandboxAccountState, sandboxAccount, setSandboxAccount } from './sandbox-bank';
 
 const USAGE =
@@ -26,10 +27,16 @@ runCli(async () => {
     const row =
       command === 'show'
         ? await sandboxAccount(database.db, bank, account)
-        : await setSandboxAccount(database.db, bank, account, {
-            balance,
-            state: values.state as SandboxAccountState | undefined,
-          });
+        : await setSandboxAccount(
+            database.db,
+            bank,
+            account,
+            {
+              balance,
+              state: values.state as SandboxAccountState | undefined,
+            },
+            systemClock.now(),
+          );
     console.log(`${bank} ${account}: ${row.balance.toLocaleString('ko-KR')}원 (${row.state})`);
   } finally {
     await database.close();

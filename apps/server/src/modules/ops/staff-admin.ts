@@ -51,7 +51,7 @@ async function insertStaff(
   const email = input.email.trim().toLowerCase();
   const [row] = await tx
     .insert(staff)
-    .values({ email, name: input.name, role: input.role, totpSecret: newTotpSecret() })
+    .values({ email, name: input.name, role: input.role, totpSecret: newTotpSecret(), createdAt: clock.now() })
     .returning({ id: staff.id });
   const staffId = row?.id ?? 0;
   const expiresAt = new Date(clock.now().getTime() + ENROLMENT_MS);

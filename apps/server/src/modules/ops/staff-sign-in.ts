@@ -35,7 +35,8 @@ const badEnrolment = () =>
  * (argon2id) and a TOTP code, 30-minute idle sessions. Sign-in failures are limited exactly like a customer's
  * login, per email and per IP.
  */
-export function createStaffSignIn(db: Db, clock: Clock, tokens: StaffTokens) {
+/** TOTP codes are checked against `wallClock` (real time); see createStaffService. */
+export function createStaffSignIn(db: Db, clock: Clock, tokens: StaffTokens, wallClock: Clock) {
   async function openEnrolment(token: string) {
     const [row] = await db
       .select({ staff, tokenHash: staffEnrolments.tokenHash })
@@ -78,7 +79,7 @@ export function createStaffSignIn(db: Db, clock: Clock, tokens: StaffTokens) {
       if (!(await claim(db, [failures], now)).granted) {
         throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       }
-      const step = await matchTotp(member.totpSecret, code, now, member.totpLastStep);
+      const step = await matchTotp(member.totpSecret, code, wallClock.now(), member.totpLastStep);
       if (step === null) throw new AppError(400, 'INVALID_TOTP', '인증 앱의 6자리 코드가 올바르지 않습니다.');
       await release(db, [failures], now);
       const passwordHash = await hash(password);
@@ -128,7 +129,7 @@ export function createStaffSignIn(db: Db, clock: Clock, tokens: StaffTokens) {
       // Counted before the code is checked: 60 codes at once get 5 checks, as 60 in a row would.
       if (!(await claim(db, [failures], now)).granted) throw tooMany('TOO_MANY_LOGIN_ATTEMPTS', MSG.tooManyAttempts);
       const [member] = await db.select().from(staff).where(eq(staff.id, principal.staffId));
-      const step = member ? await matchTotp(member.totpSecret, code, now, member.totpLastStep) : null;
+      const step = member ? await matchTotp(member.totpSecret, code, wallClock.now(), member.totpLastStep) : null;
       // The step is taken with a conditional update, so the same code cannot open two sessions.
       const taken =
         step === null
