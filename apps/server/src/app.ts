@@ -68,6 +68,7 @@ import { paymentRoutes } from './modules/payments/routes';
 import { createPaymentService } from './modules/payments/service';
 import { profileRoutes } from './modules/profiles/routes';
 import { createProfileService } from './modules/profiles/service';
+import { latestReconciliation } from './modules/reconciliation/reads';
 import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
 import { safetyRoutes } from './modules/safety/routes';
@@ -283,6 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       caches: home,
       openStreams: () => live.size(),
       transcodeQueue: () => pipeline.pending(),
+      reconciliationMismatches: async () => (await latestReconciliation(database.db))?.mismatches ?? null,
     }),
   );
   await app.register(

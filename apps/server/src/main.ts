@@ -129,6 +129,7 @@ async function main(): Promise<void> {
           mediaSweep: () => sweepMedia(database.db, storage, clock),
         },
         app.metrics,
+        { bank },
       )
     : () => undefined;
   const shutdown = gracefulShutdown({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, STAFF_ROLES, type StaffAccess } from './endpoint';
 import { dbId, plainText } from './input';
+import { reconciliationDetail, reconciliationParams, reconciliationsResponse } from './reconciliation';
 import { BLOCK_AND_REPORT, MODERATION_ACTIONS, REPORT_REASONS, REPORT_TARGETS } from './safety-rules';
 
 /**
@@ -12,6 +13,8 @@ import { BLOCK_AND_REPORT, MODERATION_ACTIONS, REPORT_REASONS, REPORT_TARGETS } 
 /** Who may do what (docs/rules/operations.md#O1): RISK adds to SUPPORT, ADMIN may do everything. */
 const READ_CUSTOMERS: StaffAccess = { staff: ['SUPPORT', 'RISK', 'ADMIN'] };
 const CHANGE_CUSTOMERS: StaffAccess = { staff: ['RISK', 'ADMIN'] };
+/** The money's books: who may read the reconciliation (RISK watches money, ADMIN everything). */
+const READ_BOOKS: StaffAccess = { staff: ['RISK', 'ADMIN'] };
 const MODERATE: StaffAccess = { staff: ['MODERATOR', 'ADMIN'] };
 const ADMINISTER: StaffAccess = { staff: ['ADMIN'] };
 const ANY_STAFF: StaffAccess = { staff: STAFF_ROLES };
@@ -52,6 +55,15 @@ export const enrolRequest = z
   .strict();
 export const done = z.object({ ok: z.literal(true) });
 
+export const staffAlert = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  raisedAt: z.string(),
+});
+export type StaffAlert = z.infer<typeof staffAlert>;
+
 export const homeResponse = z.object({
   date: z.string(),
   payments: z.object({ count: z.number().int(), amount: z.number().int() }),
@@ -60,6 +72,10 @@ export const homeResponse = z.object({
   /** Today's autopay debits that failed (the bank refused; tried again the next day). */
   autopayFailures: z.number().int(),
   openReports: z.number().int(),
+  /** The latest reconciled day and its mismatch count (docs/rules/bills-and-grades.md#B20); null before any. */
+  reconciliation: z.object({ day: z.string(), mismatches: z.number().int() }).nullable(),
+  /** Alerts staff have not seen resolved yet (ADR 0200), newest first. */
+  alerts: z.array(staffAlert),
 });
 export type OpsHome = z.infer<typeof homeResponse>;
 
@@ -526,6 +542,23 @@ export const opsEndpoints = {
     response: auditResponse,
     access: { staff: ['RISK', 'ADMIN'] },
     summary: '감사 기록 (필터)',
+    tags,
+  }),
+  reconciliations: defineEndpoint({
+    method: 'GET',
+    path: '/api/ops/reconciliations',
+    response: reconciliationsResponse,
+    access: READ_BOOKS,
+    summary: '일일 대사 (최근 날짜별)',
+    tags,
+  }),
+  reconciliation: defineEndpoint({
+    method: 'GET',
+    path: '/api/ops/reconciliations/:day',
+    params: reconciliationParams,
+    response: reconciliationDetail,
+    access: READ_BOOKS,
+    summary: '하루의 대사 결과와 불일치 내역',
     tags,
   }),
   moderation: defineEndpoint({

@@ -1,6 +1,7 @@
 import { STAFF_ROLES } from '@ohgood/contract/endpoint';
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
 import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
+import type { ReconciliationMismatch } from '@ohgood/contract/reconciliation';
 import { REPORT_REASONS, REPORT_TARGETS } from '@ohgood/contract/safety-rules';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
 import { type SQLWrapper, sql } from 'drizzle-orm';
@@ -613,6 +614,25 @@ export const sandboxBankDebits = sandboxBankRecord('sandbox_bank_debits');
 /** Every credit it answered: an autopay surplus given back (#B18, migration 0059). */
 export const sandboxBankCredits = sandboxBankRecord('sandbox_bank_credits');
 
+/**
+ * One KST day's reconciliation of the bank's movements with our books (docs/rules/bills-and-grades.md#B20,
+ * migration 0067): replaced when the day is reconciled again.
+ */
+export const reconciliations = pgTable('reconciliations', {
+  day: date('day').primaryKey(),
+  reconciledAt: timestamp('reconciled_at', { withTimezone: true }).notNull(),
+  bankDebits: integer('bank_debits').notNull(),
+  bankDebitSum: bigint('bank_debit_sum', { mode: 'number' }).notNull(),
+  bankCredits: integer('bank_credits').notNull(),
+  bankCreditSum: bigint('bank_credit_sum', { mode: 'number' }).notNull(),
+  bookDebits: integer('book_debits').notNull(),
+  bookDebitSum: bigint('book_debit_sum', { mode: 'number' }).notNull(),
+  bookCredits: integer('book_credits').notNull(),
+  bookCreditSum: bigint('book_credit_sum', { mode: 'number' }).notNull(),
+  mismatchCount: integer('mismatch_count').notNull(),
+  mismatches: jsonb('mismatches').$type<ReconciliationMismatch[]>().notNull(),
+});
+
 /** One autopay debit per (statement, KST day) (docs/rules/bills-and-grades.md#B16). */
 export const autopayAttempts = pgTable(
   'autopay_attempts',
@@ -767,6 +787,24 @@ export const staffSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [index('staff_sessions_staff_idx').on(t.staffId)],
+);
+
+/** Something staff must look at, shown on the console's home (ADR 0200, migration 0067). */
+export const staffAlerts = pgTable(
+  'staff_alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    /** What the alert is about, within its kind (a reconciliation's KST day): one alert per pair. */
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('staff_alerts_kind_subject_key').on(t.kind, t.subject),
+    index('staff_alerts_open_idx').on(t.raisedAt).where(sql`${t.resolvedAt} is null`),
+  ],
 );
 
 /** Append-only: a trigger refuses UPDATE, DELETE and TRUNCATE (docs/rules/operations.md#O6). */

@@ -15,6 +15,8 @@ export interface MetricsSources {
   openStreams: () => number;
   /** Uploads waiting for or in transcoding on this instance. */
   transcodeQueue: () => number;
+  /** The latest reconciled day's mismatch count (cluster-wide, from the database); null before any. */
+  reconciliationMismatches: () => Promise<number | null>;
 }
 
 export interface AppMetrics {
@@ -96,6 +98,14 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined,
     registers: [registry],
     collect() {
       this.set(sources.transcodeQueue());
+    },
+  });
+  new Gauge({
+    name: 'reconciliation_mismatches',
+    help: "Mismatches in the latest reconciled day between the bank's movements and our books (0 before any)",
+    registers: [registry],
+    async collect() {
+      this.set((await sources.reconciliationMismatches()) ?? 0);
     },
   });
   new Counter({

@@ -52,12 +52,16 @@ describe('catch-up after a downtime', () => {
 
     h.clock.set(kstAt('2026-12-16', 9, 0));
     const outcomes = await catchUp(h.database.db, h.clock, debits);
+    // Each day's reconciliation (01:30) of the day before comes first in its day.
     expect(order(outcomes)).toEqual([
+      'reconciliation@2026-12-14',
       'reminders@2026-12-14',
       'autopay@2026-12-14',
+      'reconciliation@2026-12-15',
       'reminders@2026-12-15',
       'autopay@2026-12-15',
       'auto-extension@2026-12',
+      'reconciliation@2026-12-16',
       'prune@2026-12-16',
       'reminders@2026-12-16',
     ]);
@@ -89,12 +93,15 @@ describe('catch-up after a downtime', () => {
     h.clock.set(kstAt('2026-12-02', 9, 0));
     const outcomes = await catchUp(h.database.db, h.clock, debits);
     expect(order(outcomes)).toEqual([
+      'reconciliation@2026-11-30',
       'reminders@2026-11-30',
       'autopay@2026-11-30',
       'overdue@2026-12',
       'statement-issue@2026-12',
+      'reconciliation@2026-12-01',
       'reminders@2026-12-01',
       'autopay@2026-12-01',
+      'reconciliation@2026-12-02',
       'prune@2026-12-02',
       'reminders@2026-12-02',
     ]);

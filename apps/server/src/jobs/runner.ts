@@ -17,6 +17,9 @@ import { type Tx, withTx } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import { planAutopay } from '../modules/autopay/autopay-job';
 import { remindDueStatements } from '../modules/autopay/reminders-job';
+import type { BankStatements } from '../modules/bank/gateway';
+import { createSandboxBank } from '../modules/bank/sandbox-bank';
+import { reconcileDay } from '../modules/reconciliation/reconcile';
 import { autoExtend, issueStatements, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
@@ -30,7 +33,7 @@ const PRUNE_MINUTE = 3 * 60 + 30;
 type JobSpec = {
   minute: number;
   cron: string;
-  run: (tx: Tx, today: string, at: Date) => Promise<object>;
+  run: (tx: Tx, today: string, at: Date, context: JobContext) => Promise<object>;
 } & (
   | { cadence: 'monthly'; day: number }
   | {
@@ -44,6 +47,17 @@ type JobSpec = {
     }
 );
 
+/** What a job reads outside our database: the bank's statement (the reconciliation). */
+export interface JobContext {
+  bank: BankStatements;
+}
+
+/**
+ * The daily reconciliation's KST minute (01:30): it reconciles the day before, once the day's debits, retries
+ * and refunds are over and the bank has booked them, and before the 03:30 prune.
+ */
+const RECONCILIATION_MINUTE = 90;
+
 /** The KST day a closed month's statements are issued: the first day after the month. */
 const STATEMENT_ISSUE_DAY = 1;
 
@@ -52,8 +66,8 @@ const dailyAt = (minute: number) => `${minute % 60} ${Math.floor(minute / 60)} *
 
 /**
  * The scheduled jobs: docs/rules/bills-and-grades.md#B1 (issue), #B9 and #B10, the prune (money-and-time.md#T8), the
- * reminders (notifications.md#N5) and autopay's daily plan (bills-and-grades.md#B16; its debits run after the
- * plan commits, see `modules/autopay/autopay-job.ts`).
+ * reminders (notifications.md#N5), autopay's daily plan (bills-and-grades.md#B16; its debits run after the
+ * plan commits, see `modules/autopay/autopay-job.ts`) and the reconciliation of the day before (#B20).
  */
 export const JOBS = {
   'auto-extension': {
@@ -98,6 +112,13 @@ export const JOBS = {
     cron: dailyAt(AUTOPAY_RULES.debitMinute),
     run: planAutopay,
   },
+  reconciliation: {
+    cadence: 'daily',
+    missed: 'replay',
+    minute: RECONCILIATION_MINUTE,
+    cron: dailyAt(RECONCILIATION_MINUTE),
+    run: (tx, today, at, { bank }) => reconcileDay(tx, bank, addDays(today, -1), at),
+  },
 } as const satisfies Record<string, JobSpec>;
 export type JobName = keyof typeof JOBS;
 
@@ -108,6 +129,15 @@ export function isJobName(name: string): name is JobName {
 /** The `job_runs` period a run on the KST date `date` claims: its month, or the date itself for a daily job. */
 export function periodOf(job: JobName, date: string): string {
   return JOBS[job].cadence === 'daily' ? date : date.slice(0, 7);
+}
+
+export interface RunOptions {
+  /** When the run counts as having happened (catch-up passes the missed scheduled instant). */
+  runAt?: Date;
+  /** Claims the period without doing its work, recording why (a reminder whose day has passed). */
+  skipped?: string;
+  /** The bank a job reads; the sandbox bank on this database by default. */
+  context?: JobContext;
 }
 
 export interface JobOutcome {
@@ -128,10 +158,7 @@ export async function runJob(
   clock: Clock,
   job: JobName,
   today = kstDate(clock.now()),
-  /** When the run counts as having happened (catch-up passes the missed scheduled instant). */
-  runAt?: Date,
-  /** Claims the period without doing its work, recording why (a reminder whose day has passed). */
-  skipped?: string,
+  { runAt, skipped, context = { bank: createSandboxBank(db, clock) } }: RunOptions = {},
 ): Promise<JobOutcome> {
   // A job marks its period done: an impossible date must never reach that row.
   if (!isCalendarDate(today)) throw new Error(`not a calendar date: ${today}`);
@@ -144,7 +171,7 @@ export async function runJob(
       .onConflictDoNothing()
       .returning({ job: jobRuns.job });
     if (claimed.length === 0) return { job, period, ran: false, result: null };
-    const result = skipped ? { skipped } : await JOBS[job].run(tx, today, at);
+    const result = skipped ? { skipped } : await JOBS[job].run(tx, today, at, context);
     await tx
       .update(jobRuns)
       .set({ finishedAt: clock.now(), result })
@@ -230,13 +257,14 @@ export async function catchUp(
   db: Db,
   clock: Clock,
   afterRun?: (outcome: JobOutcome) => Promise<void>,
+  context?: JobContext,
 ): Promise<JobOutcome[]> {
   // Instances starting together catch up one after another: the second then finds every run done, rather
   // than run the 16th's extension while the first is still debiting the 15th's plan.
   // The lock is a transaction's, held open on its own connection while the runs use others.
   return db.transaction(async (lock) => {
     await lock.execute(sql`select pg_advisory_xact_lock(${CATCH_UP_LOCK})`);
-    return catchUpLocked(db, clock, afterRun);
+    return catchUpLocked(db, clock, afterRun, context);
   });
 }
 
@@ -247,6 +275,7 @@ async function catchUpLocked(
   db: Db,
   clock: Clock,
   afterRun?: (outcome: JobOutcome) => Promise<void>,
+  context?: JobContext,
 ): Promise<JobOutcome[]> {
   const now = clock.now();
   const today = kstDate(now);
@@ -267,7 +296,11 @@ async function catchUpLocked(
     if (done.has(`${job}:${periodOf(job, date)}`)) continue;
     const spec = JOBS[job];
     const late = spec.cadence === 'daily' && spec.missed === 'today' && date < today;
-    const outcome = await runJob(db, clock, job, date, scheduledAt(job, date), late ? 'late' : undefined);
+    const outcome = await runJob(db, clock, job, date, {
+      runAt: scheduledAt(job, date),
+      skipped: late ? 'late' : undefined,
+      context,
+    });
     outcomes.push(outcome);
     if (outcome.ran && !late) await afterRun?.(outcome);
   }

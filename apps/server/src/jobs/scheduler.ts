@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
-import { catchUp, JOBS, type JobName, runJob } from './runner';
+import { catchUp, JOBS, type JobContext, type JobName, type JobOutcome, runJob } from './runner';
 
 /** setTimeout's longest delay; a later run is waited for in steps of this. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -18,6 +18,15 @@ export interface BackgroundWork {
   pushes(): Promise<number>;
   /** The media sweep (modules/media/sweep.ts): owed deletes, then objects no row refers to. */
   mediaSweep(): Promise<object>;
+}
+
+/**
+ * A run that raised a staff alert (a day that does not reconcile) also says so at warn level, so the log's
+ * alerting sees it as the console's home does (ADR 0200).
+ */
+function warnStaff(log: FastifyBaseLogger, outcome: JobOutcome) {
+  const alert = outcome.result && 'alert' in outcome.result ? outcome.result.alert : undefined;
+  if (typeof alert === 'string') log.warn({ job: outcome.job, period: outcome.period, result: outcome.result }, alert);
 }
 
 /** How often the background work looks for due rows (one cheap indexed query each). */
@@ -39,6 +48,8 @@ export async function startScheduler(
   log: FastifyBaseLogger,
   work: BackgroundWork,
   metrics?: AppMetrics,
+  /** What jobs read outside the database (the bank's statement); the sandbox bank by default. */
+  context?: JobContext,
 ): Promise<() => void> {
   const background = async () => {
     try {
@@ -53,8 +64,9 @@ export async function startScheduler(
   const debitAfterPlan = async (outcome: { job: JobName }) => {
     if (outcome.job === 'autopay') await background();
   };
-  for (const outcome of await catchUp(db, clock, debitAfterPlan)) {
+  for (const outcome of await catchUp(db, clock, debitAfterPlan, context)) {
     if (outcome.ran) log.info(outcome, 'caught up a missed job run');
+    warnStaff(log, outcome);
     metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
   }
   await background();
@@ -72,8 +84,9 @@ export async function startScheduler(
     const startedAt = performance.now();
     const seconds = () => (performance.now() - startedAt) / 1000;
     try {
-      const outcome = await runJob(db, clock, job);
+      const outcome = await runJob(db, clock, job, undefined, { context });
       log.info(outcome, 'scheduled job finished');
+      warnStaff(log, outcome);
       metrics?.jobRun(job, seconds(), outcome.ran ? 'ran' : 'skipped');
       if (job === 'autopay') await background();
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { DebitResult } from '@ohgood/contract/autopay';
+import type { MovementDirection } from '@ohgood/contract/reconciliation';
 
 /** One debit of a customer's linked account (docs/rules/bills-and-grades.md#B16). */
 export interface DebitRequest {
@@ -35,6 +36,25 @@ export type CreditResult = 'credited' | 'account_closed' | 'unavailable';
 export interface BankGateway {
   debit(request: DebitRequest): Promise<DebitResult>;
   credit(request: CreditRequest): Promise<CreditResult>;
+}
+
+/** One line of the bank's statement: money it actually moved for us (a refused debit is not a movement). */
+export interface BankMovement {
+  direction: MovementDirection;
+  /** The idempotency key the product sent with the call: the bank's reference for the movement. */
+  reference: string;
+  amount: number;
+  /** When the bank booked it. */
+  at: Date;
+}
+
+/**
+ * The bank's own record of what it moved, read by the daily reconciliation (docs/rules/bills-and-grades.md#B20).
+ * The sandbox bank reads its tables; a real bank's adapter reads its statement file or API for the range.
+ */
+export interface BankStatements {
+  /** Every movement booked in [from, to), in booking order. */
+  movements(from: Date, to: Date): Promise<BankMovement[]>;
 }
 
 /**

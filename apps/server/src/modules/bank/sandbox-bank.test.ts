@@ -4,8 +4,8 @@ import { createHarness, type Harness } from '../../test/harness';
 import { createSandboxBank, setSandboxAccount } from './sandbox-bank';
 
 /*
- * The sandbox bank books its movements at the app clock's time (a shifted test clock included), not the
- * database's wall clock.
+ * The sandbox bank books its movements at the app clock's time (a shifted test clock included), as the
+ * reconciliation reads them back by day, and its statement lists only money it moved.
  */
 let h: Harness;
 beforeEach(async () => {
@@ -17,7 +17,7 @@ const ACCOUNT = { bank: '국민', account: '40000000001' } as const;
 const move = { customerId: 1, ...ACCOUNT, amount: 30_000 };
 
 describe('the sandbox bank', () => {
-  it('books debits and credits at the app clock’s time', async () => {
+  it('books debits and credits at the app clock’s time and lists only what it moved', async () => {
     const bank = createSandboxBank(h.database.db, h.clock);
     await setSandboxAccount(h.database.db, ACCOUNT.bank, ACCOUNT.account, { balance: 40_000 }, h.clock.now());
     expect(await bank.debit({ ...move, idempotencyKey: 'autopay:1:2031-02-14' })).toBe('paid');
@@ -30,5 +30,12 @@ describe('the sandbox bank', () => {
     expect(refused?.createdAt).toEqual(new Date('2031-02-14T01:01:00Z'));
     const [credit] = await h.database.db.select().from(sandboxBankCredits);
     expect(credit?.createdAt).toEqual(new Date('2031-02-14T01:01:00Z'));
+
+    const day = await bank.movements(new Date('2031-02-13T15:00:00Z'), new Date('2031-02-14T15:00:00Z'));
+    expect(day).toEqual([
+      { direction: 'debit', reference: 'autopay:1:2031-02-14', amount: 30_000, at: new Date('2031-02-14T01:00:00Z') },
+      { direction: 'credit', reference: 'autopay-surplus:1', amount: 5_000, at: new Date('2031-02-14T01:01:00Z') },
+    ]);
+    expect(await bank.movements(new Date('2031-02-14T15:00:00Z'), new Date('2031-02-15T15:00:00Z'))).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import type { DebitResult } from '@ohgood/contract/autopay';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sandboxBankAccounts, sandboxBankCredits, sandboxBankDebits } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
-import type { BankGateway, CreditResult } from './gateway';
+import type { BankGateway, BankMovement, BankStatements, CreditResult } from './gateway';
 
 /** An account the sandbox has never seen opens with this balance, so a new customer's autopay can succeed. */
 export const SANDBOX_OPENING_BALANCE = 1_000_000;
@@ -15,9 +15,10 @@ export type SandboxAccountState = 'open' | 'closed' | 'unavailable';
  * The built-in bank: balances in its own table, each debit and credit recorded under the caller's idempotency key in
  * its own transaction (as a real bank's would be: a product transaction that rolls back does not undo it).
  * A repeated key answers the first answer and never debits twice; `unavailable` is not recorded, so the
- * same key can be tried again. It books each movement at the app clock's time (a shifted test clock included).
+ * same key can be tried again. It books each movement at the app clock's time (a shifted test clock included),
+ * and its statement is read back from the same records.
  */
-export function createSandboxBank(db: Db, clock: Clock): BankGateway {
+export function createSandboxBank(db: Db, clock: Clock): BankGateway & BankStatements {
   return {
     debit: ({ bank, account, amount, idempotencyKey }) =>
       moveOnce<DebitResult>(db, clock, sandboxBankDebits, { bank, account, amount, idempotencyKey }, (balance) =>
@@ -28,7 +29,27 @@ export function createSandboxBank(db: Db, clock: Clock): BankGateway {
         result: 'credited',
         balance: balance + amount,
       })),
+    movements: (from, to) => sandboxStatement(db, from, to),
   };
+}
+
+/** The records that moved money, by direction: a debit the bank paid, a credit it made. */
+const MOVED = [
+  { direction: 'debit', records: sandboxBankDebits, results: ['paid'] },
+  { direction: 'credit', records: sandboxBankCredits, results: ['credited'] },
+] as const;
+
+async function sandboxStatement(db: Db, from: Date, to: Date): Promise<BankMovement[]> {
+  const movements: BankMovement[] = [];
+  for (const { direction, records, results } of MOVED) {
+    const rows = await db
+      .select({ reference: records.idempotencyKey, amount: records.amount, at: records.createdAt })
+      .from(records)
+      .where(and(gte(records.createdAt, from), lt(records.createdAt, to), inArray(records.result, [...results])))
+      .orderBy(asc(records.createdAt));
+    movements.push(...rows.map((row) => ({ direction, ...row })));
+  }
+  return movements.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 /**

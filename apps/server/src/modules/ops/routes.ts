@@ -3,11 +3,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client';
 import { requireStaff } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import { latestReconciliation, recentReconciliations, reconciliationOf } from '../reconciliation/reads';
 import { readAudit } from './audit';
 import type { OpsCustomersService } from './customers-service';
 import { enrolmentPath } from './enrolment-link';
 import type { createOpsMerchantsService } from './merchants-service';
 import type { ModerationService } from './moderation-service';
+import { openStaffAlerts } from './staff-alerts';
 import { actorOf, meOf } from './staff-principal';
 import type { StaffService } from './staff-service';
 
@@ -45,6 +47,8 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
     registerEndpoint(app, api.home, async () => ({
       ...(await s.customers.home()),
       openReports: await s.moderation.openCount(),
+      reconciliation: await latestReconciliation(s.db),
+      alerts: await openStaffAlerts(s.db),
     }));
     registerEndpoint(app, api.searchCustomers, async (request) => ({
       items: await s.customers.search(requireStaff(request), request.query.q),
@@ -101,6 +105,9 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
       s.staff.disable(requireStaff(request), request.params.id, request.body.reason),
     );
     registerEndpoint(app, api.audit, async (request) => readAudit(s.db, request.query));
+
+    registerEndpoint(app, api.reconciliations, async () => ({ items: await recentReconciliations(s.db) }));
+    registerEndpoint(app, api.reconciliation, async (request) => reconciliationOf(s.db, request.params.day));
 
     registerEndpoint(app, api.moderation, async (request) => s.moderation.queue(request.query.state));
     registerEndpoint(app, api.decide, async (request) =>

@@ -1,0 +1,68 @@
+import type { MovementDirection } from '@ohgood/contract/reconciliation';
+import { and, eq, gte, isNotNull, lt } from 'drizzle-orm';
+import { autopayAttempts } from '../../db/schema';
+import type { Executor } from '../../db/tx';
+import { idempotencyKeyOf, surplusKeyOf } from '../autopay/autopay-job';
+
+/** One entry of our books that says the bank moved money: its reference (the key we sent), amount and time. */
+export interface BookEntry {
+  reference: string;
+  amount: number;
+  at: Date;
+}
+
+/**
+ * A kind of bank movement the product makes: its direction, the prefix of the idempotency keys it sends (so a
+ * bank line is named even when our books lack it), and where our books record it.
+ */
+export interface MovementKind {
+  kind: string;
+  direction: MovementDirection;
+  prefix: string;
+  /** The book entries booked in [from, to). */
+  books(executor: Executor, from: Date, to: Date): Promise<BookEntry[]>;
+}
+
+/** Autopay debits the bank answered `paid`: the attempt holds the amount it asked for under its key. */
+async function autopayDebits(executor: Executor, from: Date, to: Date): Promise<BookEntry[]> {
+  const rows = await executor
+    .select()
+    .from(autopayAttempts)
+    .where(
+      and(
+        eq(autopayAttempts.status, 'PAID'),
+        gte(autopayAttempts.finishedAt, from),
+        lt(autopayAttempts.finishedAt, to),
+      ),
+    );
+  return rows.map((row) => ({ reference: idempotencyKeyOf(row), amount: row.amount ?? 0, at: row.finishedAt ?? to }));
+}
+
+/** Surpluses given back: the attempt records when its credit was made, under the attempt's own key. */
+async function surplusRefunds(executor: Executor, from: Date, to: Date): Promise<BookEntry[]> {
+  const rows = await executor
+    .select()
+    .from(autopayAttempts)
+    .where(
+      and(
+        isNotNull(autopayAttempts.surplusRefundedAt),
+        gte(autopayAttempts.surplusRefundedAt, from),
+        lt(autopayAttempts.surplusRefundedAt, to),
+      ),
+    );
+  return rows.map((row) => ({ reference: surplusKeyOf(row), amount: row.surplus, at: row.surplusRefundedAt ?? to }));
+}
+
+/**
+ * Every kind of bank movement the product makes (docs/rules/bills-and-grades.md#B20). A new kind (a 1원
+ * verification deposit) is one entry here, with the read of where its books record it.
+ */
+export const MOVEMENT_KINDS: readonly MovementKind[] = [
+  { kind: 'autopay_debit', direction: 'debit', prefix: 'autopay:', books: autopayDebits },
+  { kind: 'surplus_refund', direction: 'credit', prefix: 'autopay-surplus:', books: surplusRefunds },
+];
+
+/** The kind a bank reference belongs to, by its prefix; `unknown` for a reference the product never sends. */
+export function kindOf(reference: string, direction: MovementDirection): string {
+  return MOVEMENT_KINDS.find((k) => k.direction === direction && reference.startsWith(k.prefix))?.kind ?? 'unknown';
+}
