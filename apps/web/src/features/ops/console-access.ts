@@ -10,12 +10,13 @@ export function canCall(endpoint: Endpoint, role: StaffRole): boolean {
   return isStaffAccess(endpoint.access) && endpoint.access.staff.includes(role);
 }
 
-export type Section = 'home' | 'customers' | 'moderation' | 'merchants' | 'staff' | 'audit';
+export type Section = 'home' | 'customers' | 'reconciliation' | 'moderation' | 'merchants' | 'staff' | 'audit';
 
 /** Each screen and the endpoint that opens it: a role that may not call it does not see the screen. */
 const SECTIONS: ReadonlyArray<{ id: Section; label: string; opens: Endpoint }> = [
   { id: 'home', label: '홈', opens: api.home },
   { id: 'customers', label: '고객', opens: api.searchCustomers },
+  { id: 'reconciliation', label: '대사', opens: api.reconciliations },
   { id: 'moderation', label: '신고 검토', opens: api.moderation },
   { id: 'merchants', label: '가맹점', opens: api.merchants },
   { id: 'staff', label: '운영자', opens: api.staff },

@@ -4,6 +4,7 @@ import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Call, type Routes, stubFetch } from '../../test/stub-fetch';
 import { resetToastLog, toastLog } from '../../test/toast-log';
 import { sectionsFor } from './console-access';
 import { CustomerDetail } from './customer-detail';
@@ -17,28 +18,10 @@ import { opsToken } from './ops-client';
  * role sees only what the contract lets it call.
  */
 
-type Call = { method: string; path: string; body: unknown };
 let calls: Call[] = [];
 
 /** Answers each request by `METHOD /path` from `routes`; records every call. */
-function serve(routes: Record<string, (body: unknown) => unknown>) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const path = url.split('?')[0] as string;
-      const method = init.method ?? 'GET';
-      const body = init.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push({ method, path, body });
-      const route = routes[`${method} ${path}`];
-      if (!route)
-        return new Response(JSON.stringify({ success: false, code: 'NOT_FOUND', message: '없음' }), { status: 404 });
-      return new Response(JSON.stringify(route(body)), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      });
-    }),
-  );
-}
+const serve = (routes: Routes) => stubFetch(routes, calls);
 
 const page = (overrides: Partial<OpsCustomerPage['customer']> = {}): OpsCustomerPage => ({
   customer: {
@@ -250,9 +233,9 @@ describe('screens by role', () => {
   it('shows each role only the screens its endpoints allow', () => {
     const ids = (role: Parameters<typeof sectionsFor>[0]) => sectionsFor(role).map((s) => s.id);
     expect(ids('SUPPORT')).toEqual(['home', 'customers']);
-    expect(ids('RISK')).toEqual(['home', 'customers', 'audit']);
+    expect(ids('RISK')).toEqual(['home', 'customers', 'reconciliation', 'audit']);
     expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
-    expect(ids('ADMIN')).toEqual(['home', 'customers', 'moderation', 'merchants', 'staff', 'audit']);
+    expect(ids('ADMIN')).toEqual(['home', 'customers', 'reconciliation', 'moderation', 'merchants', 'staff', 'audit']);
   });
 });
 

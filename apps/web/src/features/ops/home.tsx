@@ -1,11 +1,14 @@
-import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { opsEndpoints as api, type StaffAlert } from '@ohgood/contract/ops';
 import { won } from '../../shared/format';
-import { Status } from './console-ui';
+import { minute, Status } from './console-ui';
 import { callOps } from './ops-client';
 import styles from './ops-console.module.css';
 import { useOps } from './use-ops';
 
-/** Today's figures (KST day): payments, refunds, overdue customers, autopay failures, open reports. */
+/**
+ * Today's figures (KST day): payments, refunds, overdue customers, autopay failures, open reports, the latest
+ * reconciled day's mismatches; and the staff alerts still open (ADR 0200).
+ */
 export function Home() {
   const home = useOps(() => callOps(api.home), 'home');
   const d = home.data;
@@ -20,7 +23,31 @@ export function Home() {
           <Figure label="연체 고객" value={`${d.overdueCustomers}명`} />
           <Figure label="자동납부 실패" value={`${d.autopayFailures}건`} />
           <Figure label="검토 대기 신고" value={`${d.openReports}건`} />
+          <Figure
+            label={d.reconciliation ? `대사 불일치 (${d.reconciliation.day})` : '대사 불일치'}
+            value={d.reconciliation ? `${d.reconciliation.mismatches}건` : '대사 전'}
+          />
         </dl>
+      )}
+      {d && <Alerts alerts={d.alerts} />}
+    </section>
+  );
+}
+
+function Alerts({ alerts }: { alerts: StaffAlert[] }) {
+  return (
+    <section aria-labelledby="alerts-title">
+      <h3 id="alerts-title">확인할 알림</h3>
+      {alerts.length === 0 ? (
+        <p className={styles.muted}>확인할 알림이 없어요.</p>
+      ) : (
+        <ul>
+          {alerts.map((alert) => (
+            <li key={alert.id}>
+              <span className={styles.tagDanger}>{minute(alert.raisedAt)}</span> {alert.message}
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );

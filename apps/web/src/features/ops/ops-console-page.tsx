@@ -10,13 +10,14 @@ import { Merchants } from './merchants';
 import { Moderation } from './moderation';
 import { callOps, opsToken, whenSignedOut } from './ops-client';
 import styles from './ops-console.module.css';
+import { Reconciliation } from './reconciliation';
 import { SignIn } from './sign-in';
 import { ROLE_LABELS, Staff } from './staff';
 
 /**
  * The operator console (`/ops`, desktop-first): sign-in with a password and a TOTP code, then the screens the
- * operator's role may use — today's figures, customers, the moderation queue, merchants, operators and the
- * audit log. Screens a role may not use are not shown (the server refuses them anyway).
+ * operator's role may use — today's figures and alerts, customers, the daily reconciliation, the moderation
+ * queue, merchants, operators and the audit log. Screens a role may not use are not shown (the server refuses them anyway).
  */
 export default function OpsConsolePage() {
   const enrolment = /^\/ops\/enrol\/([A-Za-z0-9_-]+)$/.exec(window.location.pathname)?.[1];
@@ -75,6 +76,7 @@ function Console() {
       <main className={styles.main}>
         {shown === 'home' && <Home />}
         {shown === 'customers' && <Customers staffRole={me.role} />}
+        {shown === 'reconciliation' && <Reconciliation />}
         {shown === 'moderation' && <Moderation />}
         {shown === 'merchants' && <Merchants />}
         {shown === 'staff' && <Staff myStaffId={me.staffId} />}
