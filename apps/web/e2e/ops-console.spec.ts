@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { apiCustomer, MERCHANT, openAsCustomer, settled, uniqueEmail } from './helpers';
+import { apiCustomer, openAsCustomer, settled, uniqueEmail } from './helpers';
 
 /*
  * The operator console end to end, on the demo operators (README's demo table), at a desktop's 1440×900: an
@@ -23,24 +23,13 @@ const shots = join(import.meta.dirname, '.tmp', 'ops');
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
 /**
- * The server's clock runs shifted (CLOCK_START), and TOTP codes are checked at its time: a payment request's
- * `createdAt` tells the offset from this machine's clock.
+ * The code a real authenticator shows now: the server checks TOTP against real time, even while its own clock
+ * runs shifted (CLOCK_START).
  */
-async function serverOffsetMs(request: APIRequestContext): Promise<number> {
-  const res = await request.post('/api/merchant/payment-requests', {
-    headers: MERCHANT,
-    data: { orderId: `ops-clock-${Date.now()}`, requestName: '시계 확인', totalPrice: 1000 },
-  });
-  expect(res.ok()).toBe(true);
-  const { createdAt } = (await res.json()) as { createdAt: string };
-  return new Date(createdAt).getTime() - Date.now();
-}
-
-const codeFor = (secret: string, offsetMs: number) =>
-  generate({ secret, epoch: Math.floor((Date.now() + offsetMs) / 1000) });
+const codeFor = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
 
 /** An operator signed in through the API (setup and clean-up only): password, then the code. */
-async function apiOperator(request: APIRequestContext, who: keyof typeof OPERATORS, offsetMs: number) {
+async function apiOperator(request: APIRequestContext, who: keyof typeof OPERATORS) {
   const first = await request.post('/api/ops/auth/sign-in', {
     data: { email: OPERATORS[who].email, password: PASSWORD },
   });
@@ -48,19 +37,19 @@ async function apiOperator(request: APIRequestContext, who: keyof typeof OPERATO
   const headers = { authorization: `Bearer ${(await first.json()).token}` };
   const second = await request.post('/api/ops/auth/totp', {
     headers,
-    data: { code: await codeFor(OPERATORS[who].secret, offsetMs) },
+    data: { code: await codeFor(OPERATORS[who].secret) },
   });
   expect(second.ok(), await second.text()).toBe(true);
   return headers;
 }
 
 /** Signs in on the console's own screen: email and password, then the authenticator's code. */
-async function signInOnScreen(page: Page, who: keyof typeof OPERATORS, offsetMs: number) {
+async function signInOnScreen(page: Page, who: keyof typeof OPERATORS) {
   await page.goto('/ops');
   await page.getByLabel('이메일').fill(OPERATORS[who].email);
   await page.getByLabel('비밀번호').fill(PASSWORD);
   await page.getByRole('button', { name: '다음' }).click();
-  await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(OPERATORS[who].secret, offsetMs));
+  await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(OPERATORS[who].secret));
   await page.getByRole('button', { name: '로그인' }).click();
   await expect(page.getByRole('navigation', { name: '운영 메뉴' })).toBeVisible();
 }
@@ -109,13 +98,11 @@ async function closeCase(
   expect(decided.ok()).toBe(true);
 }
 
-let offsetMs = 0;
 let admin: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   mkdirSync(shots, { recursive: true });
-  offsetMs = await serverOffsetMs(request);
-  admin = await apiOperator(request, 'ADMIN', offsetMs);
+  admin = await apiOperator(request, 'ADMIN');
 });
 
 test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers the limit, and reads both in the audit log', async ({
@@ -136,13 +123,27 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   });
   expect(suspended.ok()).toBe(true);
 
-  await signInOnScreen(page, 'RISK', offsetMs);
+  await signInOnScreen(page, 'RISK');
   await expect(page.getByText('오늘의 현황')).toBeVisible();
   await page.screenshot({ path: join(shots, 'home.png') });
   // Risk has no merchant or operator screens.
   const menu = page.getByRole('navigation', { name: '운영 메뉴' });
   await expect(menu.getByRole('button', { name: '가맹점' })).toHaveCount(0);
   await expect(menu.getByRole('button', { name: '운영자' })).toHaveCount(0);
+  await expect(page.getByText(/^대사 불일치/)).toBeVisible();
+
+  // The daily reconciliation: the start-up's catch-up reconciled the day before.
+  await menu.getByRole('button', { name: '대사' }).click();
+  await expect(page.getByRole('heading', { name: '일일 대사' })).toBeVisible();
+  await page
+    .getByRole('button', { name: /대사 상세$/ })
+    .first()
+    .click();
+  await expect(page.getByRole('region', { name: /^\d{4}-\d{2}-\d{2} 대사$/ })).toBeVisible();
+  await page.screenshot({ path: join(shots, 'reconciliation.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(shots, 'reconciliation-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await menu.getByRole('button', { name: '고객' }).click();
   await page.getByLabel('고객 검색 (고객 번호, 이메일 전체, 계좌번호 전체, 이름 일부)').fill(email);
@@ -237,7 +238,7 @@ test('a moderator hides a reported short and an anonymous feed no longer shows i
     expect(reported.ok(), await reported.text()).toBe(true);
   }
 
-  await signInOnScreen(page, 'MODERATOR', offsetMs);
+  await signInOnScreen(page, 'MODERATOR');
   const menu = page.getByRole('navigation', { name: '운영 메뉴' });
   await expect(menu.getByRole('button', { name: '고객' })).toHaveCount(0);
   await menu.getByRole('button', { name: '신고 검토' }).click();
