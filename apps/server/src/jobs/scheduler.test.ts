@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { jobRuns } from '../db/schema';
 import { shiftedClock } from '../lib/clock';
+import type { BankMovement, BankStatements } from '../modules/bank/gateway';
 import { openTestDatabase } from '../test/test-database';
 import { startScheduler } from './scheduler';
 
@@ -13,17 +14,27 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-/** A logger that resolves `finished(job)` when the scheduler logs that job's run. */
+/**
+ * A logger that resolves `finished(job)` when the scheduler logs that job's run, and `warned` with the first
+ * warn line.
+ */
 function recordingLog() {
   const waiters = new Map<string, (outcome: unknown) => void>();
+  let warn: (line: { fields: unknown; msg: string }) => void = () => undefined;
+  const warned = new Promise<{ fields: unknown; msg: string }>((resolve) => {
+    warn = resolve;
+  });
   const log = {
     info(outcome: { job?: string }, msg: string) {
       if (msg === 'scheduled job finished' && outcome.job) waiters.get(outcome.job)?.(outcome);
     },
+    warn(fields: unknown, msg: string) {
+      warn({ fields, msg });
+    },
     error() {},
   } as unknown as FastifyBaseLogger;
   const finished = (job: string) => new Promise((resolve) => waiters.set(job, resolve));
-  return { log, finished };
+  return { log, finished, warned };
 }
 
 it('runs a job when the shifted clock (CLOCK_START) passes its boundary while the server runs', async () => {
@@ -69,6 +80,40 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   });
   try {
     expect((await sweptAt).getTime()).toBeGreaterThanOrEqual(Date.parse('2027-03-16T10:41:00+09:00'));
+  } finally {
+    stop();
+  }
+}, 30_000);
+
+it('says at warn level that a reconciled day does not match, when its run finds a mismatch', async () => {
+  // Two seconds before 01:30 KST on 2 April, when the 1st is reconciled; the bank booked a debit on the 1st
+  // that no book entry of ours explains.
+  const clock = shiftedClock(new Date(Date.parse('2027-04-02T01:30:00+09:00') - 2_000));
+  const stray: BankMovement = {
+    direction: 'debit',
+    reference: 'autopay:424242:2027-04-01',
+    amount: 9_900,
+    at: new Date('2027-04-01T12:00:00+09:00'),
+  };
+  const bank: BankStatements = {
+    movements: async (from, to) => (stray.at >= from && stray.at < to ? [stray] : []),
+  };
+  const { log, finished, warned } = recordingLog();
+  const ran = finished('reconciliation');
+  const stop = await startScheduler(
+    database.db,
+    clock,
+    log,
+    { autopay: async () => ({}), pushes: async () => 0, mediaSweep: async () => ({}) },
+    undefined,
+    { bank },
+  );
+  try {
+    expect(await ran).toMatchObject({ period: '2027-04-02', result: { day: '2027-04-01', mismatches: 1 } });
+    expect(await warned).toEqual({
+      fields: expect.objectContaining({ job: 'reconciliation', period: '2027-04-02' }),
+      msg: '2027-04-01 대사에서 불일치 1건이 발견됐어요. 운영 콘솔의 대사 화면에서 확인해주세요.',
+    });
   } finally {
     stop();
   }

@@ -13,12 +13,12 @@ export const RECONCILIATION_ALERT = 'reconciliation';
 type Side = { count: number; sum: number };
 type Totals = Record<'debits' | 'credits', Side>;
 
-interface Books extends BookEntry {
-  kind: string;
+/** A book entry with the direction of the movement it stands for. */
+interface DirectedEntry extends BookEntry {
   direction: MovementDirection;
 }
 
-export interface DayReconciliation {
+interface DayReconciliation {
   bank: Totals;
   books: Totals;
   mismatches: ReconciliationMismatch[];
@@ -26,9 +26,15 @@ export interface DayReconciliation {
 
 const keyOf = (direction: MovementDirection, reference: string) => `${direction}:${reference}`;
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+/** Movements or entries by (direction, reference). */
+function byKey<T extends { direction: MovementDirection; reference: string }>(items: readonly T[]): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  for (const item of items) {
+    const key = keyOf(item.direction, item.reference);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
   return groups;
 }
 
@@ -45,15 +51,15 @@ function totalsOf(items: ReadonlyArray<{ direction: MovementDirection; amount: n
  * a day either side, so a movement booked at 23:59 and settled at 00:01 matches; each pair is judged on the
  * day the bank booked it (or, with no bank line, the day our books did).
  */
-export function matchDay(
+function matchDay(
   from: Date,
   to: Date,
   bank: readonly BankMovement[],
-  books: readonly Books[],
+  books: readonly DirectedEntry[],
 ): DayReconciliation {
   const inDay = (at: Date) => at >= from && at < to;
-  const bankByKey = groupBy(bank, (m) => keyOf(m.direction, m.reference));
-  const booksByKey = groupBy(books, (e) => keyOf(e.direction, e.reference));
+  const bankByKey = byKey(bank);
+  const booksByKey = byKey(books);
   const mismatches: ReconciliationMismatch[] = [];
   const report = (
     kind: ReconciliationMismatch['kind'],
@@ -64,10 +70,11 @@ export function matchDay(
   ) => mismatches.push({ kind, movement: kindOf(reference, direction), direction, reference, bankAmount, bookAmount });
 
   const todaysBank = bank.filter((m) => inDay(m.at));
-  for (const [key, moved] of groupBy(todaysBank, (m) => keyOf(m.direction, m.reference))) {
+  for (const [key, moved] of byKey(todaysBank)) {
     const first = moved[0] as BankMovement;
     const booked = booksByKey.get(key) ?? [];
     const { direction, reference } = first;
+    // Twice at the bank under one key (today, or today and a day beside it), or twice in our books.
     if (moved.length > 1 || (bankByKey.get(key)?.length ?? 0) > moved.length || booked.length > 1) {
       report('duplicate', direction, reference, first.amount, booked[0]?.amount ?? null);
     } else if (booked.length === 0) report('missing_in_books', direction, reference, first.amount, null);
@@ -120,9 +127,9 @@ export async function reconcileDay(
   const windowFrom = kstStartOfDay(addDays(day, -1));
   const windowTo = kstStartOfDay(addDays(day, 2));
   const bank = await statements.movements(windowFrom, windowTo);
-  const books: Books[] = [];
-  for (const { kind, direction, books: read } of MOVEMENT_KINDS) {
-    books.push(...(await read(tx, windowFrom, windowTo)).map((entry) => ({ ...entry, kind, direction })));
+  const books: DirectedEntry[] = [];
+  for (const { direction, books: read } of MOVEMENT_KINDS) {
+    books.push(...(await read(tx, windowFrom, windowTo)).map((entry) => ({ ...entry, direction })));
   }
   const matched = matchDay(from, to, bank, books);
   const mismatches = [...matched.mismatches, ...(await unbalancedRepayments(tx, from, to))];
