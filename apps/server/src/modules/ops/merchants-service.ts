@@ -39,7 +39,7 @@ export function createOpsMerchantsService(db: Db, clock: Clock) {
   async function issueKey(tx: Tx, merchantId: number): Promise<string> {
     const apiKey = newApiKey();
     await tx.delete(merchantApiKeys).where(eq(merchantApiKeys.merchantId, merchantId));
-    await tx.insert(merchantApiKeys).values({ merchantId, keyHash: hashApiKey(apiKey) });
+    await tx.insert(merchantApiKeys).values({ merchantId, keyHash: hashApiKey(apiKey), createdAt: clock.now() });
     return apiKey;
   }
 
