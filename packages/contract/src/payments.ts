@@ -175,6 +175,12 @@ export const paymentEndpoints = {
 /* Merchant API (docs/rules/payments.md#P1): authenticated by the `X-Merchant-Key` header. The status stream (SSE) is a
  * plain route: it has no JSON body. */
 
+/**
+ * Path of a payment request's live status stream (Server-Sent Events, outside the JSON contract, with the
+ * merchant's key header): `event: status` with `{requestId, status}` on each change, ending at a final status.
+ */
+export const PAYMENT_STATUS_STREAM_PATH = '/api/merchant/payment-requests/:requestId/events';
+
 /** Optional in the schema so a missing key is the merchant module's 401, not a validation 400. */
 const merchantKeyHeaders = z.looseObject({ 'x-merchant-key': z.string().max(256).optional() });
 

@@ -1,4 +1,4 @@
-import { merchantEndpoints as api, requestIdParams } from '@ohgood/contract/payments';
+import { merchantEndpoints as api, PAYMENT_STATUS_STREAM_PATH, requestIdParams } from '@ohgood/contract/payments';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireMerchant } from '../../http/auth-guard';
@@ -46,7 +46,7 @@ export function merchantRoutes(
      * a timer re-reads at the request's expiry. The stream ends at a terminal status.
      */
     app.get(
-      '/api/merchant/payment-requests/:requestId/events',
+      PAYMENT_STATUS_STREAM_PATH,
       {
         config: { access: 'merchant' },
         schema: {
