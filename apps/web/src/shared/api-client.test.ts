@@ -6,8 +6,9 @@ import { paymentEndpoints } from '@ohgood/contract/payments';
 import { shortsEndpoints } from '@ohgood/contract/shorts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, callEndpoint } from './api-client';
+import { ApiError, createCaller, type SessionPolicy } from './api-client';
 import { clearToken, getToken, logout, setToken } from './auth-token';
+import { callEndpoint } from './customer-api';
 import { registerNavigator } from './navigation';
 import { currentToast, dismissToast } from './toast';
 
@@ -293,5 +294,109 @@ describe('callEndpoint', () => {
     expect(headers.authorization).toBeUndefined();
     expect(getToken()).toBe('customer-token');
     expect(navigate).not.toHaveBeenCalled();
+  });
+});
+
+describe('createCaller (the one caller factory)', () => {
+  const thing = defineEndpoint({
+    method: 'GET',
+    path: '/api/things/:id',
+    params: z.object({ id: z.number() }),
+    response: z.object({ n: z.number() }),
+    access: 'customer',
+    summary: 'test',
+    tags: ['test'],
+  });
+  const makeThing = defineEndpoint({
+    method: 'POST',
+    path: '/api/things',
+    body: z.object({ a: z.string() }),
+    response: z.object({ n: z.number() }),
+    access: 'customer',
+    summary: 'test',
+    tags: ['test'],
+  });
+  const outage = { success: false, code: 'SERVICE_UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' };
+  const unavailable = () => new Response(JSON.stringify(outage), { status: 503, headers: { 'retry-after': '0' } });
+
+  /** A caller on a policy of the test's own: its token, and every refusal it was told of. */
+  function testCaller(overrides: Partial<SessionPolicy> = {}) {
+    const refused: Array<{ status: number; code: string; sent: string | null }> = [];
+    const missing = vi.fn();
+    const call = createCaller({
+      baseUrl: 'https://api.example',
+      token: () => 'policy-token',
+      needsToken: () => true,
+      onMissingToken: missing,
+      refused: (failure, _endpoint, sent) => refused.push({ status: failure.status, code: failure.code, sent }),
+      ...overrides,
+    });
+    return { call, refused, missing };
+  }
+
+  it('reads the token the policy gives and prefixes its base URL', async () => {
+    const fetchMock = respond(200, { n: 1 });
+    vi.stubGlobal('fetch', fetchMock);
+    const { call } = testCaller();
+    await expect(call(thing, { params: { id: 4 } })).resolves.toEqual({ n: 1 });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://api.example/api/things/4');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer policy-token');
+  });
+
+  it('tells the policy of a 401 with the token it sent, and rejects with the envelope’s code and message', async () => {
+    vi.stubGlobal('fetch', respond(401, { success: false, code: 'TOKEN_REVOKED', message: '다시 로그인해주세요.' }));
+    const { call, refused } = testCaller();
+    await expect(call(thing, { params: { id: 1 } })).rejects.toMatchObject({
+      status: 401,
+      code: 'TOKEN_REVOKED',
+      message: '다시 로그인해주세요.',
+    });
+    expect(refused).toEqual([{ status: 401, code: 'TOKEN_REVOKED', sent: 'policy-token' }]);
+  });
+
+  it('tells the policy of a 403 too, and of no other failure', async () => {
+    const { call, refused } = testCaller();
+    vi.stubGlobal('fetch', respond(403, { success: false, code: 'ACCOUNT_SUSPENDED', message: '정지' }));
+    await expect(call(thing, { params: { id: 1 } })).rejects.toMatchObject({ status: 403 });
+    vi.stubGlobal('fetch', respond(422, { success: false, code: 'LIMIT_EXCEEDED', message: '한도' }));
+    await expect(call(thing, { params: { id: 1 } })).rejects.toMatchObject({ status: 422 });
+    expect(refused).toEqual([{ status: 403, code: 'ACCOUNT_SUSPENDED', sent: 'policy-token' }]);
+  });
+
+  it('without a token the policy needs, fails with LOGIN_REQUIRED before anything leaves', async () => {
+    const fetchMock = respond(200, { n: 1 });
+    vi.stubGlobal('fetch', fetchMock);
+    const { call, missing, refused } = testCaller({ token: () => null });
+    await expect(call(thing, { params: { id: 1 } })).rejects.toMatchObject({ status: 401, code: 'LOGIN_REQUIRED' });
+    expect(missing).toHaveBeenCalledWith(thing);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(refused).toEqual([]);
+  });
+
+  it('repeats a read through 503 as many times as the policy says, then gives up; a write goes once', async () => {
+    const { call, refused } = testCaller({ unavailableRetries: 1 });
+    const read = vi.fn(async () => unavailable());
+    vi.stubGlobal('fetch', read);
+    await expect(call(thing, { params: { id: 1 } })).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      retryAfterMs: 0,
+    });
+    expect(read).toHaveBeenCalledTimes(2);
+
+    const recovering = vi
+      .fn()
+      .mockResolvedValueOnce(unavailable())
+      .mockResolvedValueOnce(new Response(JSON.stringify({ n: 3 }), { status: 200 }));
+    vi.stubGlobal('fetch', recovering);
+    await expect(call(thing, { params: { id: 1 } })).resolves.toEqual({ n: 3 });
+
+    const write = vi.fn(async () => unavailable());
+    vi.stubGlobal('fetch', write);
+    await expect(call(makeThing, { body: { a: 'x' } })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(write).toHaveBeenCalledTimes(1);
+    // An outage is not a refused session.
+    expect(refused).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import {
   type PaymentRequestStatus,
 } from '@ohgood/contract/payments';
 import { useMutation } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/api-client';
+import { callEndpoint } from '../../../shared/customer-api';
 
 /* The merchant's checkout: writes with the merchant's key and a live stream; no customer data is cached. */
 
