@@ -2,10 +2,10 @@ import { NOTICE_STREAM_PATH, type Notice, type NoticeKind } from '@ohgood/contra
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { getToken } from '../../shared/auth-token';
+import { followEventStream, type StreamEvent } from '../../shared/event-stream';
 import { type Change, changes } from '../../shared/query-keys';
 import { noticeKeys } from './api/notifications-api';
 
-const RETRY_MS = [1_000, 3_000, 10_000, 30_000];
 /**
  * A stream the server replaced (the customer opened more tabs than its ceiling, docs/security.md) comes back
  * when its tab is shown again, or after this long in a tab already shown, so the tabs in view keep theirs.
@@ -28,24 +28,6 @@ function replacedWait(signal: AbortSignal): Promise<void> {
     document.addEventListener('visibilitychange', shown);
     signal.addEventListener('abort', done);
   });
-}
-
-/** One Server-Sent Events block → its event name, id and parsed data. */
-export function parseSseBlock(block: string): { event: string; id?: string; data: unknown } | null {
-  let event = 'message';
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event: ')) event = line.slice(7);
-    else if (line.startsWith('id: ')) id = line.slice(4);
-    else if (line.startsWith('data: ')) data.push(line.slice(6));
-  }
-  if (data.length === 0) return null;
-  try {
-    return { event, id, data: JSON.parse(data.join('\n')) };
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -83,19 +65,26 @@ export function refreshAfterNotices(client: QueryClient, notices: ReadonlyArray<
   return Promise.all([...keys].map((queryKey) => client.invalidateQueries({ queryKey }))).then(() => undefined);
 }
 
+/** An event's data as JSON, or null for a body that is not (the stream is read on regardless). */
+function json(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Keeps this tab's notification badge and list live, and with them what each notice's fact changed
- * (docs/rules/notifications.md#N7): one stream while signed in, read with fetch so the bearer token goes in a
- * header (EventSource cannot send one), reconnecting with `Last-Event-ID` after a drop so no notice is missed;
- * a stream the server replaced waits (`replacedWait`).
+ * (docs/rules/notifications.md#N7): one stream while signed in, followed by the shared reader
+ * (`shared/event-stream.ts`: the bearer token in a header, `Last-Event-ID` after a drop so no notice is
+ * missed, back-off); a stream the server replaced waits (`replacedWait`).
  */
 export function useLiveNotices(enabled: boolean): void {
   const client = useQueryClient();
   useEffect(() => {
     if (!enabled) return;
     const abort = new AbortController();
-    let lastId: string | undefined;
-    let failures = 0;
     let replaced = false;
     // The notices of one read of the stream (a resumed stream's backlog) refresh together, once.
     let arrived: Array<Pick<Notice, 'kind'>> = [];
@@ -104,52 +93,29 @@ export function useLiveNotices(enabled: boolean): void {
       arrived = [];
       void refreshAfterNotices(client, batch);
     };
-    const onEvent = (event: string, id: string | undefined, data: unknown) => {
-      if (id) lastId = id;
-      if (event === 'reconnect' && (data as { reason?: string }).reason === 'replaced') replaced = true;
-      const { unread, notice } = data as { unread?: number; notice?: Pick<Notice, 'kind'> };
-      if (typeof unread === 'number') client.setQueryData(noticeKeys.unread, unread);
-      if (event !== 'notice' || !notice) return;
+    const onEvent = ({ type, data }: StreamEvent) => {
+      const body = json(data) as { reason?: string; unread?: number; notice?: Pick<Notice, 'kind'> } | null;
+      if (!body) return;
+      if (type === 'reconnect' && body.reason === 'replaced') replaced = true;
+      if (typeof body.unread === 'number') client.setQueryData(noticeKeys.unread, body.unread);
+      if (type !== 'notice' || !body.notice) return;
       if (arrived.length === 0) queueMicrotask(flush);
-      arrived.push(notice);
+      arrived.push(body.notice);
     };
-    const connect = async () => {
-      while (!abort.signal.aborted) {
+    followEventStream({
+      url: NOTICE_STREAM_PATH,
+      headers: () => {
         const token = getToken();
-        if (!token) return;
-        try {
-          const response = await fetch(NOTICE_STREAM_PATH, {
-            headers: { authorization: `Bearer ${token}`, ...(lastId ? { 'last-event-id': lastId } : {}) },
-            signal: abort.signal,
-          });
-          if (!response.ok || !response.body) throw new Error(`stream ${response.status}`);
-          failures = 0;
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buffer = '';
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer += value;
-            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-              const parsed = parseSseBlock(buffer.slice(0, end));
-              buffer = buffer.slice(end + 2);
-              if (parsed) onEvent(parsed.event, parsed.id, parsed.data);
-            }
-          }
-        } catch {
-          if (abort.signal.aborted) return;
-          failures += 1;
-        }
-        if (replaced) {
-          replaced = false;
-          await replacedWait(abort.signal);
-          continue;
-        }
-        const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)] ?? 30_000;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    };
-    void connect();
+        return token ? { authorization: `Bearer ${token}` } : null;
+      },
+      onEvent,
+      signal: abort.signal,
+      waitBeforeReconnect: (signal) => {
+        if (!replaced) return null;
+        replaced = false;
+        return replacedWait(signal);
+      },
+    }).catch(() => undefined);
     return () => abort.abort();
   }, [enabled, client]);
 }
