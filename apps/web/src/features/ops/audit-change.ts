@@ -1,7 +1,7 @@
 import { kstIso } from '@ohgood/contract/kst';
 import { number, won } from '../../shared/format';
-import { minute, REQUEST_STATUS } from './console-ui';
-import { ROLE_LABELS } from './staff';
+import { minute, REQUEST_STATUS } from './components/console-ui';
+import { ROLE_LABELS } from './console-access';
 
 /**
  * An audit row's before → after as a person reads it (docs/rules/operations.md#O10): '결제 정지 → 해제',

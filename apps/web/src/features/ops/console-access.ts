@@ -1,6 +1,14 @@
 import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/endpoint';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 
+/** Each role in Korean, with its name as the contract spells it. */
+export const ROLE_LABELS: Record<StaffRole, string> = {
+  SUPPORT: '상담 (SUPPORT)',
+  RISK: '리스크 (RISK)',
+  MODERATOR: '모더레이터 (MODERATOR)',
+  ADMIN: '관리자 (ADMIN)',
+};
+
 /**
  * What an operator's role may use, read from the contract's declarations (`access` on each endpoint): the
  * console hides what the server would refuse, from the same source, so the two cannot disagree. The server

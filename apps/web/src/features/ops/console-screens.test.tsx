@@ -1,16 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render as renderScreen, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Call, type Routes, stubFetch } from '../../test/stub-fetch';
 import { resetToastLog, toastLog } from '../../test/toast-log';
+import { createConsoleQueryClient } from './api/query-client';
+import { opsToken } from './api/staff-api';
 import { sectionsFor } from './console-access';
-import { CustomerDetail } from './customer-detail';
-import { Merchants } from './merchants';
-import { Moderation } from './moderation';
-import { opsToken } from './ops-client';
+import { CustomerDetail } from './pages/customer-detail';
+import { Merchants } from './pages/merchants';
+import { Moderation } from './pages/moderation';
 
 /**
  * The console's screens against a stubbed network (the server's own rules are proved by its tests): every
@@ -79,6 +82,12 @@ const customerRoutes = (extra: Record<string, (body: unknown) => unknown> = {}) 
 });
 
 const posts = () => calls.filter((c) => c.method === 'POST');
+const reads = (path: string) => calls.filter((c) => c.method === 'GET' && c.path === path).length;
+
+/** Renders a screen in a fresh console cache, as the console page does. */
+function render(screenElement: ReactElement) {
+  return renderScreen(<QueryClientProvider client={createConsoleQueryClient()}>{screenElement}</QueryClientProvider>);
+}
 
 beforeEach(() => {
   calls = [];
@@ -147,6 +156,47 @@ describe('a console action', () => {
         { method: 'POST', path: '/api/ops/customers/7/limit', body: { limit: 50_000, reason: '소득 확인 전' } },
       ]),
     );
+  });
+});
+
+describe('what a console action refetches', () => {
+  it('lifting a suspension reads the customer’s page and history again, and shows the change', async () => {
+    const user = userEvent.setup();
+    let suspended = true;
+    serve(
+      customerRoutes({
+        'GET /api/ops/customers/7': () => page({ suspended }),
+        'POST /api/ops/customers/7/lift': () => {
+          suspended = false;
+          return { customerId: 7, suspended: false };
+        },
+      }),
+    );
+    render(<CustomerDetail customerId={7} staffRole="RISK" />);
+    await user.click(await screen.findByRole('button', { name: '정지 해제' }));
+    await user.type(screen.getByLabelText(/사유/), '입금 확인');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    expect(reads('/api/ops/customers/7')).toBe(1);
+    await user.click(screen.getByRole('button', { name: '실행' }));
+    // The page now offers the opposite action: it was read again after the lift, not patched by hand.
+    expect(await screen.findByRole('button', { name: '결제 정지' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '정지 해제' })).not.toBeInTheDocument();
+    expect(reads('/api/ops/customers/7')).toBe(2);
+    await waitFor(() => expect(reads('/api/ops/customers/7/audit')).toBe(2));
+  });
+
+  it('a reveal reads the customer’s history again but not the page it changed nothing on', async () => {
+    const user = userEvent.setup();
+    serve(customerRoutes({ 'POST /api/ops/customers/7/reveal': () => ({ field: 'email', value: 'demo@ohgood.kr' }) }));
+    render(<CustomerDetail customerId={7} staffRole="SUPPORT" />);
+    const [, revealEmail] = await screen.findAllByRole('button', { name: '보기' });
+    await user.click(revealEmail as HTMLElement);
+    await user.type(screen.getByLabelText(/사유/), '본인 확인 통화');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    await user.click(screen.getByRole('button', { name: '실행' }));
+    await waitFor(() => expect(reads('/api/ops/customers/7/audit')).toBe(2));
+    expect(screen.getByTestId('personal-email')).toHaveTextContent('demo@ohgood.kr');
+    expect(reads('/api/ops/customers/7')).toBe(1);
   });
 });
 

@@ -1,18 +1,26 @@
 import type { OpsHome } from '@ohgood/contract/ops';
 import type { ReconciliationDay, ReconciliationDetail } from '@ohgood/contract/reconciliation';
-import { render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render as renderScreen, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../test/stub-fetch';
-import { Home } from './home';
-import { opsToken } from './ops-client';
-import { Reconciliation } from './reconciliation';
+import { createConsoleQueryClient } from './api/query-client';
+import { opsToken } from './api/staff-api';
+import { Home } from './pages/home';
+import { Reconciliation } from './pages/reconciliation';
 
 /*
  * The console's daily reconciliation screen and the home's count (docs/rules/bills-and-grades.md#B20) against
  * a stubbed network: the days with both sides' figures, one day's mismatches named in Korean, the empty and
  * the error-with-retry states; the home's mismatch count and open staff alerts.
  */
+/** Each screen on its own fresh console cache, as the console mounts it. */
+function render(screenElement: ReactElement) {
+  return renderScreen(<QueryClientProvider client={createConsoleQueryClient()}>{screenElement}</QueryClientProvider>);
+}
+
 const side = (count: number, sum: number) => ({ count, sum });
 const day = (overrides: Partial<ReconciliationDay> = {}): ReconciliationDay => ({
   day: '2026-12-15',

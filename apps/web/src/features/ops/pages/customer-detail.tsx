@@ -4,15 +4,16 @@ import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { withParticle } from '@ohgood/contract/particles';
 import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';
-import { won } from '../../shared/format';
-import { ActionButton } from './action-dialog';
-import { AuditTable } from './audit-log';
-import { canCall } from './console-access';
-import { minute, PAYMENT_STATUS, Rows, Status } from './console-ui';
-import { LimitAction } from './limit-action';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
+import { won } from '../../../shared/format';
+import { opsChanges } from '../api/keys';
+import { useConsoleAction, useCustomerAudit, useCustomerPage } from '../api/queries';
+import { callOps } from '../api/staff-api';
+import { ActionButton } from '../components/action-dialog';
+import { AuditTable } from '../components/audit-table';
+import { minute, PAYMENT_STATUS, Rows, Status } from '../components/console-ui';
+import { LimitAction } from '../components/limit-action';
+import styles from '../components/ops-console.module.css';
+import { canCall } from '../console-access';
 
 type PersonalField = 'name' | 'email' | 'account';
 const PERSONAL: Array<{ field: PersonalField; label: string }> = [
@@ -28,11 +29,13 @@ const PERSONAL: Array<{ field: PersonalField; label: string }> = [
  * show only for a role the contract lets call them.
  */
 export function CustomerDetail({ customerId, staffRole }: { customerId: number; staffRole: StaffRole }) {
-  const [version, setVersion] = useState(0);
-  const page = useOps(() => callOps(api.customer, { params: { id: customerId } }), `${customerId}:${version}`);
-  const audit = useOps(() => callOps(api.customerAudit, { params: { id: customerId } }), `${customerId}:${version}`);
+  const page = useCustomerPage(customerId);
+  const audit = useCustomerAudit(customerId);
   const [revealed, setRevealed] = useState<Partial<Record<PersonalField, string>>>({});
-  const reload = () => setVersion((v) => v + 1);
+  const reveal = useConsoleAction(
+    (body: { field: PersonalField; reason: string }) => callOps(api.reveal, { params: { id: customerId }, body }),
+    () => opsChanges.reveal(customerId),
+  );
   const can = (endpoint: Parameters<typeof canCall>[0]) => canCall(endpoint, staffRole);
   const data = page.data;
   const c = data?.customer;
@@ -43,7 +46,7 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
         고객 #{customerId} {c && <span className={styles.muted}>{c.nickname}</span>}{' '}
         {c && <span className={c.suspended ? styles.tagDanger : styles.tag}>{c.suspended ? '결제 정지' : '정상'}</span>}
       </h2>
-      <Status {...page} />
+      <Status read={page} />
       {data && c && (
         <>
           <div className={styles.split}>
@@ -61,13 +64,9 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
                           variant="linkButton"
                           summary={`${withParticle(label, '을/를')} 가리지 않고 봅니다. 감사 기록에 남아요.`}
                           run={async (reason) => {
-                            const { value } = await callOps(api.reveal, {
-                              params: { id: customerId },
-                              body: { field, reason },
-                            });
+                            const { value } = await reveal({ field, reason });
                             setRevealed((r) => ({ ...r, [field]: value }));
                           }}
-                          onDone={() => setVersion((v) => v + 1)}
                         />
                       )}
                     </td>
@@ -115,7 +114,7 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
             </table>
           </div>
 
-          <CustomerActions customerId={customerId} page={data} can={can} onDone={reload} />
+          <CustomerActions customerId={customerId} page={data} can={can} />
 
           <h3>결제 정지 이력</h3>
           {data.suspensionHistory.length === 0 ? (
@@ -144,7 +143,7 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
           )}
 
           <Statements statements={data.statements} />
-          <Payments payments={data.payments} canRefund={can(api.refund)} onRefunded={reload} />
+          <Payments customerId={customerId} payments={data.payments} canRefund={can(api.refund)} />
 
           <div className={styles.split}>
             <div>
@@ -175,48 +174,43 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
         </>
       )}
       <h3>이 고객의 감사 기록</h3>
-      <Status {...audit} />
+      <Status read={audit} />
       {audit.data && <AuditTable items={audit.data.items} />}
     </section>
   );
 }
 
 /** Risk's actions on the customer, each with a reason and a confirmation. */
+type CustomerAction = typeof api.suspend | typeof api.lift | typeof api.resetLockouts | typeof api.revokeSessions;
+
 function CustomerActions({
   customerId,
   page,
   can,
-  onDone,
 }: {
   customerId: number;
   page: OpsCustomerPage;
   can: (endpoint: Parameters<typeof canCall>[0]) => boolean;
-  onDone: () => void;
 }) {
   const c = page.customer;
-  const act =
-    (endpoint: typeof api.suspend | typeof api.lift | typeof api.resetLockouts | typeof api.revokeSessions) =>
-    (reason: string) =>
-      callOps(endpoint, { params: { id: customerId }, body: { reason } });
+  const run = useConsoleAction(
+    ({ endpoint, reason }: { endpoint: CustomerAction; reason: string }) =>
+      callOps(endpoint, { params: { id: customerId }, body: { reason } }),
+    () => opsChanges.customer(customerId),
+  );
+  const act = (endpoint: CustomerAction) => (reason: string) => run({ endpoint, reason });
   const actions = [
-    can(api.changeLimit) && <LimitAction key="limit" customerId={customerId} customer={c} onDone={onDone} />,
+    can(api.changeLimit) && <LimitAction key="limit" customerId={customerId} customer={c} />,
     c.suspended
-      ? can(api.lift) && (
-          <ActionButton key="lift" label="정지 해제" variant="button" run={act(api.lift)} onDone={onDone} />
-        )
-      : can(api.suspend) && (
-          <ActionButton key="suspend" label="결제 정지" variant="danger" run={act(api.suspend)} onDone={onDone} />
-        ),
-    can(api.resetLockouts) && (
-      <ActionButton key="lockouts" label="잠금 초기화" run={act(api.resetLockouts)} onDone={onDone} />
-    ),
+      ? can(api.lift) && <ActionButton key="lift" label="정지 해제" variant="button" run={act(api.lift)} />
+      : can(api.suspend) && <ActionButton key="suspend" label="결제 정지" variant="danger" run={act(api.suspend)} />,
+    can(api.resetLockouts) && <ActionButton key="lockouts" label="잠금 초기화" run={act(api.resetLockouts)} />,
     can(api.revokeSessions) && (
       <ActionButton
         key="sessions"
         label="모든 세션 끊기"
         summary="이 고객의 모든 기기에서 로그아웃됩니다."
         run={act(api.revokeSessions)}
-        onDone={onDone}
       />
     ),
   ].filter(Boolean);
@@ -262,14 +256,19 @@ function Statements({ statements }: { statements: OpsCustomerPage['statements'] 
 }
 
 function Payments({
+  customerId,
   payments,
   canRefund,
-  onRefunded,
 }: {
+  customerId: number;
   payments: OpsCustomerPage['payments'];
   canRefund: boolean;
-  onRefunded: () => void;
 }) {
+  const refund = useConsoleAction(
+    (v: { paymentId: number; reason: string }) =>
+      callOps(api.refund, { params: { paymentId: v.paymentId }, body: { reason: v.reason } }),
+    () => opsChanges.refund(customerId),
+  );
   return (
     <>
       <h3>결제 내역</h3>
@@ -303,8 +302,7 @@ function Payments({
                         title={`결제 #${p.paymentId} 환불`}
                         variant="linkButton"
                         summary={`${p.requestName} ${withParticle(won(p.totalPrice), '을/를')} 가맹점 대신 환불합니다.`}
-                        run={(reason) => callOps(api.refund, { params: { paymentId: p.paymentId }, body: { reason } })}
-                        onDone={onRefunded}
+                        run={(reason) => refund({ paymentId: p.paymentId, reason })}
                       />
                     )}
                   </td>

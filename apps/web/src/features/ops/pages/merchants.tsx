@@ -1,36 +1,40 @@
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
-import { won } from '../../shared/format';
-import { ActionButton } from './action-dialog';
-import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
+import { won } from '../../../shared/format';
+import { opsChanges } from '../api/keys';
+import { useConsoleAction, useMerchant, useMerchants } from '../api/queries';
+import { callOps } from '../api/staff-api';
+import { ActionButton } from '../components/action-dialog';
+import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /**
  * Merchants (ADMIN, docs/rules/operations.md#O7): the list, onboarding, disabling, rotating the API key — a new
  * key is shown once, here, with a copy button — and one merchant's recent requests and refunds.
  */
 export function Merchants() {
-  const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<number | null>(null);
   const [newKey, setNewKey] = useState<{ merchantId: number; apiKey: string } | null>(null);
-  const list = useOps(() => callOps(api.merchants), String(version));
-  const reload = () => setVersion((v) => v + 1);
+  const list = useMerchants();
+  const rotateKey = useConsoleAction(
+    ({ id, reason }: { id: number; reason: string }) =>
+      callOps(api.rotateMerchantKey, { params: { id }, body: { reason } }),
+    opsChanges.merchants,
+  );
+  const disable = useConsoleAction(
+    ({ id, reason }: { id: number; reason: string }) =>
+      callOps(api.disableMerchant, { params: { id }, body: { reason } }),
+    opsChanges.merchants,
+  );
   return (
     <>
       <section className={styles.card} aria-labelledby="merchants-title">
         <div className={styles.row}>
           <h2 id="merchants-title">가맹점</h2>
-          <CreateMerchant
-            onCreated={(key) => {
-              setNewKey(key);
-              reload();
-            }}
-          />
+          <CreateMerchant onCreated={setNewKey} />
         </div>
         {newKey && <KeyOnce {...newKey} onClose={() => setNewKey(null)} />}
-        <Status {...list} />
+        <Status read={list} />
         {list.data?.items.length === 0 && <p>가맹점이 없습니다.</p>}
         {list.data && list.data.items.length > 0 && (
           <table className={styles.table}>
@@ -64,25 +68,14 @@ export function Merchants() {
                             title={`${m.name} API 키 교체`}
                             variant="linkButton"
                             summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
-                            run={async (reason) =>
-                              setNewKey(
-                                await callOps(api.rotateMerchantKey, {
-                                  params: { id: m.merchantId },
-                                  body: { reason },
-                                }),
-                              )
-                            }
-                            onDone={reload}
+                            run={async (reason) => setNewKey(await rotateKey({ id: m.merchantId, reason }))}
                           />
                           <ActionButton
                             label="사용 중지"
                             title={`${m.name} 사용 중지`}
                             variant="linkButton"
                             summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
-                            run={(reason) =>
-                              callOps(api.disableMerchant, { params: { id: m.merchantId }, body: { reason } })
-                            }
-                            onDone={reload}
+                            run={(reason) => disable({ id: m.merchantId, reason })}
                           />
                         </>
                       )}
@@ -94,7 +87,7 @@ export function Merchants() {
           </table>
         )}
       </section>
-      {selected !== null && <MerchantDetail key={`${selected}:${version}`} merchantId={selected} />}
+      {selected !== null && <MerchantDetail key={selected} merchantId={selected} />}
     </>
   );
 }
@@ -102,6 +95,10 @@ export function Merchants() {
 function CreateMerchant({ onCreated }: { onCreated: (key: { merchantId: number; apiKey: string }) => void }) {
   const [name, setName] = useState('');
   const [category, setCategory] = useState('');
+  const create = useConsoleAction(
+    (body: { name: string; category?: string; reason: string }) => callOps(api.createMerchant, { body }),
+    opsChanges.merchants,
+  );
   return (
     <ActionButton
       label="가맹점 등록"
@@ -126,11 +123,7 @@ function CreateMerchant({ onCreated }: { onCreated: (key: { merchantId: number; 
       check={() => (name.trim() ? null : '가맹점 이름을 입력해주세요.')}
       summary={`'${name.trim()}' 가맹점을 등록하고 API 키를 발급합니다.`}
       run={async (reason) =>
-        onCreated(
-          await callOps(api.createMerchant, {
-            body: { name: name.trim(), category: category.trim() || undefined, reason },
-          }),
-        )
+        onCreated(await create({ name: name.trim(), category: category.trim() || undefined, reason }))
       }
     />
   );
@@ -157,14 +150,14 @@ function KeyOnce({ merchantId, apiKey, onClose }: { merchantId: number; apiKey: 
 }
 
 function MerchantDetail({ merchantId }: { merchantId: number }) {
-  const detail = useOps(() => callOps(api.merchant, { params: { id: merchantId } }), String(merchantId));
+  const detail = useMerchant(merchantId);
   const d = detail.data;
   return (
     <section className={styles.card} aria-labelledby="merchant-title">
       <h2 id="merchant-title">
         가맹점 #{merchantId} {d?.name}
       </h2>
-      <Status {...detail} />
+      <Status read={detail} />
       {d && (
         <div className={styles.split}>
           <div>

@@ -1,13 +1,13 @@
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { type FormEvent, useState } from 'react';
-import { FormError, failure, Status, TotpInput } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
+import { useEnrolment } from '../api/queries';
+import { callOps } from '../api/staff-api';
+import { FormError, failure, Status, TotpInput } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /** `/ops/enrol/<token>`: the one-time link's page — scan the QR, set a password, confirm with a code. */
 export function Enrol({ token }: { token: string }) {
-  const info = useOps(() => callOps(api.enrolment, { params: { token } }), token);
+  const info = useEnrolment(token);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [done, setDone] = useState(false);
@@ -36,7 +36,7 @@ export function Enrol({ token }: { token: string }) {
   return (
     <form className={`${styles.card} ${styles.signIn}`} onSubmit={submit}>
       <h1>운영자 등록</h1>
-      <Status {...info} />
+      <Status read={info} />
       {info.data && (
         <>
           <p>

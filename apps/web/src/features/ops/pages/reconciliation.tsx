@@ -1,11 +1,9 @@
-import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { MISMATCH_LABELS, type ReconciliationDay } from '@ohgood/contract/reconciliation';
 import { useState } from 'react';
-import { won } from '../../shared/format';
-import { minute, Status } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
+import { won } from '../../../shared/format';
+import { useReconciliationDay, useReconciliations } from '../api/queries';
+import { minute, Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /** What each movement kind is called on screen; a kind added later shows as its code until named here. */
 const MOVEMENT_LABELS: Record<string, string> = {
@@ -23,7 +21,7 @@ const amount = (value: number | null) => (value === null ? '-' : won(value));
  * counts and sums and how many mismatches, and one day's mismatches with their kind and reference.
  */
 export function Reconciliation() {
-  const list = useOps(() => callOps(api.reconciliations), 'reconciliations');
+  const list = useReconciliations();
   const [selected, setSelected] = useState<string | null>(null);
   const items = list.data?.items;
   return (
@@ -33,7 +31,7 @@ export function Reconciliation() {
         <p className={styles.muted}>
           매일 01:30에 전날 은행 거래(출금·입금)와 장부(자동 납부, 환급, 상환)를 하나씩 맞춰 봐요.
         </p>
-        <Status {...list} />
+        <Status read={list} />
         {items?.length === 0 && <p>아직 대사한 날이 없어요.</p>}
         {items && items.length > 0 && (
           <table className={styles.table}>
@@ -86,12 +84,12 @@ function DayRow({ day, selected, onOpen }: { day: ReconciliationDay; selected: b
 }
 
 function DayDetail({ day }: { day: string }) {
-  const detail = useOps(() => callOps(api.reconciliation, { params: { day } }), day);
+  const detail = useReconciliationDay(day);
   const d = detail.data;
   return (
     <section className={styles.card} aria-labelledby="reconciliation-day-title">
       <h2 id="reconciliation-day-title">{day} 대사</h2>
-      <Status {...detail} />
+      <Status read={detail} />
       {d && <p className={styles.muted}>대사 시각 {minute(d.reconciledAt)}</p>}
       {d?.mismatches.length === 0 && <p>불일치가 없어요. 은행 거래와 장부가 모두 맞아요.</p>}
       {d && d.mismatches.length > 0 && (

@@ -1,18 +1,13 @@
 import { STAFF_ROLES, type StaffRole } from '@ohgood/contract/endpoint';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
-import { ActionButton } from './action-dialog';
-import { CopyButton, Status } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
-
-export const ROLE_LABELS: Record<StaffRole, string> = {
-  SUPPORT: '상담 (SUPPORT)',
-  RISK: '리스크 (RISK)',
-  MODERATOR: '모더레이터 (MODERATOR)',
-  ADMIN: '관리자 (ADMIN)',
-};
+import { opsChanges } from '../api/keys';
+import { useConsoleAction, useStaffList } from '../api/queries';
+import { callOps } from '../api/staff-api';
+import { ActionButton } from '../components/action-dialog';
+import { CopyButton, Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
+import { ROLE_LABELS } from '../console-access';
 
 function RoleSelect({ value, onChange }: { value: StaffRole; onChange: (role: StaffRole) => void }) {
   return (
@@ -34,20 +29,17 @@ function RoleSelect({ value, onChange }: { value: StaffRole; onChange: (role: St
  * link (a day long) to send them; a role change or a disable ends their open sessions.
  */
 export function Staff({ myStaffId }: { myStaffId: number }) {
-  const [version, setVersion] = useState(0);
   const [link, setLink] = useState<string | null>(null);
-  const list = useOps(() => callOps(api.staff), String(version));
-  const reload = () => setVersion((v) => v + 1);
+  const list = useStaffList();
+  const disable = useConsoleAction(
+    ({ id, reason }: { id: number; reason: string }) => callOps(api.disableStaff, { params: { id }, body: { reason } }),
+    opsChanges.staff,
+  );
   return (
     <section className={styles.card} aria-labelledby="staff-title">
       <div className={styles.row}>
         <h2 id="staff-title">운영자</h2>
-        <CreateStaff
-          onCreated={(url) => {
-            setLink(new URL(url, window.location.origin).toString());
-            reload();
-          }}
-        />
+        <CreateStaff onCreated={(url) => setLink(new URL(url, window.location.origin).toString())} />
       </div>
       {link && (
         <section className={styles.card} aria-label="등록 링크">
@@ -56,7 +48,7 @@ export function Staff({ myStaffId }: { myStaffId: number }) {
           <CopyButton value={link} what="등록 링크" />
         </section>
       )}
-      <Status {...list} />
+      <Status read={list} />
       {list.data && (
         <table className={styles.table}>
           <thead>
@@ -89,14 +81,13 @@ export function Staff({ myStaffId }: { myStaffId: number }) {
                   <div className={styles.row}>
                     {!s.disabled && s.staffId !== myStaffId && (
                       <>
-                        <ChangeRole staffId={s.staffId} name={s.name} current={s.role} onDone={reload} />
+                        <ChangeRole staffId={s.staffId} name={s.name} current={s.role} />
                         <ActionButton
                           label="사용 중지"
                           title={`${s.name} 사용 중지`}
                           variant="linkButton"
                           summary="이 운영자는 바로 로그아웃되고 다시 로그인할 수 없어요."
-                          run={(reason) => callOps(api.disableStaff, { params: { id: s.staffId }, body: { reason } })}
-                          onDone={reload}
+                          run={(reason) => disable({ id: s.staffId, reason })}
                         />
                       </>
                     )}
@@ -111,18 +102,12 @@ export function Staff({ myStaffId }: { myStaffId: number }) {
   );
 }
 
-function ChangeRole({
-  staffId,
-  name,
-  current,
-  onDone,
-}: {
-  staffId: number;
-  name: string;
-  current: StaffRole;
-  onDone: () => void;
-}) {
+function ChangeRole({ staffId, name, current }: { staffId: number; name: string; current: StaffRole }) {
   const [role, setRole] = useState<StaffRole>(current);
+  const setStaffRole = useConsoleAction(
+    (body: { role: StaffRole; reason: string }) => callOps(api.setStaffRole, { params: { id: staffId }, body }),
+    opsChanges.staff,
+  );
   return (
     <ActionButton
       label="역할 변경"
@@ -131,8 +116,7 @@ function ChangeRole({
       fields={<RoleSelect value={role} onChange={setRole} />}
       check={() => (role === current ? '지금과 다른 역할을 골라주세요.' : null)}
       summary={`${ROLE_LABELS[current]} → ${ROLE_LABELS[role]} (열린 세션은 끝나요)`}
-      run={(reason) => callOps(api.setStaffRole, { params: { id: staffId }, body: { role, reason } })}
-      onDone={onDone}
+      run={(reason) => setStaffRole({ role, reason })}
     />
   );
 }
@@ -143,6 +127,10 @@ function CreateStaff({ onCreated }: { onCreated: (enrolmentUrl: string) => void 
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<StaffRole>('SUPPORT');
+  const create = useConsoleAction(
+    (body: { email: string; name: string; role: StaffRole; reason: string }) => callOps(api.createStaff, { body }),
+    opsChanges.staff,
+  );
   return (
     <ActionButton
       label="운영자 추가"
@@ -171,9 +159,7 @@ function CreateStaff({ onCreated }: { onCreated: (enrolmentUrl: string) => void 
       }
       summary={`${name.trim()} (${email.trim()}) · ${ROLE_LABELS[role]}`}
       run={async (reason) => {
-        const created = await callOps(api.createStaff, {
-          body: { email: email.trim(), name: name.trim(), role, reason },
-        });
+        const created = await create({ email: email.trim(), name: name.trim(), role, reason });
         onCreated(created.enrolmentUrl);
       }}
     />

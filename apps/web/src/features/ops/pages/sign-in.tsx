@@ -1,9 +1,9 @@
 import type { StaffMe } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { type FormEvent, useState } from 'react';
-import { FormError, failure, TotpInput } from './console-ui';
-import { callOps, opsToken } from './ops-client';
-import styles from './ops-console.module.css';
+import { callOps, opsToken } from '../api/staff-api';
+import { FormError, failure, TotpInput } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /** Step one, the password; step two, the authenticator's code (docs/rules/operations.md#O2). */
 export function SignIn({ onSignedIn }: { onSignedIn: (me: StaffMe) => void }) {

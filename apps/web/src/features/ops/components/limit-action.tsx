@@ -1,24 +1,22 @@
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
-import { won } from '../../shared/format';
+import { won } from '../../../shared/format';
+import { opsChanges } from '../api/keys';
+import { useConsoleAction } from '../api/queries';
+import { callOps } from '../api/staff-api';
 import { ActionButton } from './action-dialog';
-import { callOps } from './ops-client';
 import styles from './ops-console.module.css';
 
 /**
  * Risk's limit change (docs/rules/operations.md#O8): a new monthly limit within the grade's bounds, checked here
  * for a clear message before the server checks it again.
  */
-export function LimitAction({
-  customerId,
-  customer,
-  onDone,
-}: {
-  customerId: number;
-  customer: OpsCustomerPage['customer'];
-  onDone: () => void;
-}) {
+export function LimitAction({ customerId, customer }: { customerId: number; customer: OpsCustomerPage['customer'] }) {
+  const changeLimit = useConsoleAction(
+    (body: { limit: number; reason: string }) => callOps(api.changeLimit, { params: { id: customerId }, body }),
+    () => opsChanges.customer(customerId),
+  );
   const { min, max, step } = customer.limitBounds;
   const [value, setValue] = useState(String(customer.limit));
   const limit = Number(value);
@@ -42,8 +40,7 @@ export function LimitAction({
           : `한도는 ${won(min)}~${won(max)} 안에서 ${won(step)} 단위로 입력해주세요.`
       }
       summary={`월 한도 ${won(customer.limit)} → ${won(limit)}`}
-      run={(reason) => callOps(api.changeLimit, { params: { id: customerId }, body: { limit, reason } })}
-      onDone={onDone}
+      run={(reason) => changeLimit({ limit, reason })}
     />
   );
 }

@@ -1,11 +1,9 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
-import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
-import { Status } from './console-ui';
+import { useCustomerSearch } from '../api/queries';
+import { Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 import { CustomerDetail } from './customer-detail';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
 
 /**
  * Search by exact customer id, e-mail or account number, or part of a name (results masked; every search is
@@ -15,10 +13,7 @@ export function Customers({ staffRole }: { staffRole: StaffRole }) {
   const [q, setQ] = useState('');
   const [submitted, setSubmitted] = useState('');
   const [selected, setSelected] = useState<number | null>(null);
-  const results = useOps(
-    () => (submitted ? callOps(api.searchCustomers, { query: { q: submitted } }) : Promise.resolve({ items: [] })),
-    submitted,
-  );
+  const results = useCustomerSearch(submitted);
   return (
     <>
       <form
@@ -49,7 +44,7 @@ export function Customers({ staffRole }: { staffRole: StaffRole }) {
       </form>
       {submitted && (
         <section className={styles.card} aria-label="검색 결과">
-          <Status {...results} />
+          <Status read={results} />
           {results.data?.items.length === 0 && <p>검색 결과가 없습니다.</p>}
           {results.data && results.data.items.length > 0 && (
             <table className={styles.table}>

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { notify } from '../../shared/notify';
+import { notify } from '../../../shared/notify';
 import { FormError, failure } from './console-ui';
 import styles from './ops-console.module.css';
 
@@ -16,10 +16,8 @@ export interface ActionButtonProps {
   check?: () => string | null;
   /** What will change, shown on the confirmation step (e.g. '한도 100,000원 → 50,000원'). */
   summary?: string;
-  /** Does the action; the reason is the operator's, trimmed. */
+  /** Does the action (a console action refetches what it changed); the reason is the operator's, trimmed. */
   run: (reason: string) => Promise<unknown>;
-  /** After it succeeded (the toast is shown already). */
-  onDone?: () => void;
 }
 
 /**
@@ -55,7 +53,6 @@ function ActionDialog({
   check,
   summary,
   run,
-  onDone,
   close,
 }: Omit<ActionButtonProps, 'label' | 'variant'> & { title: string; close: () => void }) {
   const [reason, setReason] = useState('');
@@ -83,7 +80,6 @@ function ActionDialog({
       await run(reason.trim());
       notify(`${title} 완료`);
       close();
-      onDone?.();
     } catch (e) {
       setError(failure(e));
       setBusy(false);

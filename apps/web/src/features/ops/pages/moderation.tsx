@@ -2,13 +2,12 @@ import type { ModerationCase } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { BLOCK_AND_REPORT, REPORT_REASON_LABELS } from '@ohgood/contract/safety-rules';
 import { useState } from 'react';
-import { ActionButton } from './action-dialog';
-import { Status } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
-
-type Queue = 'OPEN' | 'HIDDEN' | 'CLOSED';
+import { opsChanges } from '../api/keys';
+import { type Queue, useConsoleAction, useModerationQueue } from '../api/queries';
+import { callOps } from '../api/staff-api';
+import { ActionButton } from '../components/action-dialog';
+import { Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /** The short in the customer app's feed (the console is served from the same origin). */
 const shortLink = (shortsId: number) => `/shorts/feeds?shortsId=${shortsId}`;
@@ -24,10 +23,8 @@ const QUEUES: Array<{ id: Queue; label: string }> = [
  * and a confirmation.
  */
 export function Moderation() {
-  const [version, setVersion] = useState(0);
   const [state, setState] = useState<Queue>('OPEN');
-  const queue = useOps(() => callOps(api.moderation, { query: { state } }), `${state}:${version}`);
-  const reload = () => setVersion((v) => v + 1);
+  const queue = useModerationQueue(state);
   return (
     <section className={styles.card} aria-labelledby="moderation-title">
       <h2 id="moderation-title">신고 검토</h2>
@@ -45,18 +42,28 @@ export function Moderation() {
           </button>
         ))}
       </fieldset>
-      <Status {...queue} />
+      <Status read={queue} />
       {queue.data?.items.length === 0 && <p>검토할 신고가 없습니다.</p>}
       {queue.data?.items.map((item) => (
-        <CaseCard key={item.caseId} item={item} mediaBaseUrl={queue.data?.mediaBaseUrl ?? '/media/'} onDone={reload} />
+        <CaseCard key={item.caseId} item={item} mediaBaseUrl={queue.data?.mediaBaseUrl ?? '/media/'} />
       ))}
     </section>
   );
 }
 
-function CaseCard({ item, mediaBaseUrl, onDone }: { item: ModerationCase; mediaBaseUrl: string; onDone: () => void }) {
-  const decide = (action: 'HIDE' | 'RESTORE' | 'DISMISS') => (reason: string) =>
-    callOps(api.decide, { params: { caseId: item.caseId }, body: { action, reason } });
+/** The creator's case actions; each refetches the queues, today's figures and the creator's page. */
+function useCaseAction<V>(creatorId: number, run: (vars: V) => Promise<unknown>) {
+  return useConsoleAction(run, () => opsChanges.moderation(creatorId));
+}
+
+function CaseCard({ item, mediaBaseUrl }: { item: ModerationCase; mediaBaseUrl: string }) {
+  const decision = useCaseAction(item.creatorId, (body: { action: 'HIDE' | 'RESTORE' | 'DISMISS'; reason: string }) =>
+    callOps(api.decide, { params: { caseId: item.caseId }, body }),
+  );
+  const strike = useCaseAction(item.creatorId, (reason: string) =>
+    callOps(api.strike, { params: { customerId: item.creatorId }, body: { reason } }),
+  );
+  const decide = (action: 'HIDE' | 'RESTORE' | 'DISMISS') => (reason: string) => decision({ action, reason });
   const isShort = item.targetType === 'SHORT';
   const kind = isShort ? '쇼츠' : '댓글';
   const shortName = item.shortTitle ? `‘${item.shortTitle}’` : `#${item.shortsId}`;
@@ -107,21 +114,12 @@ function CaseCard({ item, mediaBaseUrl, onDone }: { item: ModerationCase; mediaB
           <div className={styles.row}>
             {/* A case hidden by the report threshold waits for review: hiding it confirms it. */}
             {(item.state !== 'HIDDEN' || item.autoHidden) && (
-              <ActionButton label="숨김" title={`${kind} 숨김`} variant="danger" run={decide('HIDE')} onDone={onDone} />
+              <ActionButton label="숨김" title={`${kind} 숨김`} variant="danger" run={decide('HIDE')} />
             )}
-            {item.state === 'HIDDEN' && (
-              <ActionButton label="복구" title={`${kind} 복구`} run={decide('RESTORE')} onDone={onDone} />
-            )}
-            {item.state === 'OPEN' && (
-              <ActionButton label="기각" title="신고 기각" run={decide('DISMISS')} onDone={onDone} />
-            )}
-            <ActionButton
-              label="경고"
-              title={`${item.creatorNickname}에게 경고`}
-              run={(reason) => callOps(api.strike, { params: { customerId: item.creatorId }, body: { reason } })}
-              onDone={onDone}
-            />
-            <UploadBan creatorId={item.creatorId} nickname={item.creatorNickname} onDone={onDone} />
+            {item.state === 'HIDDEN' && <ActionButton label="복구" title={`${kind} 복구`} run={decide('RESTORE')} />}
+            {item.state === 'OPEN' && <ActionButton label="기각" title="신고 기각" run={decide('DISMISS')} />}
+            <ActionButton label="경고" title={`${item.creatorNickname}에게 경고`} run={strike} />
+            <UploadBan creatorId={item.creatorId} nickname={item.creatorNickname} />
           </div>
         </div>
       </div>
@@ -129,8 +127,11 @@ function CaseCard({ item, mediaBaseUrl, onDone }: { item: ModerationCase; mediaB
   );
 }
 
-function UploadBan({ creatorId, nickname, onDone }: { creatorId: number; nickname: string; onDone: () => void }) {
+function UploadBan({ creatorId, nickname }: { creatorId: number; nickname: string }) {
   const [days, setDays] = useState('7');
+  const ban = useCaseAction(creatorId, (body: { days: number; reason: string }) =>
+    callOps(api.uploadBan, { params: { customerId: creatorId }, body }),
+  );
   const n = Number(days);
   return (
     <ActionButton
@@ -153,8 +154,7 @@ function UploadBan({ creatorId, nickname, onDone }: { creatorId: number; nicknam
           : `기간은 1~${BLOCK_AND_REPORT.maxBanDays}일로 입력해주세요.`
       }
       summary={`${nickname}님의 업로드를 ${n}일 동안 막습니다.`}
-      run={(reason) => callOps(api.uploadBan, { params: { customerId: creatorId }, body: { days: n, reason } })}
-      onDone={onDone}
+      run={(reason) => ban({ days: n, reason })}
     />
   );
 }

@@ -1,18 +1,23 @@
 import type { StaffMe } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { createConsoleQueryClient } from '../api/query-client';
+import { callOps, opsToken, whenSignedOut } from '../api/staff-api';
+import styles from '../components/ops-console.module.css';
+import { ROLE_LABELS, type Section, sectionsFor } from '../console-access';
 import { AuditLog } from './audit-log';
-import { type Section, sectionsFor } from './console-access';
 import { Customers } from './customers';
 import { Enrol } from './enrol';
 import { Home } from './home';
 import { Merchants } from './merchants';
 import { Moderation } from './moderation';
-import { callOps, opsToken, whenSignedOut } from './ops-client';
-import styles from './ops-console.module.css';
 import { Reconciliation } from './reconciliation';
 import { SignIn } from './sign-in';
-import { ROLE_LABELS, Staff } from './staff';
+import { Staff } from './staff';
+
+/** The console's one cache (its own, apart from the customer app's). */
+const consoleQueryClient = createConsoleQueryClient();
 
 /**
  * The operator console (`/ops`, desktop-first): sign-in with a password and a TOTP code, then the screens the
@@ -21,21 +26,30 @@ import { ROLE_LABELS, Staff } from './staff';
  */
 export default function OpsConsolePage() {
   const enrolment = /^\/ops\/enrol\/([A-Za-z0-9_-]+)$/.exec(window.location.pathname)?.[1];
-  return enrolment ? <Enrol token={enrolment} /> : <Console />;
+  return (
+    <QueryClientProvider client={consoleQueryClient}>
+      {enrolment ? <Enrol token={enrolment} /> : <Console />}
+    </QueryClientProvider>
+  );
 }
 
 function Console() {
+  const client = useQueryClient();
   const [me, setMe] = useState<StaffMe | null>(null);
   const [section, setSection] = useState<Section>('home');
   const [checking, setChecking] = useState(() => opsToken.get() !== null);
 
   useEffect(() => {
-    whenSignedOut(() => setMe(null));
+    // A session that ends takes what it read with it: the next operator's role may not see it.
+    whenSignedOut(() => {
+      client.clear();
+      setMe(null);
+    });
     if (!opsToken.get()) return;
     callOps(api.me)
       .then(setMe, () => undefined)
       .finally(() => setChecking(false));
-  }, []);
+  }, [client]);
 
   if (checking) return <p role="status">불러오는 중...</p>;
   if (!me) return <SignIn onSignedIn={setMe} />;
@@ -67,6 +81,7 @@ function Console() {
           onClick={() => {
             void callOps(api.signOut).catch(() => undefined);
             opsToken.clear();
+            client.clear();
             setMe(null);
           }}
         >

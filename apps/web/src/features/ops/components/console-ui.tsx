@@ -1,19 +1,26 @@
 import { withParticle } from '@ohgood/contract/particles';
-import { notify } from '../../shared/notify';
-import { OpsError } from './ops-client';
+import { ApiError } from '../../../shared/api-client';
+import { notify } from '../../../shared/notify';
 import styles from './ops-console.module.css';
 
 /** The Korean message of a failed console call. */
-export const failure = (error: unknown) => (error instanceof OpsError ? error.message : '요청에 실패했습니다.');
+export const failure = (error: unknown) => (error instanceof ApiError ? error.message : '요청에 실패했습니다.');
 
-/** A read's loading and error (with a retry) states. */
-export function Status({ loading, error, retry }: { loading: boolean; error?: string; retry: () => void }) {
-  if (loading) return <p role="status">불러오는 중...</p>;
-  if (!error) return null;
+/** What Status needs of a console read (a TanStack Query result). */
+interface Read {
+  isFetching: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/** A read's loading and error (with a retry) states; while it reads again, what it showed stays below. */
+export function Status({ read }: { read: Read }) {
+  if (read.isFetching) return <p role="status">불러오는 중...</p>;
+  if (!read.error) return null;
   return (
     <p className={styles.error} role="alert">
-      {error}{' '}
-      <button type="button" className={styles.linkButton} onClick={retry}>
+      {failure(read.error)}{' '}
+      <button type="button" className={styles.linkButton} onClick={() => void read.refetch()}>
         다시 시도
       </button>
     </p>

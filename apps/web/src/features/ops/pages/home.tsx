@@ -1,21 +1,20 @@
-import { opsEndpoints as api, type StaffAlert } from '@ohgood/contract/ops';
-import { won } from '../../shared/format';
-import { minute, Status } from './console-ui';
-import { callOps } from './ops-client';
-import styles from './ops-console.module.css';
-import { useOps } from './use-ops';
+import type { StaffAlert } from '@ohgood/contract/ops';
+import { won } from '../../../shared/format';
+import { useOpsHome } from '../api/queries';
+import { minute, Status } from '../components/console-ui';
+import styles from '../components/ops-console.module.css';
 
 /**
  * Today's figures (KST day): payments, refunds, overdue customers, autopay failures, open reports, the latest
  * reconciled day's mismatches; and the staff alerts still open (ADR 0200).
  */
 export function Home() {
-  const home = useOps(() => callOps(api.home), 'home');
+  const home = useOpsHome();
   const d = home.data;
   return (
     <section className={styles.card} aria-labelledby="home-title">
       <h2 id="home-title">오늘의 현황{d ? ` (${d.date})` : ''}</h2>
-      <Status {...home} />
+      <Status read={home} />
       {d && (
         <dl className={styles.grid}>
           <Figure label={`결제 ${d.payments.count}건`} value={won(d.payments.amount)} />

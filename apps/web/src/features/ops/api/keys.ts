@@ -1,0 +1,64 @@
+import type { QueryKey } from '@tanstack/react-query';
+
+/** An audit log filter as the console sends it (an absent key is no filter). */
+export interface AuditFilter {
+  staffId?: string;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  from?: string;
+  to?: string;
+}
+
+/*
+ * The console's query keys: its own cache (api/query-client.ts), apart from the customer app's registry
+ * (shared/query-keys.ts). Each screen's reads sit under one prefix, so an action marks a whole screen stale.
+ */
+export const opsKeys = {
+  all: ['ops'],
+  home: ['ops', 'home'],
+  /** Searches and every customer's page and audit history. */
+  customers: ['ops', 'customers'],
+  searches: ['ops', 'customers', 'search'],
+  search: (q: string) => ['ops', 'customers', 'search', q],
+  /** One customer: their page and their audit history. */
+  customer: (id: number) => ['ops', 'customers', id],
+  customerPage: (id: number) => ['ops', 'customers', id, 'page'],
+  customerAudit: (id: number) => ['ops', 'customers', id, 'audit'],
+  moderation: ['ops', 'moderation'],
+  queue: (state: string) => ['ops', 'moderation', state],
+  /** The list and each merchant's detail. */
+  merchants: ['ops', 'merchants'],
+  merchantList: ['ops', 'merchants', 'list'],
+  merchant: (id: number) => ['ops', 'merchants', id],
+  staff: ['ops', 'staff'],
+  /** The global audit log, each filter its own entry. */
+  audit: ['ops', 'audit'],
+  auditLog: (filter: AuditFilter) => ['ops', 'audit', filter],
+  enrolment: (token: string) => ['ops', 'enrolment', token],
+  /** The daily reconciliation: the recent days and each day's mismatches (read-only; the job writes them). */
+  reconciliations: ['ops', 'reconciliations'],
+  reconciliationDay: (day: string) => ['ops', 'reconciliations', day],
+} as const;
+
+/*
+ * What each kind of console action changes, as the reads to fetch again. Every action is audited, so each also
+ * names the audit log. Kept exact: an action refetches what it changed and nothing else.
+ */
+export const opsChanges = {
+  /** Suspend, lift, a limit, lockouts, sessions: the customer's page and history, and their row in a search. */
+  customer: (id: number): QueryKey[] => [opsKeys.customer(id), opsKeys.searches, opsKeys.audit],
+  /** A reveal changes no data, only the customer's audit history. */
+  reveal: (id: number): QueryKey[] => [opsKeys.customerAudit(id), opsKeys.audit],
+  /** A refund on the merchant's behalf: the customer's page, the merchant's refunds, today's refund figures. */
+  refund: (id: number): QueryKey[] => [opsKeys.customer(id), opsKeys.merchants, opsKeys.home, opsKeys.audit],
+  /** A decision, a strike or an upload ban: the queues, today's open reports and the creator's page. */
+  moderation: (creatorId: number): QueryKey[] => [
+    opsKeys.moderation,
+    opsKeys.home,
+    opsKeys.customer(creatorId),
+    opsKeys.audit,
+  ],
+  merchants: (): QueryKey[] => [opsKeys.merchants, opsKeys.audit],
+  staff: (): QueryKey[] => [opsKeys.staff, opsKeys.audit],
+};
