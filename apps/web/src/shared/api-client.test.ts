@@ -6,9 +6,8 @@ import { paymentEndpoints } from '@ohgood/contract/payments';
 import { shortsEndpoints } from '@ohgood/contract/shorts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, createCaller, type SessionPolicy } from './api-client';
+import { ApiError, callEndpoint, createCaller, type SessionPolicy } from './api-client';
 import { clearToken, getToken, logout, setToken } from './auth-token';
-import { callEndpoint } from './customer-api';
 import { registerNavigator } from './navigation';
 import { currentToast, dismissToast } from './toast';
 

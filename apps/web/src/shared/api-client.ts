@@ -1,250 +1,49 @@
-import type {
-  Endpoint,
-  EndpointBodyInput,
-  EndpointHeadersInput,
-  EndpointParamsInput,
-  EndpointQueryInput,
-  EndpointResponse,
-} from '@ohgood/contract/endpoint';
 import type { ErrorCode } from '@ohgood/contract/errors';
-import { TIMEOUTS } from '@ohgood/contract/limits';
 import { MSG } from '@ohgood/contract/messages';
+import { clearToken, expireSession, getToken, wasLoggedOutByUser } from './auth-token';
+import { ApiError, type CallOptions, createCaller, fillPath, LONG_TIMEOUT, type SessionPolicy } from './caller';
+import { navigateTo } from './navigation';
+import { notify } from './notify';
+import { currentPath, loginPath } from './return-to';
 
 /*
- * The one way the web calls a contract endpoint. `createCaller` makes a caller from a session policy (how the
- * token is read, what a refused session does); everything else (URLs, timeouts, the error envelope, reads
- * repeated through a 503) is the same for every caller. The customer's caller is `shared/customer-api.ts`,
- * the console's `features/ops/api/staff-api.ts`. This module imports no session of its own, so the console's
- * page carries nothing of the customer's.
+ * The web's API module: the one caller factory and its error (made in `caller.ts`, which the console's page
+ * imports without this module's customer session), and the customer app's caller built from it.
  */
+export { ApiError, type CallOptions, createCaller, fillPath, LONG_TIMEOUT, type SessionPolicy };
 
-/**
- * A failed call: the HTTP status (0 for network/timeout), the contract's error code and the Korean message
- * to show. Screens branch on `code`, never on the message.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    /** The request field the server refused, when it named one (a form marks that field). */
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-  /** The server's Retry-After (a 503 or 429), in ms, when it sent one in seconds. */
-  retryAfterMs?: number;
-}
+/** 403 codes that mean "your session is not valid": they log the user out. Business 403s (e.g. a
+ * suspended account) do not. */
+const AUTH_FORBIDDEN_CODES: ReadonlySet<ErrorCode> = new Set(['FORBIDDEN', 'UNAUTHORIZED', 'TOKEN_REVOKED']);
 
-function retryAfterMs(header: string | null): number | undefined {
-  const seconds = header === null ? Number.NaN : Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+function sendToLogin(): void {
+  if (window.location.pathname !== '/login') navigateTo(loginPath(currentPath()), { replace: true });
 }
 
 /**
- * The code of the contract's error envelope (`{success: false, code, message}`); anything else (a proxy's
- * page, a body that is not ours) is the generic one. A code this build does not know yet (a newer server) is
- * kept: no screen branches on it, and its message is still the server's. The contract's list of codes stays
- * out of the bundle.
+ * The customer app's caller. Customer endpoints need the customer's token (a held one is still sent to public
+ * ones, so public feeds can personalise: docs/rules/api.md#A3); merchant calls carry their key header and never
+ * touch the customer's session. A 401 or a session 403 logs the user out and goes to /login; a customer call
+ * without a token never leaves the browser.
  */
-function toErrorCode(body: { success?: unknown; code?: unknown }): ErrorCode {
-  const { success, code } = body;
-  return success === false && typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)
-    ? (code as ErrorCode)
-    : 'REQUEST_FAILED';
-}
-
-/** A failed response's body as an ApiError: the envelope's code, message and field, or the generic ones. */
-function errorOf(status: number, body: unknown): ApiError {
-  const err = (body && typeof body === 'object' ? body : {}) as {
-    success?: unknown;
-    code?: unknown;
-    message?: unknown;
-    field?: unknown;
-  };
-  const message = typeof err.message === 'string' && err.message ? err.message : MSG.requestFailed;
-  return new ApiError(status, toErrorCode(err), message, typeof err.field === 'string' ? err.field : undefined);
-}
-
-/** docs/rules/api.md#A4: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */
-function failedBody(body: unknown): ApiError | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  return (body as { success?: unknown }).success === false ? errorOf(200, body) : null;
-}
-
-type Query = Record<string, unknown>;
-
-function buildUrl(baseUrl: string, path: string, query?: Query): string {
-  const normalized = `${baseUrl}${path.startsWith('/') ? path : `/${path}`}`;
-  if (!query) return normalized;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.set(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${normalized}?${search}` : normalized;
-}
-
-/** A contract path with its `:name` segments filled in, each encoded. */
-export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
-  return path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
-}
-
-/** What a caller decides about sessions; the rest of a call is the same for every caller. */
-export interface SessionPolicy {
-  /** Prepended to every path ('' for the page's own origin). */
-  baseUrl?: string;
-  /** The bearer token to send to this endpoint, or null for none. */
-  token(endpoint: Endpoint): string | null;
-  /** Whether this endpoint needs the token: without one, the call fails with LOGIN_REQUIRED before it leaves. */
-  needsToken(endpoint: Endpoint): boolean;
-  /** What else happens when a token is needed and none is held (the customer's app asks for a login). */
-  onMissingToken?(endpoint: Endpoint): void;
-  /** The server refused the call with a 401 or 403 (`sent` is the token it got): end the session, or not. */
-  refused(failure: ApiError, endpoint: Endpoint, sent: string | null): void;
-  /** Reads repeated while the server answers 503 SERVICE_UNAVAILABLE (a dependency restarting). */
-  unavailableRetries?: number;
-}
-
-/** The longest wait between those tries, whatever the server's Retry-After says. */
-const MAX_RETRY_WAIT_MS = 5_000;
-
-interface Call {
-  endpoint: Endpoint;
-  path: string;
-  query?: Query;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  timeoutMs: number | null;
-}
-
-/** The network's failure (no answer at all) as an ApiError in Korean. */
-function unreachable(error: unknown): ApiError {
-  const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-  return new ApiError(
-    0,
-    timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-    timedOut ? '요청 시간이 초과되었습니다.' : '네트워크 오류가 발생했습니다. 다시 시도해주세요.',
-  );
-}
-
-async function sendOnce(policy: SessionPolicy, call: Call): Promise<unknown> {
-  const token = policy.token(call.endpoint);
-  if (!token && policy.needsToken(call.endpoint)) {
-    policy.onMissingToken?.(call.endpoint);
-    throw new ApiError(401, 'LOGIN_REQUIRED', MSG.loginRequired);
-  }
-  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
-  if (token) headers.authorization = `Bearer ${token}`;
-  let body: BodyInit | undefined;
-  if (call.body instanceof FormData) {
-    body = call.body;
-  } else if (call.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(call.body);
-  }
-  const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter(
-    (s): s is AbortSignal => s !== undefined,
-  );
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(policy.baseUrl ?? '', call.path, call.query), {
-      method: call.endpoint.method,
-      headers,
-      body,
-      signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
-    });
-  } catch (error) {
-    if (call.signal?.aborted) throw error;
-    throw unreachable(error);
-  }
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  if (!response.ok) {
-    const failure = errorOf(response.status, parsed);
-    failure.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
-    if (response.status === 401 || response.status === 403) policy.refused(failure, call.endpoint, token);
-    throw failure;
-  }
-  const failure = failedBody(parsed);
-  if (failure) throw failure;
-  return parsed;
-}
-
-/**
- * A read is repeated by itself while the server is briefly unavailable (503 SERVICE_UNAVAILABLE): nothing
- * happened on the server, so repeating a GET is harmless. Writes are never repeated: the screen offers it.
- */
-async function send(policy: SessionPolicy, call: Call): Promise<unknown> {
-  const retries = policy.unavailableRetries ?? 2;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await sendOnce(policy, call);
-    } catch (error) {
-      const unavailable = error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE';
-      if (!unavailable || call.endpoint.method !== 'GET' || attempt >= retries || call.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfterMs ?? 1_000, MAX_RETRY_WAIT_MS)));
-    }
-  }
-}
-
-/* The typed calls of the contract's endpoints. */
-
-/** An input is required when its type has required keys, optional when all are, absent when undeclared. */
-type Slot<K extends string, T> = [T] extends [undefined]
-  ? { [P in K]?: undefined }
-  : object extends T
-    ? { [P in K]?: T }
-    : { [P in K]: T };
-
-export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput<E>> &
-  Slot<'query', EndpointQueryInput<E>> &
-  Slot<'body', E['body'] extends 'multipart' ? FormData : EndpointBodyInput<E>> &
-  Slot<'headers', EndpointHeadersInput<E>> & {
-    /** Milliseconds, or null for none. Default: 10 s (docs/rules/api.md#A5), none for multipart uploads. */
-    timeout?: number | null;
-    signal?: AbortSignal;
-  };
-
-type CallArgs<E extends Endpoint> =
-  object extends CallOptions<E> ? [options?: CallOptions<E>] : [options: CallOptions<E>];
-
-/** Calls a contract endpoint and resolves to its HTTP body exactly as declared (enveloped or bare). */
-export type Caller = <E extends Endpoint>(endpoint: E, ...args: CallArgs<E>) => Promise<EndpointResponse<E>>;
-
-/** The 30 s timeout for slow calls (report, chat; docs/rules/api.md#A5). */
-export const LONG_TIMEOUT = TIMEOUTS.longMs;
-
-/**
- * A caller on `policy`: it resolves to the endpoint's body exactly as declared (no unwrapping); failures reject
- * with an ApiError carrying the contract's error code, after the policy has seen a 401 or 403.
- */
-export function createCaller(policy: SessionPolicy): Caller {
-  return (endpoint, ...[options]) => {
-    const opts = (options ?? {}) as {
-      params?: Record<string, unknown>;
-      query?: Query;
-      body?: unknown;
-      headers?: Record<string, string>;
-      timeout?: number | null;
-      signal?: AbortSignal;
-    };
-    const defaultTimeout = endpoint.body === 'multipart' ? null : TIMEOUTS.shortMs;
-    return send(policy, {
-      endpoint,
-      path: fillPath(endpoint.path, opts.params),
-      query: opts.query,
-      body: opts.body,
-      headers: opts.headers,
-      signal: opts.signal,
-      timeoutMs: opts.timeout === undefined ? defaultTimeout : opts.timeout,
-    }) as never;
-  };
-}
+export const callEndpoint = createCaller({
+  token: (endpoint) => (endpoint.access === 'merchant' ? null : getToken()),
+  needsToken: (endpoint) => endpoint.access === 'customer',
+  onMissingToken: (endpoint) => {
+    // A read made without a session right after the user logged out here belongs to a signed-in screen that is
+    // leaving: one committed just before the logout can still start its queries as React finishes that commit.
+    // It is refused quietly; the logout's own message stands, and guarded pages announce themselves.
+    if (endpoint.method === 'GET' && wasLoggedOutByUser()) return;
+    notify(MSG.loginRequired);
+    sendToLogin();
+  },
+  refused: (failure, endpoint, sent) => {
+    if (endpoint.access === 'merchant') return;
+    if (failure.status === 403 && !AUTH_FORBIDDEN_CODES.has(failure.code)) return;
+    // A held token the server refuses is an expired session: say so, rather than land on /login mutely.
+    if (sent && window.location.pathname !== '/login') notify(MSG.sessionExpired);
+    if (sent) expireSession();
+    else clearToken();
+    sendToLogin();
+  },
+});

@@ -1,6 +1,6 @@
 import { notificationEndpoints as api } from '@ohgood/contract/notifications';
+import { callEndpoint } from './api-client';
 import { confirmSheet } from './confirm';
-import { callEndpoint } from './customer-api';
 import { notify } from './notify';
 
 const ASKED_KEY = 'ohgood.push-asked';

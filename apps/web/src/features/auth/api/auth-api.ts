@@ -1,6 +1,6 @@
 import { authEndpoints as api, type LoginRequest, type RegisterRequest } from '@ohgood/contract/auth';
 import { useMutation } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 
 /** Bare `{accessToken}`. Nothing cached to refresh: the session starts with an empty cache. */
 export function useLogin() {

@@ -1,6 +1,6 @@
 import { autopayEndpoints as api } from '@ohgood/contract/autopay';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
 export function useAutopay() {

@@ -1,6 +1,6 @@
 import { billEndpoints as api } from '@ohgood/contract/bills';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
 /** The bills feature's keys, on the shared registry's prefixes (other features' writes refresh them). */

@@ -1,7 +1,6 @@
 import { chatEndpoints as api, type ChatReply, type ChatRequest } from '@ohgood/contract/chat';
 import { useMutation } from '@tanstack/react-query';
-import { LONG_TIMEOUT } from '../../../shared/api-client';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
 
 /*
  * The chat's calls are writes to the server's conversation session; it reads no cached data, so nothing is

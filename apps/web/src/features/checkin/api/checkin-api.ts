@@ -1,6 +1,6 @@
 import { checkinEndpoints as api } from '@ohgood/contract/checkin';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
 /** The check-in feature's key; the app refreshes it with the points once the prize is shown. */

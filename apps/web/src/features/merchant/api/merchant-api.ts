@@ -5,8 +5,7 @@ import {
   type PaymentRequestStatus,
 } from '@ohgood/contract/payments';
 import { useMutation } from '@tanstack/react-query';
-import { fillPath } from '../../../shared/api-client';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint, fillPath } from '../../../shared/api-client';
 import { followEventStream } from '../../../shared/event-stream';
 
 /* The merchant's checkout: writes with the merchant's key and a live stream; no customer data is cached. */

@@ -1,6 +1,6 @@
 import { paymentEndpoints } from '@ohgood/contract/payments';
 import { useQuery } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
 /** The mypage feature's keys: one summary (payments, repayments and points refresh it). */

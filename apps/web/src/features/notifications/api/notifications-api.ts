@@ -4,7 +4,7 @@ import {
   type NotificationPreferences,
 } from '@ohgood/contract/notifications';
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
 export const noticeKeys = {

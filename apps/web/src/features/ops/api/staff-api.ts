@@ -1,4 +1,4 @@
-import { createCaller } from '../../../shared/api-client';
+import { createCaller } from '../../../shared/caller';
 
 /*
  * The console's caller, made by the one caller factory: its token is an operator's (sessionStorage, this tab

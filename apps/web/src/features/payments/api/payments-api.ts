@@ -1,6 +1,6 @@
 import { paymentEndpoints as api, type FinalResult } from '@ohgood/contract/payments';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
 export type CodeType = 'pincode' | 'qrcode';

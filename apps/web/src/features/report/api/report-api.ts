@@ -1,7 +1,6 @@
 import { reportEndpoints as api } from '@ohgood/contract/report';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { LONG_TIMEOUT } from '../../../shared/api-client';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
 /** The report's keys; payments, repayments and extensions refresh the whole report. */

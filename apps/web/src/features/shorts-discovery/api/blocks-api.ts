@@ -1,6 +1,6 @@
 import { safetyEndpoints } from '@ohgood/contract/safety';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { invalidateAfter } from '../../../shared/query-keys';
 import { discoveryKeys } from './discovery-api';
 

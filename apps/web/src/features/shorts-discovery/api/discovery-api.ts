@@ -2,7 +2,7 @@ import { shortsEndpoints } from '@ohgood/contract/shorts';
 import type { ProfileSort, SearchCursor } from '@ohgood/contract/shorts-discovery';
 import { discoveryEndpoints as api } from '@ohgood/contract/shorts-discovery';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
 /** Page size of search and the my page's lists (docs/rules/api.md#A1). */

@@ -1,6 +1,6 @@
 import { type ReportRequest, safetyEndpoints } from '@ohgood/contract/safety';
 import { useMutation } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 
 /**
  * A report of a short or a comment (docs/rules/shorts.md#S10): nothing on screen changes until it is reviewed.

@@ -1,6 +1,6 @@
 import { shortsEndpoints as api, type ProcessingStatus, type ReactionType } from '@ohgood/contract/shorts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callEndpoint } from '../../../shared/customer-api';
+import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
 /** The shorts feature's keys on the shared registry's prefixes. */
