@@ -67,12 +67,6 @@ function errorOf(status: number, body: unknown): ApiError {
   return new ApiError(status, toErrorCode(err), message, typeof err.field === 'string' ? err.field : undefined);
 }
 
-/** docs/rules/api.md#A4: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code). */
-function failedBody(body: unknown): ApiError | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  return (body as { success?: unknown }).success === false ? errorOf(200, body) : null;
-}
-
 type Query = Record<string, unknown>;
 
 function buildUrl(path: string, query?: Query): string {
@@ -109,21 +103,18 @@ export interface SessionPolicy {
 /** The longest wait between those tries, whatever the server's Retry-After says. */
 const MAX_RETRY_WAIT_MS = 5_000;
 
-/** One call: its endpoint, its URL path (base URL included, parameters filled in) and the caller's options. */
-interface Call {
-  endpoint: Endpoint;
-  path: string;
-  options: {
-    query?: Query;
-    body?: unknown;
-    headers?: Record<string, string>;
-    /** Milliseconds, null for none, absent for the endpoint's default. */
-    timeout?: number | null;
-    signal?: AbortSignal;
-  };
+/** A call's options (besides its path parameters, already in its path). */
+interface Options {
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Milliseconds, null for none, absent for the endpoint's default. */
+  timeout?: number | null;
+  signal?: AbortSignal;
 }
 
-async function sendOnce(policy: SessionPolicy, { endpoint, path, options: call }: Call): Promise<unknown> {
+/** One try of a call to `path` (base URL included, parameters filled in). */
+async function sendOnce(policy: SessionPolicy, endpoint: Endpoint, path: string, call: Options): Promise<unknown> {
   const token = policy.token(endpoint);
   if (!token && policy.needsToken(endpoint)) {
     policy.onMissingToken?.(endpoint);
@@ -174,8 +165,8 @@ async function sendOnce(policy: SessionPolicy, { endpoint, path, options: call }
     if (response.status === 401 || response.status === 403) policy.refused(failure, endpoint, token);
     throw failure;
   }
-  const failure = failedBody(parsed);
-  if (failure) throw failure;
+  // docs/rules/api.md#A4: a 200 body `{success: false, …}` is a failure too, carrying its message (and our code).
+  if ((parsed as { success?: unknown } | null)?.success === false) throw errorOf(200, parsed);
   return parsed;
 }
 
@@ -183,16 +174,14 @@ async function sendOnce(policy: SessionPolicy, { endpoint, path, options: call }
  * A read is repeated by itself while the server is briefly unavailable (503 SERVICE_UNAVAILABLE): nothing
  * happened on the server, so repeating a GET is harmless. Writes are never repeated: the screen offers it.
  */
-async function send(policy: SessionPolicy, call: Call): Promise<unknown> {
+async function send(policy: SessionPolicy, endpoint: Endpoint, path: string, options: Options): Promise<unknown> {
   const retries = policy.unavailableRetries ?? 2;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await sendOnce(policy, call);
+      return await sendOnce(policy, endpoint, path, options);
     } catch (error) {
       const unavailable = error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE';
-      if (!unavailable || call.endpoint.method !== 'GET' || attempt >= retries || call.options.signal?.aborted) {
-        throw error;
-      }
+      if (!unavailable || endpoint.method !== 'GET' || attempt >= retries || options.signal?.aborted) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfterMs ?? 1_000, MAX_RETRY_WAIT_MS)));
     }
   }
@@ -231,8 +220,7 @@ export const LONG_TIMEOUT = TIMEOUTS.longMs;
  */
 export function createCaller(policy: SessionPolicy): Caller {
   return (endpoint, ...[options]) => {
-    const { params, ...rest } = (options ?? {}) as Call['options'] & { params?: Record<string, unknown> };
-    const path = (policy.baseUrl ?? '') + fillPath(endpoint.path, params);
-    return send(policy, { endpoint, path, options: rest }) as never;
+    const { params, ...rest } = (options ?? {}) as Options & { params?: Record<string, unknown> };
+    return send(policy, endpoint, (policy.baseUrl ?? '') + fillPath(endpoint.path, params), rest) as never;
   };
 }
