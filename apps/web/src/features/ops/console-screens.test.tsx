@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpsCustomerPage } from '@ohgood/contract/ops';
+import type { OpsCustomerPage, OpsHome } from '@ohgood/contract/ops';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render as renderScreen, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -14,6 +14,7 @@ import { sectionsFor } from './console-access';
 import { CustomerDetail } from './pages/customer-detail';
 import { Merchants } from './pages/merchants';
 import { Moderation } from './pages/moderation';
+import OpsConsolePage from './pages/ops-console-page';
 
 /**
  * The console's screens against a stubbed network (the server's own rules are proved by its tests): every
@@ -197,6 +198,71 @@ describe('what a console action refetches', () => {
     await waitFor(() => expect(reads('/api/ops/customers/7/audit')).toBe(2));
     expect(screen.getByTestId('personal-email')).toHaveTextContent('demo@ohgood.kr');
     expect(reads('/api/ops/customers/7')).toBe(1);
+  });
+});
+
+describe('a staff session that ends', () => {
+  it('signs the console out at the 401 of a screen’s read, and shows nothing it read to the next sign-in', async () => {
+    const user = userEvent.setup();
+    const me = { staffId: 1, email: 'admin@ohgood.kr', name: '관리자', role: 'ADMIN', idleMinutes: 30 };
+    const home = (count: number): OpsHome => ({
+      date: '2026-11-10',
+      payments: { count, amount: 10_000 },
+      refunds: { count: 0, amount: 0 },
+      overdueCustomers: 0,
+      autopayFailures: 0,
+      openReports: 0,
+      reconciliation: null,
+      alerts: [],
+    });
+    let homeReads = 0;
+    let staffReads = 0;
+    let answerSecondHome: (response: Response) => void = () => undefined;
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        const key = `${init.method ?? 'GET'} ${url.split('?')[0]}`;
+        calls.push({ method: init.method ?? 'GET', path: url.split('?')[0] as string, body: undefined });
+        if (key === 'GET /api/ops/me' || key === 'POST /api/ops/auth/totp') return json(me);
+        if (key === 'POST /api/ops/auth/sign-in') return json({ token: 'new-token', stage: 'TOTP' });
+        if (key === 'GET /api/ops/staff') {
+          staffReads += 1;
+          if (staffReads > 1) return json({ items: [] });
+          return json({ success: false, code: 'UNAUTHORIZED', message: '다시 로그인해주세요.' }, 401);
+        }
+        if (key === 'GET /api/ops/home') {
+          homeReads += 1;
+          if (homeReads === 1) return json(home(2));
+          return new Promise<Response>((resolve) => {
+            answerSecondHome = resolve;
+          });
+        }
+        return json({ success: false, code: 'NOT_FOUND', message: '없음' }, 404);
+      }),
+    );
+    render(<OpsConsolePage />);
+    expect(await screen.findByText('결제 2건')).toBeInTheDocument();
+
+    // The operator's session ended on the server: the next read is refused and the console signs out.
+    await user.click(screen.getByRole('button', { name: '운영자' }));
+    expect(await screen.findByRole('heading', { name: '오굿페이 운영 콘솔' })).toBeInTheDocument();
+    expect(opsToken.get()).toBeNull();
+
+    await user.type(screen.getByLabelText('이메일'), 'admin@ohgood.kr');
+    await user.type(screen.getByLabelText('비밀번호'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    await user.type(await screen.findByLabelText('인증 앱의 6자리 코드'), '123456');
+    await user.click(screen.getByRole('button', { name: '로그인' }));
+    // Back on the screen it left; home then reads afresh: what the ended session read is gone, not shown while
+    // it loads.
+    await waitFor(() => expect(staffReads).toBe(2));
+    await user.click(screen.getByRole('button', { name: '홈' }));
+    await waitFor(() => expect(homeReads).toBe(2));
+    expect(screen.getByRole('status')).toHaveTextContent('불러오는 중...');
+    expect(screen.queryByText('결제 2건')).not.toBeInTheDocument();
+    answerSecondHome(json(home(5)));
+    expect(await screen.findByText('결제 5건')).toBeInTheDocument();
   });
 });
 
