@@ -37,8 +37,10 @@ import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocation
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
-import { autopayRoutes } from './modules/autopay/routes';
+import { autopayRoutes, sandboxInboxRoutes } from './modules/autopay/routes';
 import { createAutopayService } from './modules/autopay/service';
+import type { BankGateway } from './modules/bank/gateway';
+import { createSandboxBank } from './modules/bank/sandbox-bank';
 import { billsRoutes } from './modules/bills/routes';
 import { createBillsService } from './modules/bills/service';
 import { chatLlmFromConfig } from './modules/chat/llm';
@@ -100,6 +102,8 @@ export interface AppDeps {
   logStream?: LogStream;
   /** Media storage; built from the config when absent. */
   storage?: MediaStorage;
+  /** The bank for 1원 인증 deposits; the sandbox bank when absent. */
+  bank?: BankGateway;
 }
 
 declare module 'fastify' {
@@ -306,7 +310,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const bills = createBillsService(database.db, clock);
   await app.register(billsRoutes(bills));
-  await app.register(autopayRoutes(createAutopayService(database.db)));
+  // The built-in bank unless a real bank's adapter is handed in; its "bank app" is for development only.
+  const bank = deps.bank ?? createSandboxBank(database.db, clock);
+  await app.register(
+    autopayRoutes(
+      createAutopayService(database.db, {
+        clock,
+        bank,
+        codeKey: createHmac('sha256', deps.jwtSecret).update('ohgood account verification codes').digest(),
+      }),
+    ),
+  );
+  if (config.SANDBOX_BANK_INBOX && !deps.bank) await app.register(sandboxInboxRoutes(database.db));
   await registerNotices(app, deps, notifications);
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));

@@ -20,3 +20,7 @@ export const BILL_RULES = {
  */
 export const SUSPENSION_REASONS = ['OVERDUE', 'STAFF'] as const;
 export type SuspensionReason = (typeof SUSPENSION_REASONS)[number];
+
+/** The reason of a customer's suspension, if suspended: an operator's wins over a bill's. */
+export const suspensionReasonOf = (customer: { suspended: boolean; staffSuspended: boolean } | undefined) =>
+  !customer?.suspended ? null : customer.staffSuspended ? ('STAFF' as const) : ('OVERDUE' as const);

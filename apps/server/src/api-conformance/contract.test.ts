@@ -7,6 +7,7 @@ import { allEndpoints, endpointGroups } from '@ohgood/contract/endpoints';
 import { errorBody } from '@ohgood/contract/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../db/schema';
+import { consentToAutopay, depositedCode, sendCode } from '../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { type EndpointSample, injectEndpoint } from '../test/inject-endpoint';
 import { makeVideo, multipart, uploadShort } from '../test/media';
@@ -45,6 +46,8 @@ type Samples = {
 };
 
 let orders = 0;
+/** Accounts of their own for the 1원 인증 samples (one account, one owner). */
+let accounts = 0;
 const orderBody = (totalPrice = 1000) => ({
   orderId: `contract-${Date.now()}-${++orders}`,
   requestName: '계약 테스트',
@@ -137,6 +140,17 @@ const samples: Samples = {
   autopay: {
     get: async (f) => ({ headers: (await f.customer()).auth }),
     set: async (f) => ({ headers: (await f.fresh()).auth, body: { autopay: false } }),
+    sendCode: async (f) => {
+      const customer = await f.h.signUp({ account: `7${String(++accounts).padStart(10, '0')}` });
+      await consentToAutopay(f.h, customer.token);
+      return { headers: bearer(customer.token) };
+    },
+    confirmCode: async (f) => {
+      const customer = await f.h.signUp({ account: `8${String(++accounts).padStart(10, '0')}` });
+      await consentToAutopay(f.h, customer.token);
+      await sendCode(f.h, customer.token);
+      return { headers: bearer(customer.token), body: { code: await depositedCode(f.h, customer.customerId) } };
+    },
   },
   notifications: {
     list: async (f) => ({ headers: (await f.customer()).auth }),

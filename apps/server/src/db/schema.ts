@@ -632,6 +632,66 @@ export const reconciliations = pgTable('reconciliations', {
   mismatchCount: integer('mismatch_count').notNull(),
   mismatches: jsonb('mismatches').$type<ReconciliationMismatch[]>().notNull(),
 });
+/** Every 1원 verification deposit the sandbox bank made, with its depositor name: the customer's "bank app". */
+export const sandboxBankDeposits = pgTable(
+  'sandbox_bank_deposits',
+  {
+    idempotencyKey: text('idempotency_key').primaryKey(),
+    bank: text('bank').notNull(),
+    account: text('account').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    result: text('result').notNull(),
+    depositorName: text('depositor_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sandbox_bank_deposits_account_idx').on(t.bank, t.account, t.createdAt)],
+);
+
+/** Consent to autopay debits and its withdrawal, append-only (docs/rules/bills-and-grades.md#B20, migration 0066). */
+export const autopayConsents = pgTable(
+  'autopay_consents',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    /** GRANTED | WITHDRAWN */
+    action: text('action').notNull(),
+    bank: text('bank').notNull(),
+    account: text('account').notNull(),
+    wordingVersion: text('wording_version').notNull(),
+    /** On the app clock. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('autopay_consents_customer_idx').on(t.customerId, t.id)],
+);
+
+/** One 1원 인증 code sent to a customer's linked account (docs/rules/bills-and-grades.md#B21–#B22). */
+export const accountVerifications = pgTable(
+  'account_verifications',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    bank: text('bank').notNull(),
+    account: text('account').notNull(),
+    /** HMAC of the code, never the code. */
+    codeHash: text('code_hash').notNull(),
+    /** SENT (open) | VERIFIED | LOCKED (too many wrong codes) | REPLACED (a newer code) | NOT_DELIVERED */
+    status: text('status').notNull().default('SENT'),
+    tries: smallint('tries').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+  },
+  (t) => [
+    /** One owner per bank account: the race between two customers is settled here. */
+    uniqueIndex('account_verifications_one_owner_key').on(t.bank, t.account).where(sql`${t.status} = 'VERIFIED'`),
+    uniqueIndex('account_verifications_one_open_key').on(t.customerId).where(sql`${t.status} = 'SENT'`),
+    index('account_verifications_customer_idx').on(t.customerId, t.sentAt),
+  ],
+);
 
 /** One autopay debit per (statement, KST day) (docs/rules/bills-and-grades.md#B16). */
 export const autopayAttempts = pgTable(

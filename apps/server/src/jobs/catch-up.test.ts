@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customers, jobRuns, statements } from '../db/schema';
 import { runAutopay } from '../modules/autopay/autopay-job';
 import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../modules/bank/sandbox-bank';
+import { verifyAutopay } from '../test/autopay-fixture';
 import { createHarness, type Harness } from '../test/harness';
 import { kstAt, noticeKinds } from '../test/notice-helpers';
 import { insertPurchase } from '../test/purchase-fixture';
@@ -22,7 +23,9 @@ afterEach(() => h.close());
 /** A customer with a November purchase (due 15 December), autopay on or off, 50,000 in the linked account. */
 async function customerWithBill(autopay: boolean, account: string, balance = 50_000) {
   h.clock.set(kstAt('2026-11-05'));
-  const { customerId } = await h.signUp({ accountName: '국민', account });
+  const signed = await h.signUp({ accountName: '국민', account });
+  const { customerId } = signed;
+  if (autopay) await verifyAutopay(h, signed);
   await h.database.db.update(customers).set({ autopay, gradePoint: 40 }).where(eq(customers.id, customerId));
   await insertPurchase(h.database.db, { customerId, totalPrice: 30_000, at: kstAt('2026-11-10') });
   await setSandboxAccount(h.database.db, '국민', account, { balance }, h.clock.now());

@@ -126,6 +126,11 @@ const envSchema = z.object({
    * endpoint must be `https:` on port 443 at a host of PUSH_HOSTS.
    */
   PUSH_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * Development and e2e only, off by default: the sandbox bank's "bank app" endpoint
+   * (`GET /api/payment/autopay/sandbox-deposits`) shows the caller's 1원 인증 deposits. Never with a real bank.
+   */
+  SANDBOX_BANK_INBOX: bool.default(false),
   /** Turn domain events into notices on this instance (tests switch it off to play a crashed instance). */
   DISPATCH_EVENTS: bool.default(true),
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),

@@ -1,3 +1,4 @@
+import type { SuspensionReason } from '@ohgood/contract/bill-rules';
 import type { Hobby, Mood } from '@ohgood/contract/chat-rules';
 import type { CatalogPort, CatalogProduct, RecommendOutcome } from '../modules/chat/engine';
 
@@ -6,9 +7,11 @@ import type { CatalogPort, CatalogProduct, RecommendOutcome } from '../modules/c
 export function memoryCatalog(
   items: Array<{ id: number; hobby: Hobby; moods: Mood[]; price: number }>,
   availableLimit = 1_000_000,
+  suspension: SuspensionReason | null = null,
 ): CatalogPort & { calls: number } {
   const port = {
     calls: 0,
+    suspension: async () => suspension,
     async recommend({ mood, hobby, excludeIds }: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }) {
       port.calls += 1;
       const left = items.filter((p) => p.hobby === hobby && !excludeIds.includes(p.id));

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autopayAttempts, purchases, repayments, sandboxBankCredits, sandboxBankDebits } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
+import { verifyAutopay } from '../../test/autopay-fixture';
 import { deferred } from '../../test/deferred';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { kstAt, noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
@@ -27,7 +28,9 @@ const ACCOUNT = { bank: '신한', account: '11122233344' } as const;
 
 async function dueCustomer(account: string = ACCOUNT.account) {
   h.clock.set(kstAt('2026-11-05'));
-  const { customerId, emailId } = await h.signUp({ accountName: ACCOUNT.bank, account });
+  const signed = await h.signUp({ accountName: ACCOUNT.bank, account });
+  const { customerId, emailId } = signed;
+  await verifyAutopay(h, signed);
   const purchaseId = await insertPurchase(h.database.db, {
     customerId,
     totalPrice: 33_000,
@@ -49,6 +52,7 @@ function heldBank(credit?: BankGateway['credit']) {
   const started = deferred<DebitRequest>();
   const release = deferred<void>();
   const bank: BankGateway = {
+    ...sandbox,
     async debit(request) {
       started.resolve(request);
       await release.promise;
@@ -180,6 +184,7 @@ describe('a slow bank and a busy customer hold up nobody else', () => {
     const never = new Promise<never>(() => undefined);
     // The bank acts on the slow customer's debit but its answer never arrives.
     const lateBank: BankGateway = {
+      ...sandbox,
       async debit(request) {
         const answer = await sandbox.debit(request);
         if (request.account === '90000000001') return never;

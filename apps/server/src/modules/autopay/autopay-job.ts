@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock';
 import { type BankGateway, withinDeadline } from '../bank/gateway';
 import { repayLines } from '../bills/service';
 import { dueDate } from '../bills/statements';
+import { autopayActiveSql } from './standing';
 
 type Attempt = typeof autopayAttempts.$inferSelect;
 
@@ -17,7 +18,8 @@ const minutes = (n: number) => n * 60_000;
 
 /**
  * The daily plan (docs/rules/bills-and-grades.md#B16), run once per KST date by the job runner: one PENDING
- * attempt for every statement that autopay should debit today — its customer has autopay on, it still has
+ * attempt for every statement that autopay should debit today — its customer has autopay on (switched on,
+ * consent in force and the account verified by 1원 인증, #B20–#B22; a pending customer is never debited), it still has
  * unpaid lines, it is not overdue and today is on or after its due date (the 15th; for a statement the
  * customer extended, the extended date). An automatically extended statement keeps its 15th, so a failed
  * debit is tried again every day until the statement becomes overdue. The (statement, day) key makes the
@@ -30,7 +32,7 @@ export async function planAutopay(tx: Tx, today: string, at: Date): Promise<{ pl
     tx,
     sql`select s.id, s.customer_id, s.month, s.extension from ${statements} s
       join ${customers} c on c.id = s.customer_id
-      where c.autopay and s.overdue_at is null and s.month < ${today.slice(0, 7)}
+      where ${autopayActiveSql(sql`c`)} and s.overdue_at is null and s.month < ${today.slice(0, 7)}
         and exists (select 1 from ${purchases} p where p.customer_id = s.customer_id
           and p.statement_month = s.month and p.status = 'UNPAID')
         and not exists (select 1 from ${autopayAttempts} a where a.statement_id = s.id and a.status = 'PENDING')

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autopayAttempts, customers, purchases, repayments } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
+import { verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { kstAt, noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
@@ -21,6 +22,7 @@ const ACCOUNT = { bank: '국민' as const, account: '12345678901' };
 async function customerWithNovemberPurchase(balance: number) {
   h.clock.set(kstAt('2026-11-10'));
   const customer = await h.signUp({ accountName: ACCOUNT.bank, account: ACCOUNT.account });
+  await verifyAutopay(h, customer);
   const merchant = await createMerchant(h.database.db);
   const paid = await pay(h, merchant.headers, customer.token, 40_000);
   expect(paid.res.statusCode).toBe(200);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autopayAttempts, notifications, purchases, repayments, sandboxBankDebits } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
+import { verifyAutopay } from '../../test/autopay-fixture';
 import { createHarness, type Harness, secondInstance } from '../../test/harness';
 import { kstAt, noticeKinds } from '../../test/notice-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
@@ -18,6 +19,7 @@ afterEach(() => h.close());
 async function dueCustomer() {
   h.clock.set(kstAt('2026-11-05'));
   const customer = await h.signUp({ accountName: '신한', account: '11122233344' });
+  await verifyAutopay(h, customer);
   await insertPurchase(h.database.db, { customerId: customer.customerId, totalPrice: 30_000, at: kstAt('2026-11-06') });
   await setSandboxAccount(h.database.db, '신한', '11122233344', { balance: 50_000 }, h.clock.now());
   h.clock.set(kstAt('2026-12-15', 10, 0));
@@ -54,6 +56,7 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
     const sandbox = createSandboxBank(h.database.db, h.clock);
     // The bank debits, then the process "dies" before it can record the repayment.
     const dying: BankGateway = {
+      ...sandbox,
       async debit(request) {
         await sandbox.debit(request);
         throw new Error('process killed');

@@ -5,11 +5,13 @@ import { customers, purchases, statements } from '../../db/schema';
 import { rowsOf, type Tx } from '../../db/tx';
 import { recordEvents } from '../../events/record-event';
 import { dueDate } from '../bills/statements';
+import { autopayActiveSql } from './standing';
 
 /**
  * The daily reminders (docs/rules/notifications.md#N5), from the clock and no customer action: for each
  * statement with unpaid lines that is not overdue, a D-3 reminder three days before its due date and a D-day
- * reminder on it, each an event recorded in this run's transaction. The runner claims each KST date once,
+ * reminder on it, each an event recorded in this run's transaction. It says autopay will debit only when it
+ * will (a customer still pending consent or 1원 인증 is told to pay, as one with autopay off). The runner claims each KST date once,
  * so each reminder happens once.
  */
 export async function remindDueStatements(tx: Tx, today: string, at: Date): Promise<{ reminded: number }> {
@@ -21,7 +23,7 @@ export async function remindDueStatements(tx: Tx, today: string, at: Date): Prom
     autopay: boolean;
   }>(
     tx,
-    sql`select s.customer_id, s.month, s.extension, c.autopay,
+    sql`select s.customer_id, s.month, s.extension, ${autopayActiveSql(sql`c`)} as autopay,
         (select coalesce(sum(p.price), 0) from ${purchases} p where p.customer_id = s.customer_id
           and p.statement_month = s.month and p.status = 'UNPAID') as amount
       from ${statements} s join ${customers} c on c.id = s.customer_id

@@ -25,6 +25,20 @@ export interface CreditRequest {
   idempotencyKey: string;
 }
 
+/**
+ * 1원 인증 (docs/rules/bills-and-grades.md#B21): 1원 to the customer's linked account whose depositor name
+ * carries the code, so only someone who sees the account's history can read it.
+ */
+export interface VerificationDepositRequest {
+  customerId: number;
+  bank: string;
+  account: string;
+  /** What the account's history shows as the sender, e.g. '오굿1234'. */
+  depositorName: string;
+  /** As for a debit: the same key always gets the same answer and moves money at most once. */
+  idempotencyKey: string;
+}
+
 /** `unavailable`: the bank did not act, the caller may retry with the same key. */
 export type CreditResult = 'credited' | 'account_closed' | 'unavailable';
 
@@ -36,6 +50,8 @@ export type CreditResult = 'credited' | 'account_closed' | 'unavailable';
 export interface BankGateway {
   debit(request: DebitRequest): Promise<DebitResult>;
   credit(request: CreditRequest): Promise<CreditResult>;
+  /** Deposits 1원 named by the request's depositor name (1원 인증). */
+  depositVerification(request: VerificationDepositRequest): Promise<CreditResult>;
 }
 
 /** One line of the bank's statement: money it actually moved for us (a refused debit is not a movement). */

@@ -1,7 +1,7 @@
 import type { DebitResult } from '@ohgood/contract/autopay';
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sandboxBankAccounts, sandboxBankCredits, sandboxBankDebits } from '../../db/schema';
+import { sandboxBankAccounts, sandboxBankCredits, sandboxBankDebits, sandboxBankDeposits } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import type { BankGateway, BankMovement, BankStatements, CreditResult } from './gateway';
@@ -12,7 +12,8 @@ export const SANDBOX_OPENING_BALANCE = 1_000_000;
 export type SandboxAccountState = 'open' | 'closed' | 'unavailable';
 
 /**
- * The built-in bank: balances in its own table, each debit and credit recorded under the caller's idempotency key in
+ * The built-in bank: balances in its own table, each debit, credit and 1원 deposit recorded under the caller's
+ * idempotency key in
  * its own transaction (as a real bank's would be: a product transaction that rolls back does not undo it).
  * A repeated key answers the first answer and never debits twice; `unavailable` is not recorded, so the
  * same key can be tried again. It books each movement at the app clock's time (a shifted test clock included),
@@ -21,22 +22,42 @@ export type SandboxAccountState = 'open' | 'closed' | 'unavailable';
 export function createSandboxBank(db: Db, clock: Clock): BankGateway & BankStatements {
   return {
     debit: ({ bank, account, amount, idempotencyKey }) =>
-      moveOnce<DebitResult>(db, clock, sandboxBankDebits, { bank, account, amount, idempotencyKey }, (balance) =>
+      moveOnce<DebitResult>(db, clock, 'debit', { bank, account, amount, idempotencyKey }, (balance) =>
         balance < amount ? { result: 'insufficient_funds' } : { result: 'paid', balance: balance - amount },
       ),
     credit: ({ bank, account, amount, idempotencyKey }) =>
-      moveOnce<CreditResult>(db, clock, sandboxBankCredits, { bank, account, amount, idempotencyKey }, (balance) => ({
-        result: 'credited',
-        balance: balance + amount,
-      })),
+      moveOnce<CreditResult>(db, clock, 'credit', { bank, account, amount, idempotencyKey }, creditOf(amount)),
+    depositVerification: ({ bank, account, depositorName, idempotencyKey }) =>
+      moveOnce<CreditResult>(
+        db,
+        clock,
+        'deposit',
+        { bank, account, amount: VERIFICATION_DEPOSIT, idempotencyKey, depositorName },
+        creditOf(VERIFICATION_DEPOSIT),
+      ),
     movements: (from, to) => sandboxStatement(db, from, to),
   };
 }
 
-/** The records that moved money, by direction: a debit the bank paid, a credit it made. */
+/** What a 1원 인증 deposit puts in the account. */
+export const VERIFICATION_DEPOSIT = 1;
+
+const creditOf =
+  (amount: number) =>
+  (balance: number): { result: CreditResult; balance: number } => ({ result: 'credited', balance: balance + amount });
+
+/** Each kind of movement: its own records (and idempotency keys) and its own advisory lock space. */
+const MOVES = {
+  debit: { records: sandboxBankDebits, lock: 'sandbox-bank' },
+  credit: { records: sandboxBankCredits, lock: 'sandbox-bank-credit' },
+  deposit: { records: sandboxBankDeposits, lock: 'sandbox-bank-deposit' },
+} as const;
+
+/** The records that moved money, by direction: a debit the bank paid, a credit or 1원 deposit it made. */
 const MOVED = [
   { direction: 'debit', records: sandboxBankDebits, results: ['paid'] },
   { direction: 'credit', records: sandboxBankCredits, results: ['credited'] },
+  { direction: 'credit', records: sandboxBankDeposits, results: ['credited'] },
 ] as const;
 
 async function sandboxStatement(db: Db, from: Date, to: Date): Promise<BankMovement[]> {
@@ -60,15 +81,15 @@ async function sandboxStatement(db: Db, from: Date, to: Date): Promise<BankMovem
 async function moveOnce<R extends string>(
   db: Db,
   clock: Clock,
-  records: typeof sandboxBankDebits | typeof sandboxBankCredits,
-  move: { bank: string; account: string; amount: number; idempotencyKey: string },
+  kind: keyof typeof MOVES,
+  move: { bank: string; account: string; amount: number; idempotencyKey: string; depositorName?: string },
   decide: (balance: number) => { result: R; balance?: number },
 ): Promise<R | 'unavailable' | 'account_closed'> {
   const { bank, account, idempotencyKey } = move;
+  const { records, lock } = MOVES[kind];
   return withTx(db, async (tx) => {
     const now = clock.now();
-    const kind = records === sandboxBankDebits ? 'sandbox-bank' : 'sandbox-bank-credit';
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${kind}:${idempotencyKey}`}))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${lock}:${idempotencyKey}`}))`);
     const [done] = await tx
       .select({ result: records.result })
       .from(records)
@@ -83,7 +104,13 @@ async function moveOnce<R extends string>(
     if ('balance' in decided && decided.balance !== undefined) {
       await tx.update(sandboxBankAccounts).set({ balance: decided.balance, updatedAt: now }).where(where);
     }
-    await tx.insert(records).values({ ...move, result: decided.result, createdAt: now });
+    const { depositorName, ...money } = move;
+    // Only 1원 인증 deposits carry a depositor name.
+    if (kind === 'deposit') {
+      await tx
+        .insert(sandboxBankDeposits)
+        .values({ ...money, depositorName: depositorName ?? '', result: decided.result, createdAt: now });
+    } else await tx.insert(MOVES[kind].records).values({ ...money, result: decided.result, createdAt: now });
     return decided.result;
   });
 }
@@ -124,4 +151,29 @@ export async function sandboxAccount(
     .from(sandboxBankAccounts)
     .where(and(eq(sandboxBankAccounts.bank, bank), eq(sandboxBankAccounts.account, account)));
   return row ?? { balance: SANDBOX_OPENING_BALANCE, state: 'open' };
+}
+
+/** The 1원 deposits an account received, newest first: what the customer's bank app would show. */
+export async function sandboxDeposits(
+  executor: Executor,
+  bank: string,
+  account: string,
+  limit = 10,
+): Promise<{ depositorName: string; amount: number; at: Date }[]> {
+  return executor
+    .select({
+      depositorName: sandboxBankDeposits.depositorName,
+      amount: sandboxBankDeposits.amount,
+      at: sandboxBankDeposits.createdAt,
+    })
+    .from(sandboxBankDeposits)
+    .where(
+      and(
+        eq(sandboxBankDeposits.bank, bank),
+        eq(sandboxBankDeposits.account, account),
+        eq(sandboxBankDeposits.result, 'credited'),
+      ),
+    )
+    .orderBy(desc(sandboxBankDeposits.createdAt), desc(sandboxBankDeposits.idempotencyKey))
+    .limit(limit);
 }

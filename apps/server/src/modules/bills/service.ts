@@ -1,5 +1,6 @@
 import { maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
+import { suspensionReasonOf } from '@ohgood/contract/bill-rules';
 import {
   type BillStatus,
   LIMIT_CHANGE_SHOWN_DAYS,
@@ -293,7 +294,7 @@ export function createBillsService(db: Db, clock: Clock): BillsService {
       return {
         today: kstDate(now),
         suspended: customer?.suspended ?? false,
-        suspensionReason: !customer?.suspended ? null : customer.staffSuspended ? 'STAFF' : 'OVERDUE',
+        suspensionReason: suspensionReasonOf(customer),
         overdueAmount: summaries.filter((s) => s.status === 'OVERDUE').reduce((sum, s) => sum + s.amount, 0),
         statements: summaries,
         limitChange: customer ? await recentLimitChange(db, customerId, monthlyLimitOf(customer), now) : null,

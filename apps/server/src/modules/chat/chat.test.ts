@@ -6,13 +6,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { chatProducts, chatSessions } from '../../db/schema';
+import { chatProducts, chatSessions, customers } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { testConfig } from '../../lib/config';
 import { DEMO_CATALOG, seedChatProducts } from '../../seed/demo-chat-products';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertPurchase } from '../../test/purchase-fixture';
-import { FAQ_ANSWERS } from './faq-answers';
+import { FAQ_ANSWERS, SUSPENSION_ANSWERS } from './faq-answers';
 
 const mediaDir = mkdtempSync(join(tmpdir(), 'ohgood-chat-media-'));
 let h: Harness;
@@ -310,6 +310,31 @@ describe('POST /chat', () => {
     } finally {
       await restarted.close();
     }
+  });
+});
+
+describe('asked how to lift a suspension, the chatbot names the reason on record', () => {
+  it.each([
+    {
+      kind: 'not suspended',
+      set: { suspended: false, staffSuspended: false },
+      answer: FAQ_ANSWERS['계정 정지 해제법'],
+    },
+    { kind: 'overdue', set: { suspended: true, staffSuspended: false }, answer: SUSPENSION_ANSWERS.OVERDUE },
+    { kind: 'staff', set: { suspended: true, staffSuspended: true }, answer: SUSPENSION_ANSWERS.STAFF },
+  ])('$kind', async ({ set, answer }) => {
+    const { token, customerId } = await h.signUp();
+    await h.database.db.update(customers).set(set).where(eq(customers.id, customerId));
+    const sessionId = newSession();
+    await chat(token, sessionId, '자주하는 질문');
+    const { body } = await chat(token, sessionId, '계정 정지 해제법');
+    expect(body.data.message).toBe(answer);
+  });
+
+  it('a staff suspension never tells the customer of an overdue bill or that paying lifts it', () => {
+    expect(SUSPENSION_ANSWERS.STAFF).not.toMatch(/연체된|납부하면/);
+    expect(SUSPENSION_ANSWERS.STAFF).toContain('고객센터');
+    expect(SUSPENSION_ANSWERS.OVERDUE).toContain('연체된 금액을 모두 납부하면');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { SuspensionReason } from '@ohgood/contract/bill-rules';
 import type { ChatProduct, ChatQuickMenu } from '@ohgood/contract/chat';
 import {
   CHAT_MSG,
@@ -15,7 +16,7 @@ import {
 import { won } from '@ohgood/contract/number-format';
 import { withParticle } from '@ohgood/contract/particles';
 import { analyse, faqOf, hobbyOf, moodOf, type QuickMenuEntry, type Route, wantsRecommendation } from './analysis';
-import { FAQ_ANSWERS } from './faq-answers';
+import { FAQ_ANSWERS, SUSPENSION_ANSWERS } from './faq-answers';
 import { hasAnyKeyword, type PreparedText, prepare } from './text-match';
 
 /*
@@ -67,6 +68,8 @@ export type RecommendOutcome =
 
 export interface CatalogPort {
   recommend(query: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }): Promise<RecommendOutcome>;
+  /** Why the customer's payments are suspended now, if they are: an overdue bill or an operator. */
+  suspension(): Promise<SuspensionReason | null>;
 }
 
 export interface ChatTurnReply {
@@ -150,7 +153,17 @@ const questionGuide = (): Turn => ({
   flow: 'question',
 });
 
-const faqAnswer = (item: FaqItem): Turn => ({ message: FAQ_ANSWERS[item], flow: 'question' });
+/**
+ * The FAQ's answer; asked how to lift a suspension, a suspended customer hears about their own: an operator's
+ * is not lifted by paying, an overdue one is (docs/rules/chat.md#C5).
+ */
+async function faqAnswer(item: FaqItem, catalog: CatalogPort): Promise<Turn> {
+  if (item === '계정 정지 해제법') {
+    const reason = await catalog.suspension();
+    if (reason) return { message: SUSPENSION_ANSWERS[reason], flow: 'question' };
+  }
+  return { message: FAQ_ANSWERS[item], flow: 'question' };
+}
 
 function quickMenuTurn(state: ChatState, menu: QuickMenuEntry): Turn {
   const where = menu.path === null ? '룰렛을 돌려서 오늘의 포인트를 받아 가!' : '아래 카드를 누르면 바로 이동해.';
@@ -221,9 +234,9 @@ async function recommend(state: ChatState, catalog: CatalogPort, more: boolean):
 export const FLOWS: Readonly<Record<ChatFlow, FlowStep>> = {
   init: async () => greeting(),
   start: async (_state, input) => beginRecommendation(input.text),
-  question: async (state, input) => {
+  question: async (state, input, catalog) => {
     const item = faqOf(input.text);
-    return item ? faqAnswer(item) : unknown(state, 'question');
+    return item ? faqAnswer(item, catalog) : unknown(state, 'question');
   },
   flow_mismatch: async (state) => unknown(state, 'flow_mismatch'),
   mood_check: async (state, input) => {
@@ -275,7 +288,7 @@ async function pressOption(label: string, state: ChatState, input: StepInput, ca
     case OPTION.myReport:
       return quickMenuTurn(state, reportMenu);
   }
-  if ((FAQ_ITEMS as readonly string[]).includes(label)) return faqAnswer(label as FaqItem);
+  if ((FAQ_ITEMS as readonly string[]).includes(label)) return faqAnswer(label as FaqItem, catalog);
   if ((MOODS as readonly string[]).includes(label)) return FLOWS.mood_check(state, input, catalog);
   if ((HOBBIES as readonly string[]).includes(label)) return FLOWS.hobby_check(state, input, catalog);
   return unknown(state);
@@ -314,7 +327,7 @@ async function decide(route: Route, state: ChatState, input: StepInput, catalog:
     case 'flow_mismatch':
       return mismatchTurn(state, input.raw);
     case 'faq':
-      return faqAnswer(route.item);
+      return faqAnswer(route.item, catalog);
     case 'question_guide':
       return questionGuide();
     case 'start':

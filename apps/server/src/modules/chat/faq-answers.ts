@@ -1,3 +1,4 @@
+import type { SuspensionReason } from '@ohgood/contract/bill-rules';
 import type { FaqItem } from '@ohgood/contract/chat-rules';
 import { manWon, RULE_NUMBERS, type RuleNumbers, rulePhrases } from '@ohgood/contract/faq-phrases';
 import { won } from '@ohgood/contract/number-format';
@@ -59,3 +60,18 @@ export function faqAnswers(rules: RuleNumbers): Readonly<Record<FaqItem, string>
 }
 
 export const FAQ_ANSWERS = faqAnswers(RULE_NUMBERS);
+
+/**
+ * '계정 정지 해제법' for a customer who is suspended now, by the reason on record (the same reason /payment and
+ * /mypage show): an operator's suspension says nothing of a bill and is not lifted by paying.
+ */
+export const SUSPENSION_ANSWERS: Readonly<Record<SuspensionReason, string>> = {
+  STAFF: [
+    '지금은 운영 정책에 따라 새 결제가 잠시 정지돼 있어. 연체 때문이 아니라서 납부로는 풀리지 않아.',
+    '자세한 내용과 해제는 고객센터로 문의해 줘. 그동안에도 로그인해서 청구서를 보고 납부할 수는 있어.',
+  ].join('\n'),
+  OVERDUE: [
+    '지금 납부 기한이 지난(연체된) 청구서가 있어서 새 결제가 정지돼 있어.',
+    FAQ_ANSWERS['계정 정지 해제법'],
+  ].join('\n'),
+};

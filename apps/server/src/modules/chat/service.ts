@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { suspensionReasonOf } from '@ohgood/contract/bill-rules';
 import type { ChatReply } from '@ohgood/contract/chat';
 import {
   CHAT_FLOWS,
@@ -74,6 +75,14 @@ type CatalogRow = { [K in keyof ProductRow]: ProductRow[K] | null } & LimitBasis
  */
 function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string): CatalogPort {
   return {
+    async suspension() {
+      const [row] = await tx
+        .select({ suspended: customers.suspended, staffSuspended: customers.staffSuspended })
+        .from(customers)
+        .where(eq(customers.id, customerId));
+      // The reason /payment shows (bills service `status`).
+      return suspensionReasonOf(row);
+    },
     async recommend({ mood, hobby, excludeIds }: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }) {
       const shown = new Set(excludeIds);
       const found = await rowsOf<CatalogRow>(
