@@ -14,6 +14,7 @@ export const SCREENS: Screen[] = [
   { name: 'qrpin', path: '/qrpin', auth: true },
   { name: 'payment', path: '/payment', auth: true },
   { name: 'payment-details', path: '/payment/details', auth: true },
+  { name: 'payment-autopay', path: '/payment/autopay', auth: true },
   { name: 'point-history', path: '/point/history', auth: true },
   { name: 'mypage', path: '/mypage', auth: true },
   { name: 'chat', path: '/chat', auth: true },

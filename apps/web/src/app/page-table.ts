@@ -23,6 +23,7 @@ export const pageLoaders = {
   '/qrpin': () => import('../features/payments/pages/qrpin-page'),
   '/payment': () => import('../features/bills/pages/payment-page'),
   '/payment/details': () => import('../features/payments/pages/payment-details-page'),
+  '/payment/autopay': () => import('../features/bills/pages/autopay-setup-page'),
   '/point/history': () => import('../features/payments/pages/point-history-page'),
   '/mypage': () => import('./pages/mypage-route'),
   '/notifications': () => import('../features/notifications/pages/notifications-page'),

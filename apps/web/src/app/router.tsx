@@ -64,6 +64,7 @@ const shortsCommented = lazyPage('/shorts/mypage/comments');
 const qrpin = lazyPage('/qrpin');
 const payment = lazyPage('/payment');
 const paymentDetails = lazyPage('/payment/details');
+const autopaySetup = lazyPage('/payment/autopay');
 const pointHistory = lazyPage('/point/history');
 const mypage = lazyPage('/mypage');
 // While its chunk loads, the notification center already shows its title and the list's shape (the page's
@@ -105,6 +106,7 @@ export function AppRoutes() {
             <Route path="/qrpin" element={qrpin} />
             <Route path="/payment" element={payment} />
             <Route path="/payment/details" element={paymentDetails} />
+            <Route path="/payment/autopay" element={autopaySetup} />
             <Route path="/mypage" element={mypage} />
             <Route path="/notifications" element={notices} />
             <Route path="/notifications/settings" element={noticeSettings} />

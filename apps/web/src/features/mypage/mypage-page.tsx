@@ -18,8 +18,11 @@ export function gradeProgress(gradePoint: number): number {
   return Math.round(((gradePoint - current.min) / (next.min - current.min)) * 100);
 }
 
-/** `autopay`: the autopay switch, composed in by the app (it belongs to the bills feature). */
-export default function MypagePage({ autopay }: { autopay?: ReactNode } = {}) {
+/**
+ * `autopay`: the autopay card, and `notice`: why payments are suspended, if they are; both composed in by the
+ * app (they belong to the bills feature).
+ */
+export default function MypagePage({ autopay, notice }: { autopay?: ReactNode; notice?: ReactNode } = {}) {
   const me = useMypage();
   if (me.isPending) return <LoadingText />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
@@ -36,6 +39,7 @@ export default function MypagePage({ autopay }: { autopay?: ReactNode } = {}) {
         </span>
         <span className={styles.email}>{data.emailId}</span>
       </p>
+      {notice}
 
       <section
         className={`${styles.card} ${styles.grade}`}

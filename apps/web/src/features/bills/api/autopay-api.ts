@@ -1,4 +1,4 @@
-import { autopayEndpoints as api } from '@ohgood/contract/autopay';
+import { AUTOPAY_CONSENT, autopayEndpoints as api } from '@ohgood/contract/autopay';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
@@ -7,10 +7,29 @@ export function useAutopay() {
   return useQuery({ queryKey: dataKeys.autopay, queryFn: () => callEndpoint(api.get).then((body) => body.data) });
 }
 
-export function useSetAutopay() {
+/** A change of the autopay setting: its answer replaces the cached setting; a refusal reloads it. */
+function useAutopayChange<V>(call: (value: V) => ReturnType<typeof callEndpoint<typeof api.get>>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (autopay: boolean) => callEndpoint(api.set, { body: { autopay } }),
+    mutationFn: call,
     onSuccess: (body) => client.setQueryData(dataKeys.autopay, body.data),
+    // A wrong or expired code changes the tries left and the open code: show the server's view.
+    onError: () => void client.invalidateQueries({ queryKey: dataKeys.autopay }),
   });
 }
+
+/** Off only: turning it on goes through consent (`useConsentToAutopay`). */
+export const useTurnOffAutopay = () =>
+  useAutopayChange((_: undefined) => callEndpoint(api.set, { body: { autopay: false } }));
+
+/** Turns autopay on with consent to the words the customer was shown. */
+export const useConsentToAutopay = () =>
+  useAutopayChange((_: undefined) =>
+    callEndpoint(api.set, { body: { autopay: true, consentVersion: AUTOPAY_CONSENT.version } }),
+  );
+
+/** Asks the bank to deposit 1원 with a new code. */
+export const useSendCode = () => useAutopayChange((_: undefined) => callEndpoint(api.sendCode));
+
+export const useConfirmCode = () =>
+  useAutopayChange((code: string) => callEndpoint(api.confirmCode, { body: { code } }));
