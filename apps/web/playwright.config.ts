@@ -16,7 +16,10 @@ const port = Number(process.env.E2E_PORT ?? 4390);
  */
 const seoulMonth = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 7);
 const clockStart = `${seoulMonth}-10T12:00:00+09:00`;
-const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-e2e-'));
+// One data directory for the run, known to the workers too (they inherit the runner's environment): a spec's
+// setup may write to the server's database through the server's own command-line tools.
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'ohgood-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: './e2e',
@@ -54,6 +57,8 @@ export default defineConfig({
       // Every spec signs up its own customers from 127.0.0.1: one office-sized allowance for the whole run.
       SIGNUPS_PER_IP_PER_HOUR: '1000',
       SIGNUPS_PER_IP_PER_DAY: '1000',
+      // The sandbox bank's "bank app": specs read the 1원 인증 code as the account holder would.
+      SANDBOX_BANK_INBOX: 'true',
     },
   },
 });

@@ -104,10 +104,14 @@ export async function confirmReceipt(page: Page) {
 }
 
 /** A new customer made through the API only (fast): returns the access token. */
-export async function apiCustomer(request: APIRequestContext, emailId = uniqueEmail('api')): Promise<string> {
+export async function apiCustomer(
+  request: APIRequestContext,
+  emailId = uniqueEmail('api'),
+  account = '1002345678901',
+): Promise<string> {
   const pwd = 'password1!';
   const reg = await request.post('/api/public/register', {
-    data: { name: '김오굿', emailId, pwd, birth: '1990-01-01', account: '1002345678901', accountName: '토스' },
+    data: { name: '김오굿', emailId, pwd, birth: '1990-01-01', account, accountName: '토스' },
   });
   expect(reg.ok()).toBe(true);
   const res = await request.post('/auth', { data: { emailId, pwd } });

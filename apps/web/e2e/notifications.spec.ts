@@ -76,10 +76,10 @@ test('autopay: on by default, turning it off asks first; /payment and /mypage ag
   await page.goto('/mypage');
   const mine = page.getByRole('switch', { name: /자동 납부/ });
   await expect(mine).not.toBeChecked();
-  // Turning it on needs no question.
+  // Turning it on goes through consent and 1원 인증 first (autopay-verification.spec.ts walks it).
   await mine.click();
-  await expect(mine).toBeChecked();
-  await expect.poll(() => alerts).toContain('자동 납부를 켰어요. 납부일에 연결 계좌에서 출금해요.');
+  await expect(page).toHaveURL(/\/payment\/autopay$/);
+  await expect(page.getByRole('heading', { name: '자동 납부 출금 동의' })).toBeVisible();
 });
 
 test('notification settings: categories and quiet hours are saved', async ({ page, request }) => {
