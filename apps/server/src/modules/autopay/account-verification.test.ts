@@ -6,7 +6,7 @@ import { runJob } from '../../jobs/runner';
 import { confirmCode, consentToAutopay, depositedCode, sendCode, verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
-import { kstAt } from '../../test/notice-helpers';
+import { kstAt, noticesAfterDispatch } from '../../test/notice-helpers';
 import { pay } from '../../test/payment-helpers';
 import { createSandboxBank, sandboxAccount, sandboxDeposits, setSandboxAccount } from '../bank/sandbox-bank';
 import { runAutopay } from './autopay-job';
@@ -311,6 +311,9 @@ describe('autopay debits only verified customers (docs/rules/bills-and-grades.md
       await h.database.db.select().from(autopayAttempts).where(eq(autopayAttempts.customerId, c.customerId)),
     ).toEqual([]);
     expect((await sandboxAccount(h.database.db, '국민', c.account)).balance).toBe(100_000);
+    // Nothing told them a debit was coming: the statement asks them to pay.
+    const issued = (await noticesAfterDispatch(h, c.customerId)).find((n) => n.kind === 'statement_issued');
+    expect(issued?.body).toContain('납부하기에서 납부해 주세요');
     // A month on the app clock: the sign-up token has expired, so the customer logs in again.
     const login = await h.app.inject({
       method: 'POST',

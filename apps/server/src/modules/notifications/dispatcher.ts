@@ -7,6 +7,7 @@ import { rowsOf, type Tx, withTx } from '../../db/tx';
 import type { EventConsumer } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { coalesced } from '../../lib/coalesced';
+import { autopayActiveSql } from '../autopay/standing';
 import { type NoticeDraft, noticesOf, readsCustomerFacts } from './notice-copy';
 import { deliveryOf, preferencesOf } from './preferences';
 
@@ -94,13 +95,18 @@ async function dispatchBatch(
   return { count: rows.length, pushDue };
 }
 
+/** Whether autopay will really debit each customer (switched on, consented, verified; bills-and-grades.md#B22). */
 async function autopayOf(tx: Tx, customerIds: number[]): Promise<Map<number, boolean>> {
   const ids = [...new Set(customerIds)];
   if (ids.length === 0) return new Map();
-  const rows = await tx
-    .select({ id: customers.id, autopay: customers.autopay })
-    .from(customers)
-    .where(inArray(customers.id, ids));
+  const rows = await rowsOf<{ id: number; autopay: boolean }>(
+    tx,
+    sql`select c.id, ${autopayActiveSql(sql`c`)} as autopay from ${customers} c
+      where c.id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+  );
   return new Map(rows.map((row) => [row.id, row.autopay]));
 }
 
