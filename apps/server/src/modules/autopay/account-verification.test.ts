@@ -1,8 +1,10 @@
 import { AUTOPAY_CONSENT, AUTOPAY_MSG, VERIFICATION_RULES } from '@ohgood/contract/autopay';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
 import { accountVerifications, autopayAttempts, autopayConsents, repayments } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
+import { testConfig } from '../../lib/config';
 import { confirmCode, consentToAutopay, depositedCode, sendCode, verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
@@ -202,6 +204,51 @@ describe('1원 인증 (docs/rules/bills-and-grades.md#B21)', () => {
     const latest = await depositedCode(h, c.customerId);
     if (latest !== first) expect((await confirmCode(h, c.token, first)).json().code).toBe('VERIFICATION_CODE_WRONG');
     expect((await confirmCode(h, c.token, latest)).statusCode).toBe(200);
+  });
+
+  it('a restart between sending and typing the code: a new instance checks it, tries counted as before', async () => {
+    h = await createHarness();
+    const c = await customer();
+    await consentToAutopay(h, c.token);
+    await sendCode(h, c.token);
+    const code = await depositedCode(h, c.customerId);
+    expect((await confirmCode(h, c.token, otherThan(code))).statusCode).toBe(400);
+    const restarted = await buildApp({
+      config: testConfig(),
+      database: h.database,
+      clock: h.clock,
+      jwtSecret: 'test-secret-test-secret-test-secret-1234',
+    });
+    await restarted.ready();
+    try {
+      const confirm = (typed: string) =>
+        restarted.inject({
+          method: 'POST',
+          url: '/api/payment/autopay/verification/confirm',
+          headers: bearer(c.token),
+          payload: { code: typed },
+        });
+      expect((await confirm(otherThan(code))).json().message).toBe(AUTOPAY_MSG.codeWrong(3));
+      expect((await confirm(code)).json().data.state).toBe('on');
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('a bank that cannot take the 1원 deposit (a closed account) is told, and the code is not open', async () => {
+    h = await createHarness();
+    const c = await customer();
+    await consentToAutopay(h, c.token);
+    await setSandboxAccount(h.database.db, '국민', c.account, { state: 'closed' });
+    const refused = await sendCode(h, c.token);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'BANK_DEPOSIT_FAILED', message: AUTOPAY_MSG.depositFailed });
+    expect(await setting(c.token)).toMatchObject({ state: 'pending', verification: null });
+    const [row] = await h.database.db
+      .select()
+      .from(accountVerifications)
+      .where(eq(accountVerifications.customerId, c.customerId));
+    expect(row?.status).toBe('NOT_DELIVERED');
   });
 
   it('a code cannot be asked for before consent', async () => {
