@@ -40,7 +40,7 @@ export const DEBIT_FAILURE_TEXT: Record<Exclude<DebitResult, 'paid'>, string> = 
 
 /**
  * The words a customer agrees to when turning autopay on (출금 동의). Each change of the words gets a new
- * version; the consent record keeps the version the customer saw (docs/rules/bills-and-grades.md#B20).
+ * version; the consent record keeps the version the customer saw (docs/rules/bills-and-grades.md#B21).
  */
 export const AUTOPAY_CONSENT = {
   version: '2026-11-v1',
@@ -49,7 +49,7 @@ export const AUTOPAY_CONSENT = {
 } as const;
 
 /**
- * 1원 인증 (docs/rules/bills-and-grades.md#B21, ADR 0198): the sandbox bank deposits 1원 whose depositor name is
+ * 1원 인증 (docs/rules/bills-and-grades.md#B22, ADR 0198): the sandbox bank deposits 1원 whose depositor name is
  * `depositorPrefix` followed by a `codeDigits`-digit code; the customer types the code.
  */
 export const VERIFICATION_RULES = {

@@ -647,7 +647,7 @@ export const sandboxBankDeposits = pgTable(
   (t) => [index('sandbox_bank_deposits_account_idx').on(t.bank, t.account, t.createdAt)],
 );
 
-/** Consent to autopay debits and its withdrawal, append-only (docs/rules/bills-and-grades.md#B20, migration 0066). */
+/** Consent to autopay debits and its withdrawal, append-only (docs/rules/bills-and-grades.md#B21, migration 0068). */
 export const autopayConsents = pgTable(
   'autopay_consents',
   {
@@ -666,7 +666,7 @@ export const autopayConsents = pgTable(
   (t) => [index('autopay_consents_customer_idx').on(t.customerId, t.id)],
 );
 
-/** One 1원 인증 code sent to a customer's linked account (docs/rules/bills-and-grades.md#B21–#B22). */
+/** One 1원 인증 code sent to a customer's linked account (docs/rules/bills-and-grades.md#B22–#B23). */
 export const accountVerifications = pgTable(
   'account_verifications',
   {

@@ -29,7 +29,7 @@ const setting = async (token: string) =>
 /** A code other than `code` (a wrong guess). */
 const otherThan = (code: string) => String((Number(code) + 1) % 10_000).padStart(4, '0');
 
-describe('consent to autopay (docs/rules/bills-and-grades.md#B20)', () => {
+describe('consent to autopay (docs/rules/bills-and-grades.md#B21)', () => {
   it('a new customer is pending consent; turning on records the words version on the app clock, off the withdrawal', async () => {
     h = await createHarness({ now: '2026-11-22T03:00:00Z' });
     const c = await customer();
@@ -96,7 +96,7 @@ describe('consent to autopay (docs/rules/bills-and-grades.md#B20)', () => {
   });
 });
 
-describe('1원 인증 (docs/rules/bills-and-grades.md#B21)', () => {
+describe('1원 인증 (docs/rules/bills-and-grades.md#B22)', () => {
   it('the right code: 1원 arrives named 오굿 + 4 digits, only its hash is stored, and autopay is on', async () => {
     h = await createHarness();
     const c = await customer();
@@ -239,7 +239,7 @@ describe('1원 인증 (docs/rules/bills-and-grades.md#B21)', () => {
     h = await createHarness();
     const c = await customer();
     await consentToAutopay(h, c.token);
-    await setSandboxAccount(h.database.db, '국민', c.account, { state: 'closed' });
+    await setSandboxAccount(h.database.db, '국민', c.account, { state: 'closed' }, h.clock.now());
     const refused = await sendCode(h, c.token);
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'BANK_DEPOSIT_FAILED', message: AUTOPAY_MSG.depositFailed });
@@ -261,7 +261,7 @@ describe('1원 인증 (docs/rules/bills-and-grades.md#B21)', () => {
   });
 });
 
-describe('one bank account, one customer (docs/rules/bills-and-grades.md#B22)', () => {
+describe('one bank account, one customer (docs/rules/bills-and-grades.md#B23)', () => {
   it('a second customer with an account already verified is refused with a code, before any deposit', async () => {
     h = await createHarness();
     const first = await customer();
@@ -337,7 +337,7 @@ describe('one bank account, one customer (docs/rules/bills-and-grades.md#B22)', 
   });
 });
 
-describe('autopay debits only verified customers (docs/rules/bills-and-grades.md#B16, #B21)', () => {
+describe('autopay debits only verified customers (docs/rules/bills-and-grades.md#B16, #B22)', () => {
   it('a pending customer is not debited on the 15th; once verified, the next day’s run debits', async () => {
     h = await createHarness({ now: kstAt('2026-11-10').toISOString() });
     const c = await customer();

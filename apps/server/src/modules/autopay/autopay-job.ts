@@ -19,7 +19,7 @@ const minutes = (n: number) => n * 60_000;
 /**
  * The daily plan (docs/rules/bills-and-grades.md#B16), run once per KST date by the job runner: one PENDING
  * attempt for every statement that autopay should debit today — its customer has autopay on (switched on,
- * consent in force and the account verified by 1원 인증, #B20–#B22; a pending customer is never debited), it still has
+ * consent in force and the account verified by 1원 인증, #B21–#B23; a pending customer is never debited), it still has
  * unpaid lines, it is not overdue and today is on or after its due date (the 15th; for a statement the
  * customer extended, the extended date). An automatically extended statement keeps its 15th, so a failed
  * debit is tried again every day until the statement becomes overdue. The (statement, day) key makes the

@@ -19,7 +19,7 @@ export interface AutopayServiceDeps {
 
 /**
  * The customer's autopay switch, the consent it records and the 1원 인증 of the account it debits
- * (docs/rules/bills-and-grades.md#B15, #B20–#B22).
+ * (docs/rules/bills-and-grades.md#B15, #B21–#B23).
  */
 export function createAutopayService(db: Db, deps: AutopayServiceDeps) {
   const { clock } = deps;

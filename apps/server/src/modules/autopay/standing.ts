@@ -13,7 +13,7 @@ import { accountVerifications, autopayConsents, customers } from '../../db/schem
 import { type Executor, rowsOf } from '../../db/tx';
 
 /*
- * Where a customer's autopay stands (docs/rules/bills-and-grades.md#B20–#B22): the switch, the consent in force
+ * Where a customer's autopay stands (docs/rules/bills-and-grades.md#B21–#B23): the switch, the consent in force
  * and the account's 1원 인증. Only a customer whose switch is on, whose latest consent is to the current words
  * for the current account, and whose current account they verified is debited; the SQL below is that rule
  * for the daily plan and the reminders, and `readStanding` the same rule for the screens.

@@ -11,7 +11,7 @@ import { type BankGateway, withinDeadline } from '../bank/gateway';
 import { readStanding } from './standing';
 
 /*
- * 1원 인증 (docs/rules/bills-and-grades.md#B21–#B22, ADR 0198): a code goes to the customer's linked account as
+ * 1원 인증 (docs/rules/bills-and-grades.md#B22–#B23, ADR 0198): a code goes to the customer's linked account as
  * the depositor name of a 1원 deposit, so only someone who can see that account's history can type it back.
  * Only an HMAC of the code is stored; every try is counted before the code is compared, under the customer's
  * lock, so parallel guesses are checked one at a time and never more than `maxTries`.
@@ -20,6 +20,9 @@ import { readStanding } from './standing';
 const ONE_OWNER = 'account_verifications_one_owner_key';
 
 /** The depositor name the bank shows for a code: '오굿' and the digits, short enough for any bank app. */
+/** The bank key of a code's deposit: its row, so asking again never deposits twice (reconciliation reads it). */
+export const verificationKeyOf = (id: number) => `account-verification:${id}`;
+
 export const depositorNameOf = (code: string) => `${VERIFICATION_RULES.depositorPrefix}${code}`;
 
 export interface VerificationDeps {
@@ -111,7 +114,7 @@ export function createVerification(deps: VerificationDeps) {
         bank: sent.bank,
         account: sent.account,
         depositorName: depositorNameOf(sent.code),
-        idempotencyKey: `account-verification:${sent.id}`,
+        idempotencyKey: verificationKeyOf(sent.id),
       }),
       deps.bankTimeoutMs ?? AUTOPAY_RULES.bankTimeoutSeconds * 1000,
     );

@@ -25,8 +25,11 @@ export interface CreditRequest {
   idempotencyKey: string;
 }
 
+/** What a 1원 인증 deposit puts in the account, at any bank. */
+export const VERIFICATION_DEPOSIT = 1;
+
 /**
- * 1원 인증 (docs/rules/bills-and-grades.md#B21): 1원 to the customer's linked account whose depositor name
+ * 1원 인증 (docs/rules/bills-and-grades.md#B22): 1원 to the customer's linked account whose depositor name
  * carries the code, so only someone who sees the account's history can read it.
  */
 export interface VerificationDepositRequest {

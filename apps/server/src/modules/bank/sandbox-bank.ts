@@ -4,7 +4,13 @@ import type { Db } from '../../db/client';
 import { sandboxBankAccounts, sandboxBankCredits, sandboxBankDebits, sandboxBankDeposits } from '../../db/schema';
 import { type Executor, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
-import type { BankGateway, BankMovement, BankStatements, CreditResult } from './gateway';
+import {
+  type BankGateway,
+  type BankMovement,
+  type BankStatements,
+  type CreditResult,
+  VERIFICATION_DEPOSIT,
+} from './gateway';
 
 /** An account the sandbox has never seen opens with this balance, so a new customer's autopay can succeed. */
 export const SANDBOX_OPENING_BALANCE = 1_000_000;
@@ -38,9 +44,6 @@ export function createSandboxBank(db: Db, clock: Clock): BankGateway & BankState
     movements: (from, to) => sandboxStatement(db, from, to),
   };
 }
-
-/** What a 1원 인증 deposit puts in the account. */
-export const VERIFICATION_DEPOSIT = 1;
 
 const creditOf =
   (amount: number) =>

@@ -95,7 +95,7 @@ async function dispatchBatch(
   return { count: rows.length, pushDue };
 }
 
-/** Whether autopay will really debit each customer (switched on, consented, verified; bills-and-grades.md#B22). */
+/** Whether autopay will really debit each customer (switched on, consented, verified; bills-and-grades.md#B23). */
 async function autopayOf(tx: Tx, customerIds: number[]): Promise<Map<number, boolean>> {
   const ids = [...new Set(customerIds)];
   if (ids.length === 0) return new Map();

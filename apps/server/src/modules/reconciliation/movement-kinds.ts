@@ -1,8 +1,10 @@
 import type { MovementDirection } from '@ohgood/contract/reconciliation';
-import { and, eq, gte, isNotNull, lt } from 'drizzle-orm';
-import { autopayAttempts } from '../../db/schema';
+import { and, eq, gte, isNotNull, lt, ne } from 'drizzle-orm';
+import { accountVerifications, autopayAttempts } from '../../db/schema';
 import type { Executor } from '../../db/tx';
 import { idempotencyKeyOf, surplusKeyOf } from '../autopay/autopay-job';
+import { verificationKeyOf } from '../autopay/verification';
+import { VERIFICATION_DEPOSIT } from '../bank/gateway';
 
 /** One entry of our books that says the bank moved money: its reference (the key we sent), amount and time. */
 export interface BookEntry {
@@ -54,12 +56,31 @@ async function surplusRefunds(executor: Executor, from: Date, to: Date): Promise
 }
 
 /**
- * Every kind of bank movement the product makes (docs/rules/bills-and-grades.md#B20). A new kind (a 1원
- * verification deposit) is one entry here, with the read of where its books record it.
+ * 1원 인증 deposits: every code the product sent, unless the bank refused its deposit (`NOT_DELIVERED`). A
+ * deposit whose answer never came (`unknown`) is still booked as sent, so a bank that did not act shows here.
+ */
+async function verificationDeposits(executor: Executor, from: Date, to: Date): Promise<BookEntry[]> {
+  const rows = await executor
+    .select({ id: accountVerifications.id, sentAt: accountVerifications.sentAt })
+    .from(accountVerifications)
+    .where(
+      and(
+        ne(accountVerifications.status, 'NOT_DELIVERED'),
+        gte(accountVerifications.sentAt, from),
+        lt(accountVerifications.sentAt, to),
+      ),
+    );
+  return rows.map((row) => ({ reference: verificationKeyOf(row.id), amount: VERIFICATION_DEPOSIT, at: row.sentAt }));
+}
+
+/**
+ * Every kind of bank movement the product makes (docs/rules/bills-and-grades.md#B20). A new kind is one entry
+ * here, with the read of where its books record it.
  */
 export const MOVEMENT_KINDS: readonly MovementKind[] = [
   { kind: 'autopay_debit', direction: 'debit', prefix: 'autopay:', books: autopayDebits },
   { kind: 'surplus_refund', direction: 'credit', prefix: 'autopay-surplus:', books: surplusRefunds },
+  { kind: 'verification_deposit', direction: 'credit', prefix: 'account-verification:', books: verificationDeposits },
 ];
 
 /** The kind a bank reference belongs to, by its prefix; `unknown` for a reference the product never sends. */

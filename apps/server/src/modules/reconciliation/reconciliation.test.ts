@@ -2,15 +2,18 @@ import { addDays } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  accountVerifications,
   autopayAttempts,
   reconciliations,
   repayments,
   sandboxBankCredits,
   sandboxBankDebits,
+  sandboxBankDeposits,
   staffAlerts,
 } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import { catchUp, runJob } from '../../jobs/runner';
+import { consentToAutopay, sendCode, verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { kstAt } from '../../test/notice-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
@@ -35,10 +38,14 @@ afterEach(() => h.close());
 const DAY = '2026-12-15';
 const BANK = '신한';
 
-/** A customer with autopay on, a 33,000원 line in November's statement and money in the sandbox bank. */
+/**
+ * A customer with autopay on (consent given, account verified by its 1원 deposit on 5 November), a 33,000원
+ * line in November's statement and money in the sandbox bank.
+ */
 async function autopayCustomer(account: string) {
   h.clock.set(kstAt('2026-11-05'));
-  const { customerId, emailId } = await h.signUp({ accountName: BANK, account });
+  const { customerId, emailId, token } = await h.signUp({ accountName: BANK, account });
+  await verifyAutopay(h, { token, customerId });
   const purchaseId = await insertPurchase(h.database.db, { customerId, totalPrice: 33_000, at: kstAt('2026-11-06') });
   await setSandboxAccount(h.database.db, BANK, account, { balance: 100_000 }, h.clock.now());
   return { customerId, emailId, purchaseId };
@@ -136,6 +143,42 @@ describe('the daily reconciliation', () => {
       mismatches: [],
     });
     expect(await h.database.db.select().from(staffAlerts)).toEqual([]);
+  });
+
+  it('matches each 1원 인증 deposit with the code the product sent, and names one the books lack', async () => {
+    const VERIFIED_ON = '2026-11-05';
+    await autopayCustomer('3000000001');
+    await autopayCustomer('3000000002');
+    // A third customer asks for a code the bank never deposits (its answer lost, the bank did not act).
+    const { token, customerId } = await h.signUp({ accountName: BANK, account: '3000000003' });
+    await consentToAutopay(h, token);
+    expect((await sendCode(h, token)).statusCode).toBe(200);
+    const [lost] = await h.database.db
+      .select({ id: accountVerifications.id })
+      .from(accountVerifications)
+      .where(eq(accountVerifications.customerId, customerId));
+    await h.database.db
+      .delete(sandboxBankDeposits)
+      .where(eq(sandboxBankDeposits.idempotencyKey, `account-verification:${lost?.id}`));
+
+    const outcome = await reconcileNextMorning(VERIFIED_ON);
+    expect(outcome.result).toMatchObject({ day: VERIFIED_ON, mismatches: 1 });
+    expect(await rowOf(VERIFIED_ON)).toMatchObject({
+      bankCredits: 2,
+      bankCreditSum: 2,
+      bookCredits: 3,
+      bookCreditSum: 3,
+      mismatches: [
+        {
+          kind: 'missing_at_bank',
+          movement: 'verification_deposit',
+          direction: 'credit',
+          reference: `account-verification:${lost?.id}`,
+          bankAmount: null,
+          bookAmount: 1,
+        },
+      ],
+    });
   });
 
   it('reports each injected mismatch with its kind and reference, and raises one staff alert', async () => {

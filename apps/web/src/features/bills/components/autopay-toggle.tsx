@@ -13,7 +13,7 @@ import styles from './autopay-toggle.module.css';
 export const AUTOPAY_SETUP_PATH = '/payment/autopay';
 
 /**
- * The autopay card (docs/rules/bills-and-grades.md#B15, #B20–#B22), on /payment and /mypage. Turning it on goes
+ * The autopay card (docs/rules/bills-and-grades.md#B15, #B21–#B23), on /payment and /mypage. Turning it on goes
  * to the consent and 1원 인증 screen; while that is not done the card says why nothing is debited yet. Turning
  * it off asks first in the app's sheet and says what happens instead.
  */

@@ -14,7 +14,7 @@ const failureText = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.message ? error.message : fallback;
 
 /**
- * /payment/autopay: turning autopay on, the Korean way (docs/rules/bills-and-grades.md#B20–#B22): first the
+ * /payment/autopay: turning autopay on, the Korean way (docs/rules/bills-and-grades.md#B21–#B23): first the
  * consent to debit (출금 동의) to the words shown, then 1원 인증 — the bank deposits 1원 whose depositor name
  * carries a code, and the customer types the code. Reached from the autopay card on /payment and /mypage.
  */
