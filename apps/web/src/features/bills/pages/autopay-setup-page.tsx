@@ -117,7 +117,7 @@ function Verify({ setting, accountLine }: { setting: AutopaySetting; accountLine
     <section className={styles.card} aria-labelledby="verify-title">
       <h2 id="verify-title">계좌 1원 인증</h2>
       <p>
-        {accountLine}(으)로 1원을 보내 드려요. 은행 앱의 입금 내역에서 입금자명 &lsquo;
+        {accountLine} 계좌로 1원을 보내 드려요. 은행 앱의 입금 내역에서 입금자명 &lsquo;
         {VERIFICATION_RULES.depositorPrefix}&rsquo; 뒤의 숫자 {VERIFICATION_RULES.codeDigits}자리를 확인해 입력해
         주세요. 인증을 마치기 전까지는 자동으로 출금하지 않아요.
       </p>
