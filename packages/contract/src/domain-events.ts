@@ -144,9 +144,20 @@ export const domainEvent = z.discriminatedUnion('type', [
     refType: z.string(),
     refId: z.string(),
     balance: z.number().int().nonnegative(),
+    /** The point ledger row's idempotency key: the fact's own id (absent on events recorded before it was). */
+    key: z.string().optional(),
   }),
   /** Autopay debited the linked account and repaid the statement (docs/rules/bills-and-grades.md#B16). */
-  z.object({ type: z.literal('autopay.succeeded'), ...customer, month, amount: krw, date }),
+  z.object({
+    type: z.literal('autopay.succeeded'),
+    ...customer,
+    month,
+    /** What the bank took. */
+    amount: krw,
+    date,
+    /** Of `amount`, what no line still owed (owed back, `autopay.surplus_refunded`); absent on older events. */
+    surplus: krw.optional(),
+  }),
   /**
    * The bank took more than was still owed (lines paid or refunded while the debit was asked) and gave the
    * surplus back to the linked account (docs/rules/bills-and-grades.md#B18).

@@ -153,6 +153,7 @@ describe('domain events (the outbox seam)', () => {
         refType: 'checkin',
         refId: '2026-11-05',
         balance: 70,
+        key: 'events-test:1',
       },
     ]);
     const [row] = await h.database.db.select().from(domainEvents).where(eq(domainEvents.customerId, customerId));

@@ -254,7 +254,7 @@ async function settle(
     if (done.length > 0) {
       await recordEvent(
         tx,
-        { type: 'autopay.succeeded', customerId: attempt.customerId, month, amount, date: attempt.kstDate },
+        { type: 'autopay.succeeded', customerId: attempt.customerId, month, amount, date: attempt.kstDate, surplus },
         now,
       );
     }

@@ -98,8 +98,8 @@ function paymentEvents(payment: PaymentWrite, balances: Map<number, number>): Ti
   for (const entry of pointEntries(payment)) {
     const balance = (balances.get(customerId) ?? 0) + entry.amount;
     balances.set(customerId, balance);
-    const { amount, reason, refType, refId } = entry;
-    events.push({ type: 'points.posted', customerId, amount, reason, refType, refId, balance });
+    const { amount, reason, refType, refId, idempotencyKey: key } = entry;
+    events.push({ type: 'points.posted', customerId, amount, reason, refType, refId, balance, key });
   }
   return events.map((event) => ({ event, at }));
 }

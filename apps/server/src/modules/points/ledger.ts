@@ -78,10 +78,10 @@ export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | nu
     withParts(parts, sql`select point_balance from ${sql.identifier('points_moved')}`),
   );
   if (!row) return null;
-  const { customerId, amount, reason, refType, refId } = entry;
+  const { customerId, amount, reason, refType, refId, idempotencyKey: key } = entry;
   await recordEvent(
     tx,
-    { type: 'points.posted', customerId, amount, reason, refType, refId, balance: row.point_balance },
+    { type: 'points.posted', customerId, amount, reason, refType, refId, balance: row.point_balance, key },
     entry.at,
   );
   return row.point_balance;

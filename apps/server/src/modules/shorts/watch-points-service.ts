@@ -102,6 +102,7 @@ async function writeWatchPayment(tx: Tx, payment: WatchPayment): Promise<number 
       refType: entry.refType,
       refId: entry.refId,
       balance: payment.balance + earned,
+      key: entry.idempotencyKey,
     },
   ];
   const cap = LIMITS.dailyWatchPointLimit;
