@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint, STAFF_ROLES, type StaffAccess } from './endpoint';
 import { dbId, plainText } from './input';
+import { trialBalanceResponse } from './ledger';
 import { reconciliationDetail, reconciliationParams, reconciliationsResponse } from './reconciliation';
 import { BLOCK_AND_REPORT, MODERATION_ACTIONS, REPORT_REASONS, REPORT_TARGETS } from './safety-rules';
 
@@ -450,6 +451,14 @@ export const opsEndpoints = {
     response: refundResponse,
     access: CHANGE_CUSTOMERS,
     summary: '가맹점 대신 환불 (가맹점 환불과 같은 규칙)',
+    tags,
+  }),
+  trialBalance: defineEndpoint({
+    method: 'GET',
+    path: '/api/ops/ledger/trial-balance',
+    response: trialBalanceResponse,
+    access: ADMINISTER,
+    summary: '원장 시산표 (계정 종류별 차변 · 대변, 균형 여부)',
     tags,
   }),
   merchants: defineEndpoint({

@@ -1,4 +1,5 @@
 import { STAFF_ROLES } from '@ohgood/contract/endpoint';
+import { LEDGER_ACCOUNT_KINDS } from '@ohgood/contract/ledger';
 import { PAYMENT_REQUEST_STATUSES, PURCHASE_STATUSES } from '@ohgood/contract/payments';
 import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import type { ReconciliationMismatch } from '@ohgood/contract/reconciliation';
@@ -321,6 +322,49 @@ export const domainEvents = pgTable(
     index('domain_events_credit_limit_changed_idx')
       .on(t.customerId, t.id)
       .where(sql`${t.type} = 'credit_limit.changed'`),
+  ],
+);
+
+/**
+ * The double-entry ledger (docs/rules/ledger.md, migration 0070): accounts by kind and owner (0 for the
+ * product's own), entries unique on their source fact, lines of signed won (debit positive). Entries are posted
+ * by the database from `domain_events` in the fact's transaction; the database holds each entry to a zero sum
+ * and keeps the journal append-only.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    kind: text('kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
+    ownerId: integer('owner_id').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.ownerId] })],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sourceKind: text('source_kind').notNull(),
+    sourceId: text('source_id').notNull(),
+    eventId: bigint('event_id', { mode: 'number' }),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('ledger_entries_source_key').on(t.sourceKind, t.sourceId)],
+);
+
+export const ledgerLines = pgTable(
+  'ledger_lines',
+  {
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerEntries.id),
+    accountKind: text('account_kind', { enum: LEDGER_ACCOUNT_KINDS }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entryId, t.accountKind, t.ownerId] }),
+    index('ledger_lines_account_idx').on(t.accountKind, t.ownerId),
   ],
 );
 

@@ -1,13 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { latestRelease } from '../../../../scripts/releases.mjs';
+import { customers, purchases } from '../db/schema';
+import { withTx } from '../db/tx';
+import { repayLines } from '../modules/bills/service';
+import { trialBalance } from '../modules/ledger/trial-balance';
+import { refundPurchaseOfRequest } from '../modules/payments/refund';
+import { entriesOf, ledgerMismatches } from '../test/ledger-invariants';
+import { createMerchant } from '../test/merchant-fixture';
+import { insertPurchase } from '../test/purchase-fixture';
 import { createTestDatabaseUrl, openTestDatabase } from '../test/test-database';
 import { migrateLocked } from './client';
 
@@ -88,4 +97,75 @@ it("an earlier release's database, upgraded by today's migrations, has a fresh d
   // The release's schema really was older whenever migrations came after it (0.5 lacks push_deliveries).
   if (todayTags.length > releaseTags.length) expect(release).not.toEqual(freshSchema);
   expect(upgraded.some((line) => line.startsWith('column domain_events.payload'))).toBe(true);
+});
+
+/** Today's migrations folder without the ledger's own (0070 on), as a database of the release before it had. */
+function migrationsBeforeLedger(): string {
+  const here = resolve(repoRoot, MIGRATIONS);
+  const dir = mkdtempSync(join(tmpdir(), 'ohgood-before-ledger-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'meta'));
+  const journal = JSON.parse(readFileSync(join(here, 'meta/_journal.json'), 'utf8'));
+  const entries = (journal.entries as Array<{ tag: string }>).filter((entry) => entry.tag < '0070');
+  writeFileSync(join(dir, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const { tag } of entries) copyFileSync(join(here, `${tag}.sql`), join(dir, `${tag}.sql`));
+  return dir;
+}
+
+it('money facts from before the ledger get opening entries: the books balance and agree after the upgrade', async () => {
+  const target = await createTestDatabaseUrl();
+  const pool = new pg.Pool({ connectionString: target.url, max: 2 });
+  cleanups.push(() => target.drop());
+  cleanups.push(() => pool.end());
+  await pool.query('drop schema public cascade; create schema public; drop schema if exists drizzle cascade');
+  const db = drizzle(pool);
+  await migrate(db, { migrationsFolder: migrationsBeforeLedger() });
+
+  // A shop, two customers, and their history written by today's writers before the ledger existed: purchases
+  // with points, one repaid and then refunded (owed back), one refunded unpaid, one still owed.
+  const at = new Date('2026-11-20T03:00:00Z');
+  const [a, b] = await db
+    .insert(customers)
+    .values(
+      ['a', 'b'].map((name) => ({
+        email: `${name}@upgrade.test`,
+        passwordHash: 'x',
+        name,
+        birth: '1990-01-01',
+        account: '12345678901',
+        accountName: '국민',
+        nickname: `upgrade-${name}`,
+      })),
+    )
+    .returning({ id: customers.id });
+  if (!a || !b) throw new Error('customers not inserted');
+  const { merchantId } = await createMerchant(db);
+  await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 12_000, pointUsed: 500, at });
+  const repaid = await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 3_000, pointEarned: 30, at });
+  const unpaidRefund = await insertPurchase(db, { customerId: b.id, merchantId, totalPrice: 7_000, at });
+  await withTx(db, (tx) => repayLines(tx, a.id, [repaid], at, 'EARLY'));
+  for (const id of [repaid, unpaidRefund]) {
+    const [line] = await db.select().from(purchases).where(eq(purchases.id, id));
+    await withTx(db, (tx) => refundPurchaseOfRequest(tx, line?.requestId ?? '', at));
+  }
+
+  await migrateLocked(pool);
+  const books = await trialBalance(db);
+  expect(books.balanced).toBe(true);
+  expect(books.entries).toBe(1);
+  expect(books.totalDebit).toBeGreaterThan(0);
+  expect(await ledgerMismatches(db)).toEqual([]);
+  const [opening] = await entriesOf(db, 'opening', 'ledger-introduced');
+  expect(opening?.lines).toEqual(
+    expect.arrayContaining([
+      { kind: 'CUSTOMER_RECEIVABLE', owner: a.id, amount: 11_500 },
+      { kind: 'CUSTOMER_PAYABLE', owner: a.id, amount: -3_000 },
+      { kind: 'MERCHANT_PAYABLE', owner: merchantId, amount: -12_000 },
+    ]),
+  );
+
+  // After the upgrade the facts post themselves, and the books still agree.
+  await insertPurchase(db, { customerId: b.id, merchantId, totalPrice: 1_000, at });
+  expect(await ledgerMismatches(db)).toEqual([]);
+  expect((await trialBalance(db)).balanced).toBe(true);
 });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client';
 import { requireStaff } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import { trialBalance } from '../ledger/trial-balance';
 import { latestReconciliation, recentReconciliations, reconciliationOf } from '../reconciliation/reads';
 import { readAudit } from './audit';
 import type { OpsCustomersService } from './customers-service';
@@ -79,6 +80,7 @@ export function opsRoutes(s: OpsServices): FastifyPluginAsync {
       s.customers.refund(requireStaff(request), request.params.paymentId, request.body.reason),
     );
 
+    registerEndpoint(app, api.trialBalance, async () => trialBalance(s.db));
     registerEndpoint(app, api.merchants, async () => ({ items: await s.merchants.list() }));
     registerEndpoint(app, api.merchant, async (request) => s.merchants.detail(request.params.id));
     registerEndpoint(app, api.createMerchant, async (request) =>
