@@ -57,3 +57,15 @@ export async function signedInOperator(h: Harness, role: StaffRole) {
   if (res.statusCode !== 200) throw new Error(`staff TOTP failed: ${res.body}`);
   return { ...operator, token, auth: { authorization: `Bearer ${token}` } };
 }
+
+/** Refunds a purchase from the console, as risk does for a shop that asked; fails the test unless it is done. */
+export async function refundFromConsole(h: Harness, purchaseId: number): Promise<void> {
+  const risk = await signedInOperator(h, 'RISK');
+  const refunded = await h.app.inject({
+    method: 'POST',
+    url: `/api/ops/payments/${purchaseId}/refund`,
+    headers: risk.auth,
+    payload: { reason: '가맹점 요청 환불' },
+  });
+  if (refunded.statusCode !== 200) throw new Error(`console refund failed: ${refunded.statusCode} ${refunded.body}`);
+}

@@ -7,7 +7,7 @@ import { deferred } from '../../test/deferred';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { kstAt, noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
-import { signedInOperator } from '../../test/staff-fixture';
+import { refundFromConsole } from '../../test/staff-fixture';
 import type { BankGateway, DebitRequest } from '../bank/gateway';
 import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../bank/sandbox-bank';
 import { runAutopay, surplusKeyOf } from './autopay-job';
@@ -65,17 +65,10 @@ function heldBank(credit?: BankGateway['credit']) {
 
 /** Refunds the line as the console does for a shop, while autopay's debit of it is being asked. */
 async function refundDuringDebit(purchaseId: number, held: ReturnType<typeof heldBank>) {
-  const risk = await signedInOperator(h, 'RISK');
   await runJob(h.database.db, h.clock, 'autopay');
   const run = runAutopay(h.database.db, held.bank, h.clock);
   await held.started;
-  const refunded = await h.app.inject({
-    method: 'POST',
-    url: `/api/ops/payments/${purchaseId}/refund`,
-    headers: risk.auth,
-    payload: { reason: '가맹점 요청 환불' },
-  });
-  expect(refunded.statusCode, refunded.body).toBe(200);
+  await refundFromConsole(h, purchaseId);
   held.release();
   return run;
 }
