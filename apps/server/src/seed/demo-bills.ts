@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, purchases, repayments, statements } from '../db/schema';
 import { withTx } from '../db/tx';
+import { recordEvent } from '../events/record-event';
 import type { Clock } from '../lib/clock';
 import { writeDirectPurchases } from '../modules/payments/direct-purchases';
 import { DEMO_CUSTOMER } from './demo-customer';
@@ -112,16 +113,31 @@ export async function seedDemoBills(db: Db, clock: Clock): Promise<void> {
           createdAt: paidAt,
         })
         .returning({ id: repayments.id });
+      if (!repayment) throw new Error(`demo repayment of ${month} failed`);
       for (const line of lines) {
         await tx
           .update(purchases)
-          .set({ status: 'PAID', paidAt, repaymentId: repayment?.id ?? null })
+          .set({ status: 'PAID', paidAt, repaymentId: repayment.id })
           .where(eq(purchases.id, line.id));
       }
       await tx
         .update(statements)
         .set({ paidAt })
         .where(and(eq(statements.customerId, customer.id), eq(statements.month, month)));
+      // The repayment's fact, as a real one records it: the ledger posts it (docs/rules/ledger.md#L2).
+      await recordEvent(
+        tx,
+        {
+          type: 'repayment.made',
+          customerId: customer.id,
+          repaymentId: repayment.id,
+          how: 'EARLY',
+          amount,
+          paymentIds: lines.map((line) => line.id),
+          months: [month],
+        },
+        paidAt,
+      );
     }
 
     const previous = addMonths(current, -1);

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEntries, purchases } from '../../db/schema';
 import { rowsOf, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
+import { seedDemoBills } from '../../seed/demo-bills';
+import { ensureDemoCustomer } from '../../seed/demo-customer';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { entriesOf, ledgerMismatches, unbalancedEntries } from '../../test/ledger-invariants';
 import { createMerchant } from '../../test/merchant-fixture';
@@ -129,6 +131,19 @@ describe('postings per fact', () => {
         { kind: 'MERCHANT_PAYABLE', owner: merchantId, amount: 4_000 },
       ],
     ]);
+    expect(await ledgerMismatches(h.database.db)).toEqual([]);
+  });
+});
+
+describe('the demo seed', () => {
+  it("posts the demo customer's history like real facts: its books agree", async () => {
+    await ensureDemoCustomer(h.database.db);
+    await seedDemoBills(h.database.db, h.clock);
+    const [demo] = await rowsOf<{ n: number }>(
+      h.database.db,
+      sql`select count(*)::int as n from ledger_entries where source_kind = 'repayment'`,
+    );
+    expect(demo?.n).toBeGreaterThanOrEqual(4);
     expect(await ledgerMismatches(h.database.db)).toEqual([]);
   });
 });
