@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autopayAttempts, purchases } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { runJob } from '../../jobs/runner';
+import { verifyAutopay } from '../../test/autopay-fixture';
 import { deferred } from '../../test/deferred';
 import { createHarness, type Harness } from '../../test/harness';
 import { entriesOf, ledgerMismatches, unbalancedEntries } from '../../test/ledger-invariants';
@@ -99,11 +100,12 @@ describe('payments and refunds at once', () => {
 describe('a refund while autopay debits the same line', () => {
   /** A customer owing 33,000 on the 15th, their debit held at the bank until the test lets it go. */
   async function debitHeld(credit?: BankGateway['credit']) {
-    const { customerId } = await h.signUp({ accountName: '신한', account: '11122233344' });
+    const { customerId, token } = await h.signUp({ accountName: '신한', account: '11122233344' });
+    await verifyAutopay(h, { token, customerId });
     const purchaseId = await insertPurchase(h.database.db, { customerId, totalPrice: 33_000, at: kstAt('2026-11-06') });
-    await setSandboxAccount(h.database.db, '신한', '11122233344', { balance: 50_000 });
+    await setSandboxAccount(h.database.db, '신한', '11122233344', { balance: 50_000 }, h.clock.now());
     h.clock.set(kstAt('2026-12-15', 10, 0));
-    const sandbox = createSandboxBank(h.database.db);
+    const sandbox = createSandboxBank(h.database.db, h.clock);
     const started = deferred<void>();
     const release = deferred<void>();
     const bank: BankGateway = {
@@ -113,6 +115,7 @@ describe('a refund while autopay debits the same line', () => {
         return sandbox.debit(request);
       },
       credit: credit ?? ((request) => sandbox.credit(request)),
+      depositVerification: (request) => sandbox.depositVerification(request),
     };
     await runJob(h.database.db, h.clock, 'autopay');
     const run = runAutopay(h.database.db, bank, h.clock);
@@ -149,7 +152,7 @@ describe('a refund while autopay debits the same line', () => {
     expect(await payableOf(customerId)).toBe(-33_000);
     await expectBooksAgree();
 
-    const bank = createSandboxBank(h.database.db);
+    const bank = createSandboxBank(h.database.db, h.clock);
     await Promise.all([runAutopay(h.database.db, bank, h.clock), runAutopay(h.database.db, bank, h.clock)]);
     expect(await payableOf(customerId)).toBe(0);
     expect(await entryCount('autopay-surplus-refunded')).toBe(1);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, purchases } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { catchUp } from '../../jobs/runner';
+import { verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { ledgerMismatches, unbalancedEntries } from '../../test/ledger-invariants';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
@@ -91,7 +92,14 @@ async function newCustomer(index: number): Promise<Customer> {
   accounts += 1;
   const account = String(70_000_000_000 + accounts);
   const { customerId, token } = await h.signUp({ account, accountName: '신한' });
-  await setSandboxAccount(h.database.db, '신한', account, { balance: index === 0 ? 10_000_000 : 30_000 });
+  await verifyAutopay(h, { token, customerId });
+  await setSandboxAccount(
+    h.database.db,
+    '신한',
+    account,
+    { balance: index === 0 ? 10_000_000 : 30_000 },
+    h.clock.now(),
+  );
   return { customerId, token };
 }
 
@@ -144,7 +152,7 @@ async function apply(s: Step, people: Customer[]): Promise<void> {
     expect([200, 409, 422]).toContain(res.statusCode);
   } else {
     h.clock.advance(s.days * 86_400_000);
-    const bank = createSandboxBank(db);
+    const bank = createSandboxBank(db, h.clock);
     const debit = async (outcome: { job: string }) => {
       if (outcome.job === 'autopay') await runAutopay(db, bank, h.clock);
     };

@@ -137,7 +137,7 @@ describe('postings per fact', () => {
 
 describe('the demo seed', () => {
   it("posts the demo customer's history like real facts: its books agree", async () => {
-    await ensureDemoCustomer(h.database.db);
+    await ensureDemoCustomer(h.database.db, h.clock.now());
     await seedDemoBills(h.database.db, h.clock);
     const [demo] = await rowsOf<{ n: number }>(
       h.database.db,
