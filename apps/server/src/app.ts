@@ -14,7 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { type AppCacheHome, createAppCaches } from './caches';
 import type { Database } from './db/client';
-import { Notifications } from './db/notifications';
+import { PgListener } from './db/pg-listener';
 import { onEventsCommitted } from './events/record-event';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
@@ -192,7 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
-  const notifications = new Notifications(database.url);
+  const notifications = new PgListener(database.url);
   app.addHook('onClose', () => notifications.close());
 
   // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5). Heard
@@ -363,7 +363,7 @@ const DISPATCH_SPACING_MS = 250;
  * commit), and runs once when the app is ready; wake-ups are spaced by DISPATCH_SPACING_MS. Besides notices it
  * announces PAID to the live payment streams.
  */
-async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: Notifications): Promise<void> {
+async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: PgListener): Promise<void> {
   const { config, database, clock } = deps;
   const vapid = await resolveVapidKeys(config, config.DATA_DIR);
   const push = createPushSender(database.db, clock, vapid, app.log, { timeoutMs: config.PUSH_TIMEOUT_MS });

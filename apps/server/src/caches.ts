@@ -1,5 +1,5 @@
 import { applyAnnounced, type CacheChanges, changesOf, viewersOfNotification } from './cache-changes';
-import type { Notifications } from './db/notifications';
+import type { PgListener } from './db/pg-listener';
 import type { PublicAnswer } from './http/public-cache';
 import { CacheHome } from './lib/cache-home';
 import type { CommentRow } from './modules/shorts/comments-json';
@@ -122,7 +122,7 @@ export interface AppCacheHome {
  * (`feed_changed`, `viewer_changed`, `blocks_changed`; migrations 0003, 0010, 0040, 0055). A reconnect after a
  * gap drops everything.
  */
-export function createAppCaches(lifetimes: PublicLifetimes, notifications: Notifications): AppCacheHome {
+export function createAppCaches(lifetimes: PublicLifetimes, notifications: PgListener): AppCacheHome {
   const home = new CacheHome();
   const caches = declareCaches(home, lifetimes);
   const changes = changesOf(home);

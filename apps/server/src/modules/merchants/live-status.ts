@@ -1,6 +1,6 @@
 import type { PaymentRequestStatus } from '@ohgood/contract/payments';
 import { sql } from 'drizzle-orm';
-import type { Notifications } from '../../db/notifications';
+import type { PgListener } from '../../db/pg-listener';
 import type { EventConsumer } from '../../events/record-event';
 import type { MerchantService } from './service';
 
@@ -27,7 +27,7 @@ export const announcePaidRequests: EventConsumer = async (tx, events) => {
  * one LISTEN connection hands it here, the status is read once per changed request and fanned out to its
  * watchers. Idle streams cost no query.
  */
-export function createLiveStatus(merchants: MerchantService, notifications: Notifications) {
+export function createLiveStatus(merchants: MerchantService, notifications: PgListener) {
   const watches = new Map<string, Watch>();
   let subscribed: Promise<unknown> | undefined;
 

@@ -1,7 +1,7 @@
 import type { Notice } from '@ohgood/contract/notifications';
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { Notifications } from '../../db/notifications';
+import type { PgListener } from '../../db/pg-listener';
 import { notifications } from '../../db/schema';
 import { noticeOf, unreadCount } from './service';
 
@@ -22,7 +22,7 @@ const RESUME_LIMIT = 50;
  * notice); per customer, one read per notification for all of that customer's open streams on this instance,
  * and none for customers without a stream, so an idle stream costs no query.
  */
-export function createLiveNotices(db: Db, listen: Notifications) {
+export function createLiveNotices(db: Db, listen: PgListener) {
   const watchers = new Map<number, Set<Watcher>>();
   const reading = new Map<number, Promise<void>>();
 

@@ -1,19 +1,31 @@
 import pg from 'pg';
 
+/** Back-off between reconnect attempts: quick after a blip, at most every 2 s during a long outage. */
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 2_000;
+
 export type NotificationHandler = (payload: string) => void;
 
 /**
- * One PostgreSQL `LISTEN` connection per server instance, shared by everything that waits for changes
- * (live payment status, public caches). Triggers call `pg_notify`, so a change made by any instance, job or
- * code path reaches every instance; waiting costs no query. The connection reconnects after a failure and
- * then tells every listener (payload `*`) so nothing stays stale across the gap.
+ * The one PostgreSQL `LISTEN` connection of a server instance, shared by everything that waits for changes.
+ * Triggers call `pg_notify`, so a change made by any instance, job or code path reaches every instance;
+ * waiting costs no query. Its channels:
+ *   - `payment_request_status`    — a payment request's status moved (live status for merchants);
+ *   - `notice_created`            — a notice for a customer (live notices);
+ *   - `feed_changed`, `viewer_changed`, `blocks_changed` — public and per-viewer caches to drop;
+ *   - `customer_sessions_revoked` — an operator revoked a customer's tokens.
+ * A lost connection (a database restart, failover or crash) never throws: it reconnects with back-off,
+ * LISTENs again on every channel, then tells every listener (payload `*`) so each reads once and nothing
+ * stays stale across the gap.
  */
-export class Notifications {
+export class PgListener {
   private client: pg.Client | undefined;
   private readonly handlers = new Map<string, Set<NotificationHandler>>();
   private listening = new Set<string>();
   private closed = false;
   private connecting: Promise<void> | undefined;
+  /** Times the connection was lost and a reconnect began (for tests and metrics). */
+  reconnects = 0;
 
   constructor(private readonly url: string) {}
 
@@ -60,9 +72,16 @@ export class Notifications {
     client.on('notification', (message) => this.deliver(message.channel, message.payload ?? ''));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
-    await client.connect();
     const listening = new Set(this.handlers.keys());
-    for (const channel of listening) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    try {
+      await client.connect();
+      for (const channel of listening) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      // Refused or cut while opening: this client is dropped (`lost` is for the established one) and the
+      // caller, or the reconnect loop, tries again.
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     if (this.closed) {
       await client.end();
       return;
@@ -74,16 +93,21 @@ export class Notifications {
   private lost(client: pg.Client): void {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
+    this.reconnects += 1;
+    let delayMs = FIRST_RETRY_MS;
     const retry = () => {
       if (this.closed) return;
       this.connect().then(
         () => {
           for (const channel of this.handlers.keys()) this.deliver(channel, '*');
         },
-        () => setTimeout(retry, 1000).unref(),
+        () => {
+          delayMs = Math.min(delayMs * 2, MAX_RETRY_MS);
+          setTimeout(retry, delayMs).unref();
+        },
       );
     };
-    setTimeout(retry, 100).unref();
+    setTimeout(retry, delayMs).unref();
   }
 
   private deliver(channel: string, payload: string): void {

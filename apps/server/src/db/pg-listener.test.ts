@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness';
-import { Notifications } from './notifications';
+import { PgListener } from './pg-listener';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 it('a subscription cut short by closing (shutdown) resolves instead of failing with the connection', async () => {
-  const notifications = new Notifications(h.database.url);
+  const notifications = new PgListener(h.database.url);
   await notifications.subscribe('first_channel', () => undefined);
   // Close while the next LISTEN is on the wire, as an app closed right after it was built does.
   const client = (notifications as unknown as { client: pg.Client }).client;
@@ -24,7 +24,7 @@ it('a subscription cut short by closing (shutdown) resolves instead of failing w
 });
 
 it('a subscription delivers what is notified after it resolved', async () => {
-  const notifications = new Notifications(h.database.url);
+  const notifications = new PgListener(h.database.url);
   const heard: string[] = [];
   let arrived: () => void = () => undefined;
   const delivered = new Promise<void>((resolve) => {
