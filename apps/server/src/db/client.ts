@@ -41,6 +41,11 @@ const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migratio
 const STARTUP_LOCK = 7_420_251;
 /** PostgreSQL's `invalid_catalog_name`: the database named in the connection does not exist. */
 const UNKNOWN_DATABASE = '3D000';
+/**
+ * A connection the server neither accepts nor refuses (a network cut, a failover in progress) fails after
+ * this long, as an outage (503), instead of holding its request until the client gives up.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
 /** The app's database inside the embedded cluster. */
 const EMBEDDED_DATABASE = 'ohgood';
 
@@ -89,9 +94,12 @@ export async function connectDatabase(
   url: string,
   options: { kind: DatabaseKind; migrate: boolean; max?: number },
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
-  // An idle connection dropped by the server (restart, shutdown) is discarded, not a crash.
-  pool.on('error', () => undefined);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  survivesOutages(pool);
   nameRepeatedStatements(pool);
   const db: Db = drizzle(pool);
   try {
@@ -103,6 +111,17 @@ export async function connectDatabase(
   const exclusive = <T>(work: (db: Db) => Promise<T>) =>
     withStartupLock(pool, (lockClient) => work(drizzle(lockClient)));
   return { db, kind: options.kind, pool, url, exclusive, retire: () => undefined, close: () => pool.end() };
+}
+
+/**
+ * A database restart, failover or crash never crashes the process. The pool already discards an idle
+ * connection the server dropped (its `error` event); a connection checked out between two statements (a
+ * transaction waiting on the app) emits `error` too, with no listener of the pool's: every client gets one
+ * of its own for its whole life. The statement or transaction on it fails (503 upstream), the pool drops it.
+ */
+function survivesOutages(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
 /** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */
@@ -124,6 +143,7 @@ export async function migrateLocked(pool: pg.Pool): Promise<void> {
 
 export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
+  admin.on('error', () => undefined);
   await admin.connect();
   try {
     const found = await admin.query('select 1 from pg_database where datname = $1', [name]);

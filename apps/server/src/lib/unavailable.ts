@@ -23,11 +23,17 @@ const NETWORK_CODES = new Set([
  */
 const DATABASE_STATES = /^(08...|57P0[123]|53300)$/;
 
-/** Messages node-postgres throws without a code: a socket closed mid-query, or the pool's checkout timeout. */
+/**
+ * Messages node-postgres throws without a code: a socket closed mid-query ("Connection terminated
+ * unexpectedly", "… due to connection timeout"), the pool's checkout timeout, a client whose connection
+ * already failed, a write to a closed socket.
+ */
 const POOL_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+  'This socket has been ended by the other party',
 ];
 
 /** Disk trouble under a store or scratch directory: full, over quota, read-only. */
@@ -65,6 +71,8 @@ export function isDependencyOutage(error: unknown): boolean {
   for (const link of chain(error)) {
     const code = typeof link.code === 'string' ? link.code : '';
     if (NETWORK_CODES.has(code) || DISK_CODES.has(code) || DATABASE_STATES.test(code)) return true;
+    // The embedded PostgreSQL's Unix socket is gone while its server is down: `connect ENOENT <socket>`.
+    if (code === 'ENOENT' && (link as { syscall?: unknown }).syscall === 'connect') return true;
     const message = typeof link.message === 'string' ? link.message : '';
     if (POOL_MESSAGES.some((text) => message.startsWith(text))) return true;
     const status = link.$metadata?.httpStatusCode;
