@@ -33,6 +33,8 @@ it('stays ready while the media store is down, reports it, and refuses uploads w
     expect(up.json()).toMatchObject({ status: 'ready', checks: { database: 'ok', storage: 'ok', dataDir: 'ok' } });
 
     await proxy.cut();
+    // Checks are sampled in the background: the probe reports the outage once a sample has seen it.
+    await expect.poll(async () => (await ready(h)).json().checks.storage, { timeout: 15_000 }).toBe('error');
     const down = await ready(h);
     expect(down.statusCode).toBe(200);
     expect(down.json()).toEqual({
@@ -64,7 +66,7 @@ it('stays ready while the media store is down, reports it, and refuses uploads w
     });
 
     await proxy.restore();
-    expect((await ready(h)).json()).toMatchObject({ checks: { storage: 'ok' } });
+    await expect.poll(async () => (await ready(h)).json().checks.storage, { timeout: 15_000 }).toBe('ok');
   } finally {
     await proxy.restore().catch(() => undefined);
     await h.close();
@@ -87,6 +89,7 @@ it('is not ready while DATA_DIR is on a full disk, and ready again once space is
       checks: { database: 'ok', dataDir: 'error' },
     });
     await disk.free();
+    await expect.poll(async () => (await ready(h)).statusCode, { timeout: 15_000 }).toBe(200);
     const freed = await ready(h);
     expect(freed.statusCode).toBe(200);
     expect(freed.json()).toMatchObject({ checks: { dataDir: 'ok' } });
