@@ -23,6 +23,8 @@ export interface EmbeddedPostgres {
   retire(): void;
   /** Stops the server when this process started it (fast shutdown: sessions end, no recovery needed). */
   stop(): Promise<void>;
+  /** Times this process brought the server back after it died under it (0 when not owned). */
+  restarts(): number;
 }
 
 export interface EmbeddedOptions {
@@ -32,6 +34,8 @@ export interface EmbeddedOptions {
   durable: boolean;
   /** Called once the server's process is spawned, before it accepts connections (it starts in ~50–130 ms). */
   onSpawned?: () => void;
+  /** Where the cluster's supervisor reports a crash and its restart (default: the console). */
+  log?: (line: string) => void;
 }
 
 const USER = 'postgres';
@@ -62,7 +66,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (running) {
     if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
       const socket = existsSync(socketFile(clusterDir, running.port)) ? clusterDir : undefined;
-      return handle(running.port, password, socket, false, { retire: () => undefined, stop: async () => undefined });
+      return handle(running.port, password, socket, false, {
+        retire: () => undefined,
+        stop: async () => undefined,
+        restarts: () => 0,
+      });
     }
     // Orphaned by a process that died without stopping it: shut it down cleanly and start afresh.
     process.kill(running.pid, 'SIGINT');
@@ -117,32 +125,98 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   const binary = await postgresBinary();
   const runAs = asRoot ? postgresUserIds() : {};
+  const postmasterArgs = (port: number) => ['-D', clusterDir, '-p', String(port), ...serverFlags(port)];
   // The free port can be taken between probing and binding; a second try picks another.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     let postmaster: ChildProcess;
     try {
-      postmaster = await runPostmaster(
-        binary,
-        ['-D', clusterDir, '-p', String(port), ...serverFlags(port)],
-        runAs,
-        remember,
-        options.onSpawned,
-      );
+      postmaster = await runPostmaster(binary, postmasterArgs(port), runAs, remember, options.onSpawned);
     } catch (error) {
       // The postgres process has exited by now (that is how start fails), so there is nothing to stop.
       if (attempt < 3) continue;
       throw new Error(`could not start the embedded PostgreSQL in ${clusterDir}: ${errorText(error, logs)}`);
     }
     writeFileSync(ownerFile, String(process.pid));
+    const supervisor = superviseCluster(
+      postmaster,
+      () => runPostmaster(binary, postmasterArgs(port), runAs, remember, undefined),
+      {
+        log: options.log ?? ((line) => console.warn(line)),
+        logs,
+      },
+    );
     return handle(port, password, socketDirFor(port), true, {
       retire: () => writeFileSync(retiringFile, String(process.pid)),
       stop: async () => {
-        await stopPostmaster(postmaster);
+        await supervisor.stop();
         for (const file of [ownerFile, retiringFile]) if (readPid(file) === process.pid) unlinkSync(file);
       },
+      restarts: () => supervisor.restarts,
     });
   }
+}
+
+/** Back-off between attempts to bring a crashed cluster back: quick at first, at most every 5 s. */
+const FIRST_RESTART_DELAY_MS = 200;
+const MAX_RESTART_DELAY_MS = 5_000;
+
+/**
+ * Keeps the cluster this process owns running: when the postmaster exits on its own (killed, crashed, OOM),
+ * it is started again on the same port and socket, so the pool's URL stays right. PostgreSQL runs crash
+ * recovery from its WAL on that start; until it accepts connections requests answer 503 (a refused or
+ * missing socket is an outage) and the pool reconnects by itself. A start refused meanwhile (the old
+ * backends still hold shared memory for a moment after their postmaster died) is tried again with back-off.
+ */
+function superviseCluster(
+  first: ChildProcess,
+  start: () => Promise<ChildProcess>,
+  options: { log: (line: string) => void; logs: string[] },
+): { stop(): Promise<void>; readonly restarts: number } {
+  let current = first;
+  let stopping = false;
+  let restarts = 0;
+  let restarting: Promise<void> | undefined;
+
+  const restart = async () => {
+    options.log(
+      'the embedded PostgreSQL exited unexpectedly: restarting it (crash recovery); requests answer 503 meanwhile',
+    );
+    for (let delay = FIRST_RESTART_DELAY_MS; !stopping; delay = Math.min(delay * 2, MAX_RESTART_DELAY_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (stopping) return;
+      try {
+        current = await start();
+        restarts += 1;
+        watch(current);
+        options.log(`the embedded PostgreSQL is back (restart ${restarts})`);
+        return;
+      } catch (error) {
+        options.log(
+          `the embedded PostgreSQL did not start yet, trying again: ${errorText(error, options.logs.slice(-3))}`,
+        );
+      }
+    }
+  };
+  const watch = (child: ChildProcess) => {
+    child.once('exit', () => {
+      if (stopping || child !== current) return;
+      restarting = restart().finally(() => {
+        restarting = undefined;
+      });
+    });
+  };
+  watch(first);
+  return {
+    get restarts() {
+      return restarts;
+    },
+    async stop() {
+      stopping = true;
+      await restarting;
+      await stopPostmaster(current);
+    },
+  };
 }
 
 /**
@@ -192,7 +266,8 @@ function runPostmaster(
       log(message);
       if (message.includes('database system is ready to accept connections')) resolve(child);
     });
-    child.once('error', reject);
+    // A child process's `error` (it could not be spawned or signalled) rejects the start, never crashes.
+    child.on('error', reject);
     child.once('close', () => reject(new Error('the server exited')));
   });
 }
@@ -211,7 +286,7 @@ function handle(
   password: string,
   socketDir: string | undefined,
   owned: boolean,
-  lifecycle: Pick<EmbeddedPostgres, 'retire' | 'stop'>,
+  lifecycle: Pick<EmbeddedPostgres, 'retire' | 'stop' | 'restarts'>,
 ): EmbeddedPostgres {
   const viaSocket = socketDir ? `?host=${encodeURIComponent(socketDir)}` : '';
   return {
