@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAlive } from './db/embedded';
 import { freePort } from './lib/free-port';
+import { startTcpProxy } from './test/tcp-proxy';
 import { createTestDatabaseUrl } from './test/test-database';
 
 /* The real entry point, started as a process: a dependency that is down at start-up is named in its message. */
@@ -60,6 +62,8 @@ it('names the database and where it is (never its password) when it cannot be re
     DATABASE_URL: `postgres://ohgood:secret-password@127.0.0.1:${dbPort}/ohgood`,
     PORT: String(await freePort()),
     JWT_SECRET: 'startup-test-secret-startup-test-secret',
+    // No wait: the first refusal is final.
+    DATABASE_WAIT_SECONDS: '0',
   });
   expect(code).toBe(1);
   expect(stderr).toContain(`database (127.0.0.1:${dbPort}/ohgood) failed at start-up: ECONNREFUSED`);
@@ -88,3 +92,88 @@ it('spawns the embedded PostgreSQL before reading the whole configuration, and s
   };
   await expect.poll(postmaster, { timeout: 30_000 }).toBeNull();
 }, 90_000);
+
+it('waits for a database that is down at start-up, answering probes meanwhile, and starts once it is back', async () => {
+  const target = await createTestDatabaseUrl();
+  const url = new URL(target.url);
+  const socketDir = url.searchParams.get('host');
+  const proxy = await startTcpProxy(
+    socketDir ? { path: `${socketDir}/.s.PGSQL.${url.port}` } : { host: url.hostname, port: Number(url.port) },
+  );
+  url.searchParams.delete('host');
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  await proxy.cut();
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: url.toString(),
+      PORT: String(port),
+      JWT_SECRET: 'startup-test-secret-startup-test-secret',
+      RUN_JOBS: 'false',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const get = (path: string) =>
+    fetch(`http://127.0.0.1:${port}${path}`).then(
+      async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }),
+      () => ({ status: 0, retryAfter: null, body: null }),
+    );
+  try {
+    // A log line per try, and probes answered while waiting: alive, not ready, everything else 503.
+    await expect
+      .poll(() => (stderr.match(/is not reachable \(ECONNREFUSED/g) ?? []).length, { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(2);
+    expect(stderr).toContain(`database (127.0.0.1:${proxy.port}${url.pathname}) is not reachable`);
+    expect(stderr).not.toContain(url.password);
+    await expect.poll(async () => (await get('/health')).status, { timeout: 30_000 }).toBe(200);
+    expect((await get('/health/ready')).status).toBe(503);
+    const api = await get('/api/public/shorts/feeds');
+    expect(api).toEqual({
+      status: 503,
+      retryAfter: '5',
+      body: { success: false, code: 'SERVICE_UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' },
+    });
+    expect(exited).toBe(false);
+
+    await proxy.restore();
+    await expect.poll(async () => (await get('/health/ready')).status, { timeout: 60_000 }).toBe(200);
+    expect((await get('/api/public/shorts/feeds')).status).toBe(200);
+    expect(stderr).toMatch(/is reachable after \d+ tries; starting/);
+  } finally {
+    child.kill('SIGTERM');
+    if (!exited) await once(child, 'exit');
+    await proxy.close();
+    await target.drop();
+  }
+}, 120_000);
+
+it('exits with a clear message once the wait for the database runs out', async () => {
+  const dbPort = await freePort();
+  const began = Date.now();
+  const { code, stderr } = await start({
+    DATABASE_URL: `postgres://ohgood:secret-password@127.0.0.1:${dbPort}/ohgood`,
+    PORT: String(await freePort()),
+    JWT_SECRET: 'startup-test-secret-startup-test-secret',
+    DATABASE_WAIT_SECONDS: '2',
+  });
+  expect(code).toBe(1);
+  expect(Date.now() - began).toBeGreaterThanOrEqual(1_000);
+  expect(stderr).toMatch(/is not reachable \(ECONNREFUSED.*try 1;/);
+  expect(stderr).toContain(`database (127.0.0.1:${dbPort}/ohgood) failed at start-up: gave up waiting`);
+  expect(stderr).not.toContain('secret-password');
+}, 60_000);

@@ -2,10 +2,12 @@ import { resolve } from 'node:path';
 import { startEmbeddedPostgres } from './db/embedded';
 import { shiftedClock, systemClock } from './lib/clock';
 import type { loadConfig } from './lib/config';
-import { databaseWhere, dependencyStep } from './lib/dependency-step';
+import { databaseWhere, dependencyStep, reasonOf } from './lib/dependency-step';
 import { embeddedDataDir } from './lib/embedded-choice';
+import type { HoldingServer } from './lib/holding-server';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
+import { waitForDependency } from './lib/startup-wait';
 
 /**
  * The app's own modules (Fastify, the routes, the seed, the jobs), loaded while PostgreSQL starts: the
@@ -57,17 +59,36 @@ async function main(): Promise<void> {
   const dataDir = resolve(config.DATA_DIR);
   // Settled either way before they are awaited, so a failure is reported once, below.
   for (const loading of [embedded, databaseClient, modules]) loading?.catch(() => undefined);
-  const database = await dependencyStep(
-    config.DATABASE_URL ? `database (${databaseWhere(config.DATABASE_URL)})` : `embedded database (${dataDir})`,
-    async () => {
-      const client = await databaseClient.catch(async (error: unknown) => {
-        // The server spawned above stops with the start-up that failed.
-        await embedded?.then((server) => server.stop()).catch(() => undefined);
-        throw error;
-      });
-      return client.openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, embedded });
-    },
-  );
+  const databaseName = config.DATABASE_URL
+    ? `database (${databaseWhere(config.DATABASE_URL)})`
+    : `embedded database (${dataDir})`;
+  // While an external database is down at start-up the instance waits for it, answering probes meanwhile.
+  let holding: HoldingServer | undefined;
+  const database = await dependencyStep(databaseName, async () => {
+    const client = await databaseClient.catch(async (error: unknown) => {
+      // The server spawned above stops with the start-up that failed.
+      await embedded?.then((server) => server.stop()).catch(() => undefined);
+      throw error;
+    });
+    const open = () => client.openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, embedded });
+    if (!config.DATABASE_URL) return open();
+    return waitForDependency(open, {
+      what: databaseName,
+      waitMs: config.DATABASE_WAIT_SECONDS * 1000,
+      log: (line) => console.warn(line),
+      onWaiting: async () => {
+        // Loaded only when needed: a normal start does not pay for it.
+        const { startHoldingServer } = await import('./lib/holding-server');
+        holding = await startHoldingServer(config.HOST, config.PORT, 'postgres').catch((error: unknown) => {
+          console.warn(`could not answer probes while waiting: ${reasonOf(error)}`);
+          return undefined;
+        });
+      },
+    });
+  }).catch(async (error: unknown) => {
+    await holding?.close();
+    throw error;
+  });
   phases.database = Math.round(performance.now());
   const [
     { buildApp },
@@ -146,6 +167,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Started by `npm start`'s wrapper with an IPC channel: if the wrapper dies (even by kill -9), stop too.
   process.on('disconnect', () => shutdown('disconnect'));
+  // The port passes from the probes' stand-in to the app (a refused connection for a moment at most).
+  await holding?.close();
   await app.listen({ host: config.HOST, port: config.PORT });
   app.log.info(
     { database: database.kind, readyMs: Math.round(performance.now()), phases },

@@ -91,6 +91,11 @@ const envSchema = z.object({
    * still sends in that gap meet a closed port. Ctrl-C (SIGINT) at a terminal skips it.
    */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /**
+   * How long start-up waits for an external database that is down (a failover, a restart, a deploy that
+   * started the app first), trying again with back-off and serving liveness meanwhile, before it exits.
+   */
+  DATABASE_WAIT_SECONDS: z.coerce.number().min(0).max(3600).default(120),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(25),
   /** Origin used in QR deep links; when unset, the origin of the merchant's request. */
   PUBLIC_URL: httpUrl('https://pay.example.com').optional(),

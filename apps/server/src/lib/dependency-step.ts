@@ -10,7 +10,8 @@ export async function dependencyStep<T>(dependency: string, work: () => Promise<
   }
 }
 
-function reasonOf(error: unknown): string {
+/** Why a dependency failed, in a word or line: its code, error name and first line, never a URL's secrets. */
+export function reasonOf(error: unknown): string {
   const coded = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown };
   const first = Array.isArray(coded?.errors) ? (coded.errors[0] as { code?: unknown } | undefined) : undefined;
   const code = typeof coded?.code === 'string' ? coded.code : typeof first?.code === 'string' ? first.code : '';
