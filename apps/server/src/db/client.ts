@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { isDependencyOutage } from '../lib/unavailable';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded';
 import { nameRepeatedStatements } from './named-statements';
 import * as schema from './schema';
@@ -121,7 +122,40 @@ export async function connectDatabase(
  */
 function survivesOutages(pool: pg.Pool): void {
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    releaseWhenFirstStatementFails(client);
+  });
+  pool.on('acquire', (client) => checkedOut.add(client));
+}
+
+/** Clients just checked out whose first statement has not been sent yet. */
+const checkedOut = new WeakSet<pg.PoolClient>();
+
+/**
+ * Drizzle's transaction sends `begin` on a checked-out client before its `try`: when that fails (the
+ * connection was cut while idle in the pool) the client is never released, and after `max` of those the
+ * pool had nothing left to give: the app stayed at 503 after the database came back. So when a checkout's
+ * first statement fails on a dead connection, the client is released here (and destroyed by the pool, as
+ * it is no longer queryable); a release by its caller afterwards is a no-op.
+ */
+function releaseWhenFirstStatementFails(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (!checkedOut.delete(client) || !(result instanceof Promise)) return result;
+    const release = client.release;
+    let released = false;
+    client.release = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      release(error);
+    };
+    result.catch((error: unknown) => {
+      if (isDependencyOutage(error)) client.release(error instanceof Error ? error : true);
+    });
+    return result;
+  }) as typeof client.query;
 }
 
 /** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */
