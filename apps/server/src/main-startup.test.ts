@@ -38,6 +38,7 @@ it('names the media store when it is down at start-up with demo seeding, and exi
     const s3Port = await freePort();
     const { code, stderr } = await start({
       DATABASE_URL: target.url,
+      MIGRATION_DATABASE_URL: target.ownerUrl,
       PORT: String(await freePort()),
       JWT_SECRET: 'startup-test-secret-startup-test-secret',
       SEED_DEMO: 'true',
@@ -95,14 +96,20 @@ it('spawns the embedded PostgreSQL before reading the whole configuration, and s
 
 it('waits for a database that is down at start-up, answering probes meanwhile, and starts once it is back', async () => {
   const target = await createTestDatabaseUrl();
-  const url = new URL(target.url);
-  const socketDir = url.searchParams.get('host');
+  const direct = new URL(target.url);
+  const socketDir = direct.searchParams.get('host');
   const proxy = await startTcpProxy(
-    socketDir ? { path: `${socketDir}/.s.PGSQL.${url.port}` } : { host: url.hostname, port: Number(url.port) },
+    socketDir ? { path: `${socketDir}/.s.PGSQL.${direct.port}` } : { host: direct.hostname, port: Number(direct.port) },
   );
-  url.searchParams.delete('host');
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
+  // Both roles' URLs through the proxy: the whole database is away, not one role's connection.
+  const viaProxy = (raw: string) => {
+    const url = new URL(raw);
+    url.searchParams.delete('host');
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    return url;
+  };
+  const url = viaProxy(target.url);
   await proxy.cut();
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -114,6 +121,7 @@ it('waits for a database that is down at start-up, answering probes meanwhile, a
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: url.toString(),
+      MIGRATION_DATABASE_URL: viaProxy(target.ownerUrl).toString(),
       PORT: String(port),
       JWT_SECRET: 'startup-test-secret-startup-test-secret',
       RUN_JOBS: 'false',

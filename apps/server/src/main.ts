@@ -70,7 +70,13 @@ async function main(): Promise<void> {
       await embedded?.then((server) => server.stop()).catch(() => undefined);
       throw error;
     });
-    const open = () => client.openDatabase({ databaseUrl: config.DATABASE_URL, dataDir, embedded });
+    const open = () =>
+      client.openDatabase({
+        databaseUrl: config.DATABASE_URL,
+        migrationDatabaseUrl: config.MIGRATION_DATABASE_URL,
+        dataDir,
+        embedded,
+      });
     if (!config.DATABASE_URL) return open();
     return waitForDependency(open, {
       what: databaseName,

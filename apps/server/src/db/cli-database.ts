@@ -13,7 +13,11 @@ export async function openCliDatabase(): Promise<Database> {
   // Same default as `npm start`: the repository's ./data, whatever directory npm runs this script in.
   const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
   const dataDir = process.env.DATA_DIR ? resolve(config.DATA_DIR) : join(root, 'data');
-  return openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  return openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    migrationDatabaseUrl: config.MIGRATION_DATABASE_URL,
+    dataDir,
+  });
 }
 
 /** Runs a command's main and exits 1 on failure, never printing a raw error (a query's carries parameters). */

@@ -5,9 +5,11 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { readOrCreateSecret } from '../lib/secrets';
 import { isDependencyOutage } from '../lib/unavailable';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded';
 import { nameRepeatedStatements } from './named-statements';
+import { ensureEmbeddedRoles, grantRuntimeRole, isSuperuser, OWNER_ROLE, RUNTIME_ROLE } from './roles';
 import * as schema from './schema';
 
 /**
@@ -54,6 +56,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Data directory of the embedded PostgreSQL, used when no URL is given. */
   dataDir?: string;
+  /** The owner role's URL for migrations (MIGRATION_DATABASE_URL); without it DATABASE_URL migrates. */
+  migrationDatabaseUrl?: string;
   /** The embedded PostgreSQL already starting (main.ts starts it before this module loads); else started here. */
   embedded?: Promise<EmbeddedPostgres>;
 }
@@ -63,18 +67,28 @@ export interface OpenOptions {
  * directory; applies migrations either way. `close()` also stops an embedded server this process started.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return connectDatabase(options.databaseUrl, { kind: 'postgres', migrate: true });
+  if (options.databaseUrl) return openExternal(options.databaseUrl, options.migrationDatabaseUrl);
   const { dataDir } = options;
-  if (!dataDir && !options.embedded) throw new Error('openDatabase needs DATABASE_URL or a data directory');
-  const server = await (options.embedded ?? startEmbeddedPostgres({ dataDir: dataDir as string, durable: true }));
+  if (!dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
+  const server = await (options.embedded ?? startEmbeddedPostgres({ dataDir, durable: true }));
   try {
-    const open = () => connectDatabase(server.url(EMBEDDED_DATABASE), { kind: 'embedded', migrate: true });
+    const roles = embeddedRoles(dataDir);
     // The app's database is made on a new cluster's first start. A restart connects straight away: asking
     // first would cost a connection of its own to every start.
-    const database = await open().catch(async (error: unknown) => {
+    await asSuperuser(server.url(EMBEDDED_DATABASE), (superuser) =>
+      ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, roles.passwords),
+    ).catch(async (error: unknown) => {
       if ((error as { code?: unknown }).code !== UNKNOWN_DATABASE) throw error;
       await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
-      return open();
+      await asSuperuser(server.url(EMBEDDED_DATABASE), (superuser) =>
+        ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, roles.passwords),
+      );
+    });
+    // Migrations as the owner, then the app's pool as the runtime role (least privilege, ADR 0202).
+    await migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE);
+    const database = await connectDatabase(server.url(EMBEDDED_DATABASE, roles.runtime), {
+      kind: 'embedded',
+      migrate: false,
     });
     return {
       ...database,
@@ -88,6 +102,60 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await server.stop();
     throw error;
   }
+}
+
+/**
+ * An external PostgreSQL. With a migration URL (the owner role) migrations run on it and the runtime role
+ * of DATABASE_URL is granted what it needs; without one, DATABASE_URL migrates as before. Either way a
+ * runtime role that is a superuser is warned about: it could switch off what the database enforces.
+ */
+async function openExternal(url: string, migrationUrl: string | undefined): Promise<Database> {
+  if (migrationUrl) {
+    const runtimeUser = decodeURIComponent(new URL(url).username);
+    await migrateAs(migrationUrl, runtimeUser);
+  }
+  const database = await connectDatabase(url, { kind: 'postgres', migrate: !migrationUrl });
+  // The first use of the app's own connection: refused or down, the start-up wait tries again.
+  const superuser = await isSuperuser(database.pool).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  if (superuser) {
+    console.warn(
+      'DATABASE_URL connects as a superuser: the app could disable the audit log and every rule the database ' +
+        'enforces. Give it a runtime role and run migrations with MIGRATION_DATABASE_URL (docs/deploy.md).',
+    );
+  }
+  return database;
+}
+
+/** Applies the migrations as the owner role, then grants the runtime role what the app needs. */
+async function migrateAs(ownerUrl: string, runtimeRole: string): Promise<void> {
+  const owner = await connectDatabase(ownerUrl, { kind: 'postgres', migrate: true, max: 1 });
+  try {
+    await grantRuntimeRole(owner.pool, runtimeRole);
+  } finally {
+    await owner.close();
+  }
+}
+
+/** One connection as the embedded cluster's superuser, for the work only it may do. */
+async function asSuperuser(url: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The embedded roles' logins: their passwords are generated once and kept in the data directory. */
+function embeddedRoles(dataDir: string) {
+  const owner = { user: OWNER_ROLE, password: readOrCreateSecret(join(dataDir, 'postgres-owner-password'), 24) };
+  const runtime = { user: RUNTIME_ROLE, password: readOrCreateSecret(join(dataDir, 'postgres-app-password'), 24) };
+  return { owner, runtime, passwords: { owner: owner.password, runtime: runtime.password } };
 }
 
 /** A pool on one database, migrated first when asked (tests start from an already migrated template). */

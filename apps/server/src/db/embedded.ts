@@ -14,8 +14,11 @@ export interface EmbeddedPostgres {
   port: number;
   /** False when another live process of ours already runs this cluster and we only connect to it. */
   owned: boolean;
-  /** Connection URL of one database on this server (over the Unix socket when there is one). */
-  url(database: string): string;
+  /**
+   * Connection URL of one database on this server (over the Unix socket when there is one), as the cluster's
+   * superuser unless another role is given.
+   */
+  url(database: string, login?: { user: string; password: string }): string;
   /**
    * Says this process is shutting down and will stop the server (a no-op when it does not own it): an instance
    * starting meanwhile waits for this one to exit and starts its own, instead of sharing a server about to stop.
@@ -292,7 +295,8 @@ function handle(
   return {
     port,
     owned,
-    url: (database) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}${viaSocket}`,
+    url: (database, login = { user: USER, password }) =>
+      `postgres://${login.user}:${encodeURIComponent(login.password)}@127.0.0.1:${port}/${database}${viaSocket}`,
     ...lifecycle,
   };
 }

@@ -1,14 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { POINT_REASON_CODES, POINT_REASON_LABELS } from '@ohgood/contract/point-reasons';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestDatabase } from '../test/test-database';
 import { openTestDatabase } from '../test/test-database';
-import type { Database } from './client';
 
-let database: Database;
+let database: TestDatabase;
+let pool: pg.Pool;
 beforeAll(async () => {
   database = await openTestDatabase();
+  // Rewinding a migration is the owner's work: the app's own role may not change the schema.
+  pool = new pg.Pool({ connectionString: database.ownerUrl, max: 1 });
 });
 afterAll(async () => {
+  await pool.end();
   await database.close();
 });
 
@@ -16,7 +21,6 @@ const migration = new URL('./migrations/0009_point_reason_codes.sql', import.met
 
 describe('migration 0009 (point reasons as codes)', () => {
   it('turns every label written before it into its code, and the CHECK refuses a label afterwards', async () => {
-    const { pool } = database;
     // Back to the state before 0009: no constraint, rows carrying the Korean labels.
     await pool.query('alter table point_ledger drop constraint point_ledger_reason_check');
     const {

@@ -75,7 +75,7 @@ async function schemaOf(pool: pg.Pool): Promise<string[]> {
 it("an earlier release's database, upgraded by today's migrations, has a fresh database's schema", async () => {
   // The release's database: created empty and migrated with the release's own files.
   const target = await createTestDatabaseUrl();
-  const pool = new pg.Pool({ connectionString: target.url, max: 2 });
+  const pool = new pg.Pool({ connectionString: target.ownerUrl, max: 2 });
   cleanups.push(() => target.drop());
   cleanups.push(() => pool.end());
   // An empty database, not the migrated template: drop what the copy brought and start from nothing.

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
+import { asOwner } from '../test/test-database';
 
 const lines: string[] = [];
 let h: Harness;
@@ -12,12 +12,11 @@ afterAll(() => h.close());
 
 it('a database error is logged with its code and constraint but none of the query parameters or the row', async () => {
   // Make the next writes fail inside PostgreSQL, after the values have been bound to the query.
-  await h.database.db.execute(
-    sql`alter table customers add constraint test_fail_register check (length(account) < 5) not valid`,
-  );
-  await h.database.db.execute(
-    sql`alter table payment_requests add constraint test_fail_request check (total_price < 0) not valid`,
-  );
+  // As the owner: the app's own role may not change the schema.
+  await asOwner(h.database, [
+    'alter table customers add constraint test_fail_register check (length(account) < 5) not valid',
+    'alter table payment_requests add constraint test_fail_request check (total_price < 0) not valid',
+  ]);
   const secrets = {
     name: '비밀이름홍길동',
     emailId: 'secret.person@example.com',

@@ -81,6 +81,7 @@ it('answers every payment of a burst cut by SIGTERM, ends SSE streams with a rec
       ...process.env,
       NODE_ENV: 'production',
       DATABASE_URL: target.url,
+      MIGRATION_DATABASE_URL: target.ownerUrl,
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -39,6 +39,7 @@ function startServer(port: number): { child: ChildProcess; listening: Promise<vo
       ...process.env,
       NODE_ENV: 'production',
       DATABASE_URL: target.url,
+      MIGRATION_DATABASE_URL: target.ownerUrl,
       DATA_DIR: disk.dir,
       MEDIA_DIR: mediaDir,
       HOST: '127.0.0.1',

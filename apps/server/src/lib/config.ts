@@ -39,6 +39,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: databaseUrl.optional(),
+  /**
+   * The owner role's URL, for migrations only (with DATABASE_URL): the app then connects as DATABASE_URL's
+   * runtime role, which gets only the DML it needs (docs/deploy.md, "Database roles").
+   */
+  MIGRATION_DATABASE_URL: databaseUrl.optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo data on start; defaults to true only on the embedded database (never on a real DATABASE_URL). */

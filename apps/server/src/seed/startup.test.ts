@@ -63,7 +63,7 @@ describe('demo seed with two instances', () => {
   it('two instances starting together on an empty database seed once, each warning about the demo accounts', async () => {
     const first = await openTestDatabase();
     // A second server instance: its own pool on the same PostgreSQL database.
-    const second: Database = await openDatabase({ databaseUrl: first.url });
+    const second: Database = await openDatabase({ databaseUrl: first.url, migrationDatabaseUrl: first.ownerUrl });
     const mediaDir = mkdtempSync(join(tmpdir(), 'ohgood-seed-twice-'));
     mediaDirs.push(mediaDir);
     const config = testConfig({ MEDIA_DIR: mediaDir });

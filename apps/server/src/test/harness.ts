@@ -1,15 +1,14 @@
 import type { RegisterRequest } from '@ohgood/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
-import type { Database } from '../db/client';
 import type { LogStream } from '../http/logging';
 import { type Clock, ManualClock } from '../lib/clock';
 import { type Config, testConfig } from '../lib/config';
-import { openTestDatabase } from './test-database';
+import { openTestDatabase, type TestDatabase } from './test-database';
 
 export interface Harness {
   app: FastifyInstance;
-  database: Database;
+  database: TestDatabase;
   clock: ManualClock;
   close(): Promise<void>;
   /** Registers a customer through the API and returns its login token and id. */

@@ -28,7 +28,11 @@ async function main(): Promise<void> {
   // Same default as `npm start`: the repository's ./data, whatever directory npm runs this script in.
   const root = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
   const dataDir = process.env.DATA_DIR ? resolve(config.DATA_DIR) : join(root, 'data');
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    migrationDatabaseUrl: config.MIGRATION_DATABASE_URL,
+    dataDir,
+  });
   try {
     const created = await createStaffAccount(
       database.db,

@@ -1,0 +1,72 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connectDatabase, createDatabaseIfMissing, type Database, openDatabase } from './client';
+import { startEmbeddedPostgres } from './embedded';
+import { OWNER_ROLE, RUNTIME_ROLE } from './roles';
+import { rowsOf } from './tx';
+
+/*
+ * The embedded default on a data directory made by an older version (its tables migrated and owned by the
+ * cluster's superuser), opened by today's code twice: the roles are set up, ownership handed to the owner,
+ * and the app's own pool, the runtime role, cannot alter, disable or bypass the audit log.
+ */
+let dataDir: string;
+let database: Database;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ohgood-roles-'));
+  chmodSync(dataDir, 0o755); // run as root, the server runs as user postgres and must reach its directory
+  const older = await startEmbeddedPostgres({ dataDir, durable: false });
+  await createDatabaseIfMissing(older.url('postgres'), 'ohgood');
+  const migrated = await connectDatabase(older.url('ohgood'), { kind: 'embedded', migrate: true, max: 1 });
+  await migrated.close();
+  await older.stop();
+  // Opened twice: setting the roles up is idempotent.
+  await (await openDatabase({ dataDir })).close();
+  database = await openDatabase({ dataDir });
+}, 120_000);
+afterAll(async () => {
+  await database?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The SQLSTATE a statement fails with on the app's pool, or 'ok'. */
+const refusal = (statement: string) =>
+  database.pool.query(statement).then(
+    () => 'ok',
+    (error: { code?: string }) => error.code,
+  );
+
+it('the app connects as the runtime role, which is no superuser and owns nothing', async () => {
+  const [me] = await rowsOf<{ user: string; super: boolean; owned: number }>(
+    database.db,
+    sql`select current_user as user, r.rolsuper as super,
+          (select count(*)::int from pg_class c where c.relowner = r.oid) as owned
+        from pg_roles r where r.rolname = current_user`,
+  );
+  expect(me).toEqual({ user: RUNTIME_ROLE, super: false, owned: 0 });
+  const owners = await rowsOf<{ owner: string }>(
+    database.db,
+    sql`select distinct pg_get_userbyid(c.relowner) as owner from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'`,
+  );
+  expect(owners).toEqual([{ owner: OWNER_ROLE }]);
+});
+
+it('the runtime role cannot alter, disable, empty or bypass the audit log', async () => {
+  const insufficientPrivilege = '42501';
+  expect(await refusal('alter table audit_log disable trigger all')).toBe(insufficientPrivilege);
+  expect(await refusal('alter table audit_log disable trigger audit_log_no_update_delete')).toBe(insufficientPrivilege);
+  expect(await refusal('drop table audit_log')).toBe(insufficientPrivilege);
+  expect(await refusal('set session_replication_role = replica')).toBe(insufficientPrivilege);
+  expect(await refusal('truncate audit_log')).toBe(insufficientPrivilege);
+  expect(await refusal('delete from audit_log')).toBe(insufficientPrivilege);
+  expect(await refusal('update audit_log set id = id')).toBe(insufficientPrivilege);
+  expect(await refusal('create table intruder (id int)')).toBe(insufficientPrivilege);
+  expect(await refusal('alter role current_user superuser')).toBe(insufficientPrivilege);
+  // What the app needs still works: reading it, and the DML of every other table.
+  expect(await refusal('select count(*) from audit_log')).toBe('ok');
+  expect(await refusal('update customers set name = name where false')).toBe('ok');
+});

@@ -1,0 +1,105 @@
+import pg from 'pg';
+
+/**
+ * The two database roles (docs/deploy.md, "Database roles"):
+ *   - the owner runs migrations and owns every table, function and sequence;
+ *   - the runtime role, which the app's pool connects as, owns nothing: only the DML it needs, no DDL, and
+ *     no UPDATE, DELETE or TRUNCATE on the append-only audit log. Not being an owner or a superuser, it can
+ *     neither disable the audit log's triggers nor set `session_replication_role` to skip them.
+ * The embedded default creates both itself; with DATABASE_URL an operator creates them once.
+ */
+export const OWNER_ROLE = 'ohgood_owner';
+export const RUNTIME_ROLE = 'ohgood_app';
+
+/** Schemas the app's objects live in: its tables, and drizzle's record of applied migrations. */
+const APP_SCHEMAS = ['public', 'drizzle'];
+
+type Runner = Pick<pg.ClientBase, 'query'>;
+const { escapeIdentifier, escapeLiteral } = pg;
+
+/**
+ * Grants the runtime role what the app needs, run by the owner after migrations (idempotent, so every start
+ * also covers tables a migration just made). Default privileges grant the same on tables later
+ * migrations create, whoever applies them as the owner.
+ */
+export async function grantRuntimeRole(owner: Runner, runtime: string): Promise<void> {
+  const role = escapeIdentifier(runtime);
+  const statements = [
+    `grant usage on schema public to ${role}`,
+    `grant select, insert, update, delete on all tables in schema public to ${role}`,
+    `grant usage, select, update on all sequences in schema public to ${role}`,
+    `grant execute on all functions in schema public to ${role}`,
+    `alter default privileges in schema public grant select, insert, update, delete on tables to ${role}`,
+    `alter default privileges in schema public grant usage, select, update on sequences to ${role}`,
+    `alter default privileges in schema public grant execute on functions to ${role}`,
+    // Append-only: inserted and read, never changed or emptied (its triggers refuse it for owners too).
+    `revoke update, delete, truncate on audit_log from ${role}`,
+  ];
+  for (const statement of statements) await owner.query(statement);
+}
+
+/**
+ * Run by the embedded cluster's superuser on every start: creates the two roles when missing, sets their
+ * passwords (kept in the data directory), and hands the database and every object of the app's schemas
+ * to the owner, so a data directory made by an older version (everything owned by the superuser) is
+ * brought to the same state as a new one.
+ */
+export async function ensureEmbeddedRoles(
+  superuser: Runner,
+  database: string,
+  passwords: { owner: string; runtime: string },
+): Promise<void> {
+  const role = (name: string, password: string) =>
+    superuser
+      .query(
+        `do $$ begin
+         if not exists (select 1 from pg_roles where rolname = ${escapeLiteral(name)}) then
+           create role ${escapeIdentifier(name)} login;
+         end if;
+       end $$`,
+      )
+      .then(() =>
+        superuser.query(
+          `alter role ${escapeIdentifier(name)} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls password ${escapeLiteral(password)}`,
+        ),
+      );
+  await role(OWNER_ROLE, passwords.owner);
+  await role(RUNTIME_ROLE, passwords.runtime);
+  const owner = escapeIdentifier(OWNER_ROLE);
+  await superuser.query(`alter database ${escapeIdentifier(database)} owner to ${owner}`);
+  // Objects of the app's schemas still owned by someone else (an older version migrated as the superuser).
+  const { rows } = await superuser.query<{ statement: string }>(
+    `select format('alter schema %I owner to %I', n.nspname, $2::text) as statement
+       from pg_namespace n where n.nspname = any($1) and pg_get_userbyid(n.nspowner) <> $2
+     union all
+     select format('alter table %I.%I owner to %I', n.nspname, c.relname, $2::text)
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f') and pg_get_userbyid(c.relowner) <> $2
+     union all
+     select format('alter sequence %I.%I owner to %I', n.nspname, c.relname, $2::text)
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind = 'S' and pg_get_userbyid(c.relowner) <> $2
+        and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('a', 'i'))
+     union all
+     select format('alter routine %s owner to %I', p.oid::regprocedure, $2::text)
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = any($1) and pg_get_userbyid(p.proowner) <> $2
+        and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+     union all
+     select format('alter type %I.%I owner to %I', n.nspname, t.typname, $2::text)
+       from pg_type t join pg_namespace n on n.oid = t.typnamespace
+      where n.nspname = any($1) and t.typtype in ('e', 'd', 'r') and pg_get_userbyid(t.typowner) <> $2
+        and not exists (select 1 from pg_depend d where d.objid = t.oid and d.deptype = 'e')`,
+    [APP_SCHEMAS, OWNER_ROLE],
+  );
+  for (const { statement } of rows) await superuser.query(statement);
+  await superuser.query(`grant connect on database ${escapeIdentifier(database)} to ${escapeIdentifier(RUNTIME_ROLE)}`);
+}
+
+/** True when the connection's role is a superuser: it could bypass every rule the database enforces. */
+export async function isSuperuser(pool: Pick<pg.Pool, 'query'>): Promise<boolean> {
+  const { rows } = await pool.query<{ super: boolean }>(
+    'select rolsuper as super from pg_roles where rolname = current_user',
+  );
+  return rows[0]?.super === true;
+}
