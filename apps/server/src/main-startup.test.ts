@@ -177,7 +177,7 @@ it('exits with a clear message once the wait for the database runs out', async (
     DATABASE_URL: `postgres://ohgood:secret-password@127.0.0.1:${dbPort}/ohgood`,
     PORT: String(await freePort()),
     JWT_SECRET: 'startup-test-secret-startup-test-secret',
-    DATABASE_WAIT_SECONDS: '2',
+    DATABASE_WAIT_SECONDS: '3',
   });
   expect(code).toBe(1);
   expect(Date.now() - began).toBeGreaterThanOrEqual(1_000);

@@ -87,3 +87,42 @@ describe('isAlive', () => {
     }
   });
 });
+
+describe('a cluster that dies under its owner', () => {
+  it('is restarted on the same port after kill -9 (crash recovery), and a shutdown from outside is left alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ohgood-pg-heal-'));
+    chmodSync(dataDir, 0o755); // run as root, the server runs as user postgres and must reach its directory
+    const lines: string[] = [];
+    const server = await startEmbeddedPostgres({ dataDir, durable: true, log: (line) => lines.push(line) });
+    const postmaster = () => Number(readFileSync(join(dataDir, 'postgres/postmaster.pid'), 'utf8').split('\n')[0]);
+    const query = async () => {
+      const client = new pg.Client({ connectionString: server.url('postgres') });
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        return (await client.query('select 1 as one')).rows[0].one as number;
+      } finally {
+        await client.end();
+      }
+    };
+    try {
+      expect(await query()).toBe(1);
+      const first = postmaster();
+      process.kill(first, 'SIGKILL');
+      await expect.poll(() => server.restarts(), { timeout: 60_000 }).toBe(1);
+      expect(postmaster()).not.toBe(first);
+      expect(await query()).toBe(1);
+      expect(lines[0]).toContain('exited unexpectedly: restarting it');
+
+      // A clean shutdown someone else asked for (SIGINT, as pg_ctl stop -m fast sends) is not undone.
+      const second = postmaster();
+      process.kill(second, 'SIGINT');
+      await expect.poll(() => isAlive(second), { timeout: 30_000 }).toBe(false);
+      await expect.poll(() => lines.some((line) => line.includes('not restarting'))).toBe(true);
+      expect(server.restarts()).toBe(1);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -202,8 +202,14 @@ function superviseCluster(
     }
   };
   const watch = (child: ChildProcess) => {
-    child.once('exit', () => {
+    child.once('exit', (code, signal) => {
       if (stopping || child !== current) return;
+      // Exit code 0 is a shutdown someone asked for (pg_ctl stop, a signal from an operator): theirs to
+      // undo. A crash, kill -9 or OOM kill ends it by a signal or with a failure code.
+      if (code === 0 && signal === null) {
+        options.log('the embedded PostgreSQL was shut down from outside this process: not restarting it');
+        return;
+      }
       restarting = restart().finally(() => {
         restarting = undefined;
       });

@@ -33,7 +33,8 @@ export async function waitForDependency<T>(attempt: () => Promise<T>, options: S
       return result;
     } catch (error) {
       const waited = Date.now() - began;
-      if (!isDependencyOutage(error) || waited + delay > options.waitMs) {
+      const remaining = options.waitMs - waited;
+      if (!isDependencyOutage(error) || remaining <= 0) {
         if (tries > 1) {
           throw new Error(`gave up waiting ${Math.round(waited / 1000)} s: ${reasonOf(error)}`, { cause: error });
         }
@@ -41,10 +42,10 @@ export async function waitForDependency<T>(attempt: () => Promise<T>, options: S
       }
       if (tries === 1) await options.onWaiting?.();
       options.log(
-        `${options.what} is not reachable (${reasonOf(error)}), try ${tries}; trying again in ${delay} ms ` +
+        `${options.what} is not reachable (${reasonOf(error)}), try ${tries}; trying again in ${Math.min(delay, remaining)} ms ` +
           `(waiting up to ${Math.round(options.waitMs / 1000)} s in all)`,
       );
-      await sleep(delay);
+      await sleep(Math.min(delay, remaining));
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
   }
