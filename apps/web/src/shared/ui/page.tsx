@@ -1,6 +1,6 @@
 import { MSG } from '@ohgood/contract/messages';
 import { RotateCw } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { ApiError } from '../api-client';
 import buttons from './button.module.css';
 import styles from './page.module.css';
@@ -62,8 +62,26 @@ export function loadErrorText(error: unknown): string {
   return MSG.genericError(loadErrorReason(error));
 }
 
-/** A load error: the failure text once and a '다시 시도' button. */
+/** How long a screen waits before loading again by itself after an outage, whatever Retry-After says. */
+const OUTAGE_RELOAD_MS = { fallback: 5_000, max: 10_000 };
+
+/**
+ * A brief outage (503 SERVICE_UNAVAILABLE: the database restarting, a failover) ends by itself: the screen
+ * loads again after the server's Retry-After, and again after each further 503, until it succeeds. The
+ * user need not notice the button. Other failures wait for the button.
+ */
+function useReloadAfterOutage(error: unknown, onRetry: () => void): void {
+  useEffect(() => {
+    if (!(error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE')) return;
+    const wait = Math.min(error.retryAfterMs ?? OUTAGE_RELOAD_MS.fallback, OUTAGE_RELOAD_MS.max);
+    const timer = setTimeout(onRetry, wait);
+    return () => clearTimeout(timer);
+  }, [error, onRetry]);
+}
+
+/** A load error: the failure text once and a '다시 시도' button; after an outage it also reloads by itself. */
 export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  useReloadAfterOutage(error, onRetry);
   return (
     <div className={styles.errorBox} role="alert">
       <p className={styles.error}>{loadErrorText(error)}</p>
