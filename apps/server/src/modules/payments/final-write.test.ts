@@ -5,6 +5,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { lockWaiters } from '../../test/lock-waits';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest, finalPay, validatePin } from '../../test/payment-helpers';
+import { asOwner } from '../../test/test-database';
 import { createPaymentService } from './service';
 
 // The final's transaction (ADR 0112): it locks the customer, then the request, reads, decides and writes; a
@@ -193,16 +194,17 @@ describe('a final that stays deadlocked through every retry', () => {
     const r = await reserved(3_000, 500);
     // Every insert of this customer's purchase fails as a real deadlock (SQLSTATE 40P01) would; the sequence
     // counts the attempts, as it is not rolled back with them.
-    await query('create sequence busy_attempts');
-    await query(`create function busy_purchase() returns trigger language plpgsql as $$
+    // Schema changes are the owner's: the app's own role may not make them.
+    await asOwner(h.database, [
+      'create sequence busy_attempts',
+      `create function busy_purchase() returns trigger language plpgsql as $$
       begin
         perform nextval('busy_attempts');
         raise exception 'deadlock detected (test)' using errcode = '40P01';
-      end $$`);
-    await query(
+      end $$`,
       `create trigger busy_purchase before insert on purchases for each row
        when (new.customer_id = ${r.customerId}) execute function busy_purchase()`,
-    );
+    ]);
     try {
       const busy = await finalPay(h, r.token, r.requestId, 200);
       expect(busy.statusCode).toBe(409);
@@ -217,9 +219,11 @@ describe('a final that stays deadlocked through every retry', () => {
         balance: 500,
       });
     } finally {
-      await query('drop trigger busy_purchase on purchases');
-      await query('drop function busy_purchase()');
-      await query('drop sequence busy_attempts');
+      await asOwner(h.database, [
+        'drop trigger busy_purchase on purchases',
+        'drop function busy_purchase()',
+        'drop sequence busy_attempts',
+      ]);
     }
     const paid = await finalPay(h, r.token, r.requestId, 200);
     expect(paid.statusCode).toBe(200);
