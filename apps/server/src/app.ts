@@ -201,7 +201,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   readyAfter(
     app,
     notifications
-      .subscribe(REVOCATION_CHANNEL, (payload) => void revocations.onNotification(payload))
+      .subscribe(REVOCATION_CHANNEL, (payload) => {
+        // The re-read after a reconnect can meet the database going away again: logged, never a crash; the
+        // next reconnect reads again.
+        revocations.onNotification(payload).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'revoked sessions not re-read; read again at the next reconnect');
+        });
+      })
       .then(() => revocations.load()),
   );
   const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);

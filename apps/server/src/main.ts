@@ -8,6 +8,7 @@ import type { HoldingServer } from './lib/holding-server';
 import { safeErrorMessage } from './lib/safe-error';
 import { resolveJwtSecret } from './lib/secrets';
 import { waitForDependency } from './lib/startup-wait';
+import { isDependencyOutage } from './lib/unavailable';
 
 /**
  * The app's own modules (Fastify, the routes, the seed, the jobs), loaded while PostgreSQL starts: the
@@ -31,7 +32,20 @@ function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof 
   return `S3 bucket ${config.S3_BUCKET ?? '?'} at ${config.S3_ENDPOINT ?? 'AWS'}`;
 }
 
+/**
+ * The last net under "a database outage never crashes the process": background work whose promise nobody
+ * awaits (a re-read after the LISTEN connection came back, say) and that meets the outage is logged and
+ * dropped (it runs again on its own). Any other unhandled rejection is still a bug and ends the process.
+ */
+function survivesBackgroundOutages(): void {
+  process.on('unhandledRejection', (reason) => {
+    if (!isDependencyOutage(reason)) throw reason;
+    console.warn(`background work met a dependency outage and will run again: ${reasonOf(reason)}`);
+  });
+}
+
 async function main(): Promise<void> {
+  survivesBackgroundOutages();
   // Start-up phases in ms since the process began (the bench reads `readyMs`; target ≤ 1 s).
   const phases: Record<string, number> = { modules: Math.round(performance.now()) };
   const embeddedIn = embeddedDataDir();
