@@ -114,7 +114,7 @@ function migrationsBeforeLedger(): string {
 
 it('money facts from before the ledger get opening entries: the books balance and agree after the upgrade', async () => {
   const target = await createTestDatabaseUrl();
-  const pool = new pg.Pool({ connectionString: target.url, max: 2 });
+  const pool = new pg.Pool({ connectionString: target.ownerUrl, max: 2 });
   cleanups.push(() => target.drop());
   cleanups.push(() => pool.end());
   await pool.query('drop schema public cascade; create schema public; drop schema if exists drizzle cascade');
