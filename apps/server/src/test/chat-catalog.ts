@@ -17,7 +17,9 @@ export function memoryCatalog(
       const left = items.filter((p) => p.hobby === hobby && !excludeIds.includes(p.id));
       if (left.length === 0) return { kind: 'exhausted' } satisfies RecommendOutcome;
       const fitting = left.filter((p) => p.price <= availableLimit);
-      if (fitting.length === 0) return { kind: 'none_within_limit', availableLimit } satisfies RecommendOutcome;
+      if (fitting.length === 0) {
+        return { kind: 'none_within_limit', availableLimit, limitByStaff: null } satisfies RecommendOutcome;
+      }
       const ranked = [...fitting].sort((a, b) => Number(b.moods.includes(mood)) - Number(a.moods.includes(mood)));
       const products: CatalogProduct[] = ranked.slice(0, 3).map((p) => ({
         id: p.id,

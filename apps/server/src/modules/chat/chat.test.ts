@@ -185,6 +185,18 @@ describe('POST /chat', () => {
     const none = await chat(broke, sid2, '상품추천');
     expect(none.body.data.products).toEqual([]);
     expect(none.body.data.message).toContain('1,000원');
+    expect(none.body.data.message).not.toContain('운영 검토');
+  });
+
+  it('says a limit risk lowered is why nothing fits, with the limit in force', async () => {
+    const { token, customerId } = await h.signUp();
+    await h.database.db.update(customers).set({ creditLimit: 5_000 }).where(eq(customers.id, customerId));
+    const sid = newSession();
+    await toChoose(token, sid, '영화보기');
+    const none = await chat(token, sid, '상품추천');
+    expect(none.body.data.products).toEqual([]);
+    expect(none.body.data.message).toContain('남은 한도(5,000원)');
+    expect(none.body.data.message).toContain('월 한도는 운영 검토로 5,000원으로 조정돼 있어.');
   });
 
   it("another customer's same id reaches their own, new session, for chat and for clear-session", async () => {

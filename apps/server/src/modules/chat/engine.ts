@@ -63,7 +63,8 @@ export interface CatalogProduct extends ChatProduct {
 
 export type RecommendOutcome =
   | { kind: 'ok'; products: CatalogProduct[] }
-  | { kind: 'none_within_limit'; availableLimit: number }
+  /** `limitByStaff`: the monthly limit risk set, when it is the one in force (docs/rules/operations.md#O8). */
+  | { kind: 'none_within_limit'; availableLimit: number; limitByStaff: number | null }
   | { kind: 'exhausted' };
 
 export interface CatalogPort {
@@ -215,8 +216,11 @@ async function recommend(state: ChatState, catalog: CatalogPort, more: boolean):
   }
   if (outcome.kind === 'none_within_limit') {
     const limit = won(outcome.availableLimit);
+    // A limit risk lowered is said as such, so the customer does not take it for their grade's ('원' takes '으로').
+    const byStaff =
+      outcome.limitByStaff === null ? '' : `\n월 한도는 운영 검토로 ${won(outcome.limitByStaff)}으로 조정돼 있어.`;
     return {
-      message: `지금 남은 한도(${limit}) 안에서 살 수 있는 ${hobby} 상품이 없어. 이번 달 결제를 납부하면 한도가 바로 돌아와!`,
+      message: `지금 남은 한도(${limit}) 안에서 살 수 있는 ${hobby} 상품이 없어. 이번 달 결제를 납부하면 한도가 바로 돌아와!${byStaff}`,
       flow,
       options: [OPTION.backToStart, OPTION.myReport],
     };

@@ -11,6 +11,7 @@ import {
   MOODS,
   type Mood,
 } from '@ohgood/contract/chat-rules';
+import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { kstMonth } from '@ohgood/contract/kst';
 import { mediaUrl } from '@ohgood/contract/media-url';
 import { and, eq, lt, sql } from 'drizzle-orm';
@@ -99,7 +100,11 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
       const basis = found[0];
       const limit = basis ? limitLeft(basis, basis.owed) : 0;
       const fitting = rows.filter((p) => p.price <= limit);
-      if (fitting.length === 0) return { kind: 'none_within_limit', availableLimit: limit } satisfies RecommendOutcome;
+      if (fitting.length === 0) {
+        const limitByStaff =
+          basis?.creditLimit != null && monthlyLimitOf(basis) === basis.creditLimit ? basis.creditLimit : null;
+        return { kind: 'none_within_limit', availableLimit: limit, limitByStaff } satisfies RecommendOutcome;
+      }
       const ranked = fitting
         .map((p) => ({ p, match: p.moods.includes(mood) ? 0 : 1, key: shuffleKey(sessionId, p.id) }))
         .sort((a, b) => a.match - b.match || a.key.localeCompare(b.key))
