@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { authEndpoints } from '@ohgood/contract/auth';
+import { kstDate } from '@ohgood/contract/kst';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -29,6 +30,7 @@ import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerUnreadBodyDrain } from './http/unread-body';
 import { registerWebApp } from './http/web-app';
+import { lastFinishedRuns } from './jobs/last-runs';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
 import { spacedWake } from './lib/spaced-wake';
@@ -37,6 +39,7 @@ import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocation
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
+import { failedDebitsOn } from './modules/autopay/failed-debits';
 import { autopayRoutes, sandboxInboxRoutes } from './modules/autopay/routes';
 import { createAutopayService } from './modules/autopay/service';
 import type { BankGateway } from './modules/bank/gateway';
@@ -295,6 +298,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       openStreams: () => live.size(),
       transcodeQueue: () => pipeline.pending(),
       reconciliationMismatches: async () => (await latestReconciliation(database.db))?.mismatches ?? null,
+      jobsLastFinished: () => lastFinishedRuns(database.db),
+      now: () => clock.now(),
+      failedDebitsToday: () => failedDebitsOn(database.db, kstDate(clock.now())),
     }),
   );
   await app.register(

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../jobs/runner';
 import { startScheduler } from '../jobs/scheduler';
+import { runAutopay } from '../modules/autopay/autopay-job';
+import { createSandboxBank, setSandboxAccount } from '../modules/bank/sandbox-bank';
+import { verifyAutopay } from '../test/autopay-fixture';
 import { createHarness, type Harness } from '../test/harness';
+import { kstAt } from '../test/notice-helpers';
+import { insertPurchase } from '../test/purchase-fixture';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -85,5 +91,41 @@ describe('/metrics without METRICS_TOKEN', () => {
     const res = await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer anything' } });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('http_request_duration_seconds');
+  });
+});
+
+describe('/metrics for the alerts on scheduled work (docs/deploy.md)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ now: kstAt('2026-11-05').toISOString(), config: { METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(() => h.close());
+
+  const scrapeText = async () =>
+    (await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+
+  it("ages each job's last finished run on the app clock, and counts today's refused debits", async () => {
+    // A verified autopay customer whose account is empty on the due date: the bank refuses the debit.
+    const account = '5000000001';
+    const { customerId, token } = await h.signUp({ accountName: '신한', account });
+    await verifyAutopay(h, { token, customerId });
+    await insertPurchase(h.database.db, { customerId, totalPrice: 33_000, at: kstAt('2026-11-06') });
+    await setSandboxAccount(h.database.db, '신한', account, { balance: 0 }, h.clock.now());
+    h.clock.set(kstAt('2026-12-15', 10, 0));
+    await runJob(h.database.db, h.clock, 'autopay');
+    await runAutopay(h.database.db, createSandboxBank(h.database.db, h.clock), h.clock);
+
+    h.clock.set(kstAt('2026-12-15', 12, 0));
+    const text = await scrapeText();
+    // The plan finished at 10:00, two hours ago on the app clock; a job that never ran has no series.
+    expect(sample(text, 'job_last_success_age_seconds{job="autopay"}')).toBe(2 * 60 * 60);
+    expect(sample(text, 'job_last_success_age_seconds{job="overdue"}')).toBeUndefined();
+    expect(sample(text, 'autopay_failed_debits_today')).toBe(1);
+
+    // The next day: no refused debit yet today, and the plan a day older.
+    h.clock.set(kstAt('2026-12-16', 9, 0));
+    const nextDay = await scrapeText();
+    expect(sample(nextDay, 'autopay_failed_debits_today')).toBe(0);
+    expect(sample(nextDay, 'job_last_success_age_seconds{job="autopay"}')).toBe(23 * 60 * 60);
   });
 });

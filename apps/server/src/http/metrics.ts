@@ -17,6 +17,11 @@ export interface MetricsSources {
   transcodeQueue: () => number;
   /** The latest reconciled day's mismatch count (cluster-wide, from the database); null before any. */
   reconciliationMismatches: () => Promise<number | null>;
+  /** When each scheduled job last finished a run (cluster-wide), and the app clock's now to age it by. */
+  jobsLastFinished: () => Promise<Array<{ job: string; finishedAt: Date }>>;
+  now: () => Date;
+  /** Autopay debits the bank refused today (KST, cluster-wide). */
+  failedDebitsToday: () => Promise<number>;
 }
 
 export interface AppMetrics {
@@ -106,6 +111,27 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined,
     registers: [registry],
     async collect() {
       this.set((await sources.reconciliationMismatches()) ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'job_last_success_age_seconds',
+    help: 'Seconds since each scheduled job last finished a run, on the app clock (cluster-wide)',
+    labelNames: ['job'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const now = sources.now().getTime();
+      for (const { job, finishedAt } of await sources.jobsLastFinished()) {
+        this.set({ job }, Math.max(0, (now - finishedAt.getTime()) / 1000));
+      }
+    },
+  });
+  new Gauge({
+    name: 'autopay_failed_debits_today',
+    help: 'Autopay debits the bank refused today, KST (cluster-wide)',
+    registers: [registry],
+    async collect() {
+      this.set(await sources.failedDebitsToday());
     },
   });
   new Counter({

@@ -2,7 +2,6 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, type SQL, 
 import type { Db } from '../../db/client';
 import {
   auditLog,
-  autopayAttempts,
   customers,
   notifications,
   pointLedger,
@@ -12,6 +11,7 @@ import {
 } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 import { normalizeEmail } from '../auth/service';
+import { failedDebitsOn } from '../autopay/failed-debits';
 import { owedSql } from '../bills/statements';
 import { escapeLike } from '../shorts/search';
 
@@ -153,14 +153,10 @@ export async function dayFigures(db: Db, today: string, now: Date) {
       and(eq(purchases.customerId, statements.customerId), eq(purchases.statementMonth, statements.month)),
     )
     .where(and(isNotNull(statements.overdueAt), eq(purchases.status, 'UNPAID')));
-  const [autopay] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(autopayAttempts)
-    .where(and(eq(autopayAttempts.kstDate, today), eq(autopayAttempts.status, 'FAILED')));
   return {
     payments: { count: Number(figures?.payments ?? 0), amount: Number(figures?.amount ?? 0) },
     refunds: { count: Number(figures?.refunds ?? 0), amount: Number(figures?.refunded ?? 0) },
     overdueCustomers: Number(overdue?.n ?? 0),
-    autopayFailures: Number(autopay?.n ?? 0),
+    autopayFailures: await failedDebitsOn(db, today),
   };
 }
