@@ -140,7 +140,6 @@ const TIMER = /\bset(?:Interval|Timeout)\s*\(/;
  */
 export const APP_TIMERS_ALLOWED = [
   'const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);',
-  'const poll = setInterval(spaced.wake, DISPATCH_POLL_MS);',
 ];
 
 /** A timer started in `app.ts` that is not on the allow-list, or an allow-list entry with no timer left. */

@@ -14,9 +14,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { type AppCacheHome, createAppCaches } from './caches';
-import type { Database } from './db/client';
+import type { Database, Db } from './db/client';
 import { PgListener } from './db/pg-listener';
-import { onEventsCommitted } from './events/record-event';
+import { CommitListeners, listenedDb } from './db/tx';
+import { createRelay, type EventConsumer, type Relay } from './events/relay';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler';
@@ -33,7 +34,6 @@ import { registerWebApp } from './http/web-app';
 import { lastFinishedRuns } from './jobs/last-runs';
 import type { Clock } from './lib/clock';
 import type { Config } from './lib/config';
-import { spacedWake } from './lib/spaced-wake';
 import { workRoot } from './lib/work-dir';
 import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocations';
 import { authRoutes } from './modules/auth/routes';
@@ -55,11 +55,11 @@ import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantIdForKey } from './modules/merchants/keys';
-import { announcePaidRequests, createLiveStatus } from './modules/merchants/live-status';
+import { createLiveStatus, paidRequestsAnnouncer } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
-import { createDispatcher, type Dispatcher } from './modules/notifications/dispatcher';
 import { createLiveNotices } from './modules/notifications/live';
+import { noticesConsumer } from './modules/notifications/notices-consumer';
 import { createPushSender, type PushSender, resolveVapidKeys } from './modules/notifications/push';
 import { notificationRoutes } from './modules/notifications/routes';
 import { createNotificationService } from './modules/notifications/service';
@@ -107,6 +107,11 @@ export interface AppDeps {
   storage?: MediaStorage;
   /** The bank for 1원 인증 deposits; the sandbox bank when absent. */
   bank?: BankGateway;
+  /**
+   * Who hears what this app's transactions committed (the relay's wake-up); made here when absent. The process
+   * that also runs jobs passes its own, so a job's events wake the relay too.
+   */
+  commits?: CommitListeners;
 }
 
 declare module 'fastify' {
@@ -117,8 +122,10 @@ declare module 'fastify' {
     caches: Pick<AppCacheHome, 'home' | 'changes'>;
     /** Operational metrics (`GET /metrics` with METRICS_TOKEN); jobs report their runs here. */
     metrics: AppMetrics;
-    /** Events → notices, and Web Push (tests drain them instead of sleeping). */
-    notices: { dispatcher: Dispatcher; push: PushSender };
+    /** The outbox relay (tests drain it instead of sleeping). */
+    relay: Relay;
+    /** Web Push (tests drain it instead of sleeping). */
+    notices: { push: PushSender };
   }
 }
 
@@ -145,7 +152,10 @@ const ZOD_COMPILERS = {
 
 /** The Fastify instance with every plugin and route; tests build it on a real database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, database, clock } = deps;
+  const { config, clock } = deps;
+  const commits = deps.commits ?? new CommitListeners();
+  // Every service gets the handle whose transactions tell this app's listeners what they committed.
+  const database = { ...deps.database, db: listenedDb(deps.database.db, commits) };
   const storage = deps.storage ?? createStorage(config);
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL, deps.logStream),
@@ -334,7 +344,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ),
   );
   if (config.SANDBOX_BANK_INBOX && !deps.bank) await app.register(sandboxInboxRoutes(database.db));
-  await registerNotices(app, deps, notifications);
+  const notices = await registerNotices(app, deps, database.db, notifications);
+  registerRelay(app, deps, database.db, commits, [notices, paidRequestsAnnouncer]);
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
   const chat = createChatService(database.db, clock, {
@@ -359,33 +370,24 @@ function readyAfter(app: FastifyInstance, setup: Promise<unknown>): void {
   });
 }
 
-/** How often an instance looks for events recorded by other processes (its own wake it at once). */
-const DISPATCH_POLL_MS = 1_000;
 /**
- * The least time between two drains started by wake-ups (ADRs 0164, 0169): a commit after a quiet spell is
- * dispatched at once; under load the events of this span share one drain (its transaction) instead of one
- * each. Notices and the PAID announcement wait at most this long, a quarter of a second.
+ * The notification center (docs/rules/notifications.md): its API and live stream and the Web Push sender;
+ * returns its consumer of the outbox, which wakes the push sender after a batch with a notice to push now.
  */
-const DISPATCH_SPACING_MS = 250;
-
-/**
- * The notification center (docs/rules/notifications.md): its API and live stream, the Web Push sender and the
- * dispatcher. It wakes when a transaction of this process that recorded events commits, polls every
- * DISPATCH_POLL_MS for events other processes recorded (the jobs command, an instance that died after its
- * commit), and runs once when the app is ready; wake-ups are spaced by DISPATCH_SPACING_MS. Besides notices it
- * announces PAID to the live payment streams.
- */
-async function registerNotices(app: FastifyInstance, deps: AppDeps, notifications: PgListener): Promise<void> {
-  const { config, database, clock } = deps;
+async function registerNotices(
+  app: FastifyInstance,
+  deps: AppDeps,
+  db: Db,
+  notifications: PgListener,
+): Promise<EventConsumer> {
+  const { config, clock } = deps;
   const vapid = await resolveVapidKeys(config, config.DATA_DIR);
-  const push = createPushSender(database.db, clock, vapid, app.log, { timeoutMs: config.PUSH_TIMEOUT_MS });
-  const drainPushes = () => void push.drain().catch((error) => app.log.error({ err: error }, 'web push failed'));
-  const dispatcher = createDispatcher(database.db, clock, drainPushes, [announcePaidRequests]);
-  app.decorate('notices', { dispatcher, push });
-  const live = createLiveNotices(database.db, notifications);
+  const push = createPushSender(db, clock, vapid, app.log, { timeoutMs: config.PUSH_TIMEOUT_MS });
+  app.decorate('notices', { push });
+  const live = createLiveNotices(db, notifications);
   await app.register(
     notificationRoutes(
-      createNotificationService(database.db, clock, {
+      createNotificationService(db, clock, {
         hosts: config.PUSH_HOSTS,
         allowLoopback: config.PUSH_ALLOW_LOOPBACK,
       }),
@@ -394,19 +396,23 @@ async function registerNotices(app: FastifyInstance, deps: AppDeps, notification
       config.NOTICE_STREAMS_PER_CUSTOMER,
     ),
   );
-  if (!config.DISPATCH_EVENTS) return;
-  const dispatch = () =>
-    void dispatcher
-      .drain()
-      .catch((error) => app.log.error({ err: error }, 'event dispatch failed; retried on the next event'));
-  const spaced = spacedWake(dispatch, DISPATCH_SPACING_MS);
-  const stopWaking = onEventsCommitted(spaced.wake);
-  const poll = setInterval(spaced.wake, DISPATCH_POLL_MS);
-  poll.unref();
-  app.addHook('onClose', async () => {
-    stopWaking();
-    clearInterval(poll);
-    spaced.stop();
-  });
-  app.addHook('onReady', async () => dispatch());
+  return noticesConsumer(() => void push.drain().catch((error) => app.log.error({ err: error }, 'web push failed')));
+}
+
+/**
+ * The outbox relay and its consumers (ADR 0213): a new consumer of domain events is one more entry in
+ * `consumers`. With DISPATCH_EVENTS it runs from the app's start to its close.
+ */
+function registerRelay(
+  app: FastifyInstance,
+  deps: AppDeps,
+  db: Db,
+  commits: CommitListeners,
+  consumers: readonly EventConsumer[],
+): void {
+  const relay = createRelay(db, deps.clock, { consumers, commits, log: app.log });
+  app.decorate('relay', relay);
+  if (!deps.config.DISPATCH_EVENTS) return;
+  app.addHook('onReady', async () => relay.start());
+  app.addHook('onClose', () => relay.stop());
 }

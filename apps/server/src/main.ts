@@ -25,6 +25,7 @@ const loadAppModules = () =>
     import('./modules/autopay/autopay-job'),
     import('./modules/bank/sandbox-bank'),
     import('./modules/media/sweep'),
+    import('./db/tx'),
   ]);
 
 function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof config) => string): string {
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
     { runAutopay },
     { createSandboxBank },
     { sweepMedia },
+    { CommitListeners, listenedDb },
   ] = await modules;
   phases.modulesLoaded = Math.round(performance.now());
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
@@ -141,11 +143,14 @@ async function main(): Promise<void> {
     phases.seed = Math.round(performance.now());
   });
   seeded.catch(() => undefined);
+  // The app and the jobs below share one set of commit listeners: a job's events wake the relay at once.
+  const commits = new CommitListeners();
   const app = await buildApp({
     config: { ...config, WEB_DIST: config.WEB_DIST ?? resolve(import.meta.dirname, '../../web/dist') },
     database,
     clock,
     storage,
+    commits,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
   }).catch(async (error: unknown) => {
     await seeded.catch(() => undefined);
@@ -158,16 +163,17 @@ async function main(): Promise<void> {
   });
   // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
   // jobs themselves.
-  const bank = createSandboxBank(database.db, clock);
+  const db = listenedDb(database.db, commits);
+  const bank = createSandboxBank(db, clock);
   const stopJobs = config.RUN_JOBS
     ? await startScheduler(
-        database.db,
+        db,
         clock,
         app.log,
         {
-          autopay: () => runAutopay(database.db, bank, clock),
+          autopay: () => runAutopay(db, bank, clock),
           pushes: () => app.notices.push.drain(),
-          mediaSweep: () => sweepMedia(database.db, storage, clock),
+          mediaSweep: () => sweepMedia(db, storage, clock),
         },
         app.metrics,
         { bank },

@@ -301,7 +301,8 @@ export const idempotencyKeys = pgTable(
 
 /**
  * The domain-event outbox (migration 0015, ADR 0111): one row per fact, written in the fact's transaction by
- * `events/record-event.ts`; `payload` is the contract's `domainEvent`. A dispatcher claims undispatched rows.
+ * `events/record-event.ts`; `payload` is the contract's `domainEvent`. The relay (`events/relay.ts`) claims
+ * undispatched rows.
  */
 export const domainEvents = pgTable(
   'domain_events',
@@ -322,6 +323,27 @@ export const domainEvents = pgTable(
     index('domain_events_credit_limit_changed_idx')
       .on(t.customerId, t.id)
       .where(sql`${t.type} = 'credit_limit.changed'`),
+  ],
+);
+
+/**
+ * Outbox deliveries a consumer failed (migration 0072, ADR 0213): retried for that consumer alone, with
+ * back-off, until one commits and removes its row.
+ */
+export const domainEventRetries = pgTable(
+  'domain_event_retries',
+  {
+    consumer: text('consumer').notNull(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => domainEvents.id),
+    attempts: integer('attempts').notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    lastError: text('last_error').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.consumer, t.eventId] }),
+    index('domain_event_retries_due_idx').on(t.consumer, t.dueAt),
   ],
 );
 

@@ -81,7 +81,10 @@ export async function withTx<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T
         open = tx;
         return work(tx);
       });
-      if (open) runAfterCommit(open);
+      if (open) {
+        runAfterCommit(open);
+        announceNotes(db, open);
+      }
       return result;
     } catch (error) {
       const code = pgCode(error) ?? '';
@@ -108,6 +111,59 @@ export function afterCommit(tx: Tx, callback: () => void): void {
 function runAfterCommit(tx: Tx): void {
   for (const callback of afterCommits.get(tx) ?? []) callback();
   afterCommits.delete(tx);
+}
+
+/**
+ * Who hears what committed transactions did: listeners by topic (say, "this transaction recorded domain
+ * events"). One instance per app, made where the app is composed and bound to the database handle its services
+ * get (`listenedDb`), so it travels with the dependencies every service already has instead of living in a
+ * module of its own: two apps in one process hear only their own commits.
+ */
+export class CommitListeners {
+  readonly #byTopic = new Map<string, Set<() => void>>();
+
+  /** Calls `listener` after each commit that noted `topic`; returns the function that stops listening. */
+  on(topic: string, listener: () => void): () => void {
+    const listeners = this.#byTopic.get(topic) ?? new Set();
+    this.#byTopic.set(topic, listeners);
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  announce(topic: string): void {
+    for (const listener of this.#byTopic.get(topic) ?? []) listener();
+  }
+}
+
+const LISTENERS = Symbol('commit listeners');
+type ListenedDb = Db & { [LISTENERS]?: CommitListeners };
+
+/**
+ * `db` whose transactions run by `withTx` tell `listeners` the topics they noted (`noteForCommit`). It is `db`
+ * itself underneath (same pool, same statements), only carrying the listeners.
+ */
+export function listenedDb(db: Db, listeners: CommitListeners): Db {
+  return Object.create(db, { [LISTENERS]: { value: listeners } }) as Db;
+}
+
+const notes = new WeakMap<Tx, Set<string>>();
+
+/**
+ * Notes that `tx` did something listeners of `topic` want to hear of once it commits (never if it rolls back).
+ * Like `afterCommit`, only a transaction run by `withTx` announces it, on the handle it was run on.
+ */
+export function noteForCommit(tx: Tx, topic: string): void {
+  const noted = notes.get(tx);
+  if (noted) noted.add(topic);
+  else notes.set(tx, new Set([topic]));
+}
+
+function announceNotes(db: Db, tx: Tx): void {
+  const noted = notes.get(tx);
+  if (!noted) return;
+  notes.delete(tx);
+  const listeners = (db as ListenedDb)[LISTENERS];
+  for (const topic of noted) listeners?.announce(topic);
 }
 
 /** Deadlocks this process has met (each one retried): with the lock order above it stays 0. */

@@ -1,33 +1,22 @@
 import { type DomainEvent, domainEvent } from '@ohgood/contract/domain-events';
 import { domainEvents } from '../db/schema';
-import { afterCommit, type Tx } from '../db/tx';
+import { noteForCommit, type Tx } from '../db/tx';
 
 /**
  * The domain-event seam (ADR 0111): each fact of money, points or grade records its events here, inside the
  * fact's own transaction, so an event row exists exactly when the fact committed and never for one rolled
- * back. Notifications, receipts, audit and analytics read the `domain_events` outbox; no fact's code changes
- * to add one of them. Each event is checked against the contract's union before it is written: a malformed
+ * back. The relay (`relay.ts`) hands them to each consumer (notices, the merchant status announcer, …); no
+ * fact's code changes to add one. Each event is checked against the contract's union before it is written: a malformed
  * event fails the fact's transaction rather than reaching a consumer.
  */
 
-const committedListeners = new Set<() => void>();
-const announceCommitted = () => {
-  for (const listener of committedListeners) listener();
-};
-
 /**
- * Calls `listener` each time a transaction of this process that recorded events commits: the relay's wake-up,
- * so a fact's events are handled at once without the fact's transaction notifying anything (a notifying commit
- * takes a cluster-wide lock through its disk flush; see ADR 0139). Events committed by another process are
- * found by the relay's polling. Returns the function that stops listening.
+ * The commit topic of a transaction that recorded events: the relay listens for it (`CommitListeners` of the
+ * app, db/tx.ts) and wakes at once, so a fact's events are handled without the fact's transaction notifying
+ * anything (a notifying commit takes a cluster-wide lock through its disk flush; see ADR 0139). Events
+ * committed by another process are found by the relay's polling.
  */
-export function onEventsCommitted(listener: () => void): () => void {
-  committedListeners.add(listener);
-  return () => committedListeners.delete(listener);
-}
-
-/** A consumer of the outbox besides notices, run in the dispatcher's transaction for each claimed batch. */
-export type EventConsumer = (tx: Tx, events: readonly DomainEvent[]) => Promise<void>;
+export const EVENTS_COMMITTED = 'domain-events-committed';
 
 /** An event and when its fact happened. */
 export interface TimedEvent {
@@ -45,7 +34,7 @@ export function eventsInsertQuery(tx: Tx, events: readonly TimedEvent[]) {
     const checked = domainEvent.parse(event);
     return { type: checked.type, customerId: checked.customerId, payload: checked, occurredAt: at };
   });
-  afterCommit(tx, announceCommitted);
+  noteForCommit(tx, EVENTS_COMMITTED);
   return tx.insert(domainEvents).values(rows);
 }
 

@@ -9,7 +9,7 @@ export const kstAt = (date: string, hh = 12, mm = 0) =>
 
 /** Dispatches every recorded event on this instance and returns the customer's notices, oldest first. */
 export async function noticesAfterDispatch(h: Harness, customerId: number) {
-  await h.app.notices.dispatcher.drain();
+  await h.app.relay.drain();
   return h.database.db
     .select()
     .from(notifications)

@@ -44,7 +44,7 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
     // A second instance on the same database: both dispatchers racing the events give each notice once.
     const other = await secondInstance(h);
     try {
-      await Promise.all([h.app.notices.dispatcher.drain(), other.notices.dispatcher.drain()]);
+      await Promise.all([h.app.relay.drain(), other.relay.drain()]);
     } finally {
       await other.close();
     }

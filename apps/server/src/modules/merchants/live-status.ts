@@ -1,7 +1,7 @@
 import type { PaymentRequestStatus } from '@ohgood/contract/payments';
 import { sql } from 'drizzle-orm';
 import type { PgListener } from '../../db/pg-listener';
-import type { EventConsumer } from '../../events/record-event';
+import { type EventConsumer, eventTypes } from '../../events/relay';
 import type { MerchantService } from './service';
 
 type Listener = (status: PaymentRequestStatus) => void;
@@ -11,18 +11,22 @@ type Watch = Map<number, Set<Listener>>;
 
 /**
  * PAID, announced from the outbox: a final's own transaction notifies nothing (a notifying commit holds a
- * cluster-wide lock through its disk flush, so finals would commit one at a time; ADR 0139), so the
- * dispatcher's batch tells the streams of every instance which requests its payments paid.
+ * cluster-wide lock through its disk flush, so finals would commit one at a time; ADR 0139), so this consumer
+ * of the relay tells the streams of every instance which requests its payments paid. The notification is
+ * transactional: it goes out when the delivery commits.
  */
-export const announcePaidRequests: EventConsumer = async (tx, events) => {
-  const paid = events.flatMap((event) => (event.type === 'payment.completed' ? [event.requestId] : []));
-  if (paid.length > 0)
+export const paidRequestsAnnouncer: EventConsumer = {
+  name: 'merchant-paid-status',
+  wants: eventTypes('payment.completed'),
+  async handle(batch, { tx }) {
+    const paid = batch.flatMap(({ event }) => (event.type === 'payment.completed' ? [event.requestId] : []));
     await tx.execute(sql`select pg_notify('payment_request_status', id) from unnest(${sql.param(paid)}::text[]) as id`);
+  },
 };
 
 /**
  * Live status of payment requests for every open stream of this instance. A trigger notifies
- * `payment_request_status` with the request id on each status change but PAID, which `announcePaidRequests`
+ * `payment_request_status` with the request id on each status change but PAID, which `paidRequestsAnnouncer`
  * relays from the payment's event (any instance, job or code path); the
  * one LISTEN connection hands it here, the status is read once per changed request and fanned out to its
  * watchers. Idle streams cost no query.

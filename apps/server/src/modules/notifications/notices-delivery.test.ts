@@ -5,18 +5,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { domainEvents, notifications } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
+import { createRelay } from '../../events/relay';
 import { bearer, createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { noticeKinds, noticesAfterDispatch } from '../../test/notice-helpers';
 import { pay } from '../../test/payment-helpers';
-import { createDispatcher } from './dispatcher';
+import { noticesConsumer } from './notices-consumer';
 
 let h: Harness;
 afterEach(() => h.close());
 
 describe('dispatch after commit (docs/rules/notifications.md#N1)', () => {
   it('a crash between the commit and the dispatch still delivers: the next instance finds the undispatched events', async () => {
-    // This instance commits facts and dies before dispatching anything (its dispatcher never runs).
+    // This instance commits facts and dies before dispatching anything (its relay never runs).
     h = await createHarness({ config: { DISPATCH_EVENTS: false } });
     const customer = await h.signUp();
     const merchant = await createMerchant(h.database.db);
@@ -27,7 +28,7 @@ describe('dispatch after commit (docs/rules/notifications.md#N1)', () => {
 
     const next = await secondInstance(h, { DISPATCH_EVENTS: true });
     try {
-      await next.notices.dispatcher.drain();
+      await next.relay.drain();
     } finally {
       await next.close();
     }
@@ -62,19 +63,22 @@ describe('dispatch after commit (docs/rules/notifications.md#N1)', () => {
     h = await createHarness({ config: { DISPATCH_EVENTS: false } });
     const customer = await h.signUp();
     let pushWakes = 0;
-    const dispatcher = createDispatcher(h.database.db, h.clock, () => pushWakes++);
+    const relay = createRelay(h.database.db, h.clock, {
+      consumers: [noticesConsumer(() => pushWakes++)],
+      log: h.app.log,
+    });
     const record = (event: DomainEvent) => withTx(h.database.db, (tx) => recordEvent(tx, event, h.clock.now()));
     const base = { customerId: customer.customerId, refType: 'short_view', refId: '1', balance: 10 };
 
     // A watch claim's points write no notice: nothing for the push sender to look at.
     await record({ type: 'points.posted', amount: 10, reason: 'WATCH_REWARD', ...base });
-    expect(await dispatcher.drain()).toBe(1);
+    expect(await relay.drain()).toBe(1);
     expect(pushWakes).toBe(0);
 
     // A bill's notice is pushed at once (billing ignores the quiet hours).
     const bill = { month: '2026-11', amount: 40_000, lines: 1, dueDate: '2026-12-15' } as const;
     await record({ type: 'statement.issued', customerId: customer.customerId, ...bill });
-    expect(await dispatcher.drain()).toBe(1);
+    expect(await relay.drain()).toBe(1);
     expect(pushWakes).toBe(1);
     expect(await noticeKinds(h, customer.customerId)).toEqual(['statement_issued']);
   });

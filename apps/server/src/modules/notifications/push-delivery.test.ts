@@ -46,7 +46,7 @@ async function payment(token: string, price: number) {
 
 /** Dispatches the recorded events (which wakes a push drain), then drains the pushes once more to the end. */
 async function dispatchAndPush() {
-  await h.app.notices.dispatcher.drain();
+  await h.app.relay.drain();
   return h.app.notices.push.drain();
 }
 

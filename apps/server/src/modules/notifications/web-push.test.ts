@@ -43,7 +43,7 @@ describe('Web Push (docs/rules/notifications.md#N6)', () => {
 
     const merchant = await createMerchant(h.database.db);
     await pay(h, merchant.headers, customer.token, 8_800);
-    await h.app.notices.dispatcher.drain();
+    await h.app.relay.drain();
     await h.app.notices.push.drain();
 
     const delivered = service.received.find((r) => r.path === '/ok/phone');

@@ -5,7 +5,7 @@ import { pay } from '../../test/payment-helpers';
 
 // A final's transaction notifies nothing (ADR 0139): a notifying commit holds a cluster-wide lock through its
 // disk flush, so finals would commit one at a time. Its request's PAID still reaches every instance's live
-// streams, announced by the dispatcher from the payment's event.
+// streams, announced by the outbox relay from the payment's event.
 
 let h: Harness;
 afterEach(() => h.close());
@@ -38,7 +38,7 @@ async function listener() {
   };
 }
 
-it('a final commits without notifying, and the dispatcher announces its PAID request', async () => {
+it('a final commits without notifying, and the relay announces its PAID request', async () => {
   // This instance pays but dispatches nothing, so whatever is heard before the drain came from the final.
   h = await createHarness({ config: { DISPATCH_EVENTS: false } });
   const merchant = await createMerchant(h.database.db);
@@ -49,11 +49,11 @@ it('a final commits without notifying, and the dispatcher announces its PAID req
     expect(res.statusCode).toBe(200);
     expect(await listening.flush('after-final')).toEqual([]);
 
-    const relay = await secondInstance(h, { DISPATCH_EVENTS: true });
+    const next = await secondInstance(h, { DISPATCH_EVENTS: true });
     try {
-      await relay.notices.dispatcher.drain();
+      await next.relay.drain();
     } finally {
-      await relay.close();
+      await next.close();
     }
     expect(await listening.flush('after-drain')).toEqual([
       { channel: 'payment_request_status', payload: request.requestId },
