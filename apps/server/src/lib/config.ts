@@ -141,7 +141,7 @@ const envSchema = z.object({
    * (`GET /api/payment/autopay/sandbox-deposits`) shows the caller's 1원 인증 deposits. Never with a real bank.
    */
   SANDBOX_BANK_INBOX: bool.default(false),
-  /** Turn domain events into notices on this instance (tests switch it off to play a crashed instance). */
+  /** Run the outbox relay on this instance (tests switch it off to play a crashed instance). */
   DISPATCH_EVENTS: bool.default(true),
   CHAT_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(5000).default(5000),
 });
