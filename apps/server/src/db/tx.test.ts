@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { deferred } from '../test/deferred';
 import { createHarness, type Harness } from '../test/harness';
 import { customers } from './schema';
-import { builtOnce, txRetries, withTx } from './tx';
+import { builtOnce, CommitListeners, listenedDb, noteForCommit, rowsOf, txRetries, withTx } from './tx';
 
 let h: Harness;
 beforeAll(async () => {
@@ -73,3 +73,31 @@ async function nameRow(id: number) {
   if (!row) throw new Error('no such customer');
   return row;
 }
+
+it('commit listeners hear a noted topic after the commit, only on their own handle, never after a rollback', async () => {
+  const heard: string[] = [];
+  const commits = new CommitListeners();
+  const stop = commits.on('events', () => heard.push('events'));
+  const mine = listenedDb(h.database.db, commits);
+  const noting = (db: typeof mine, fail = false) =>
+    withTx(db, async (tx) => {
+      const before = heard.length;
+      noteForCommit(tx, 'events');
+      noteForCommit(tx, 'events');
+      // Heard only once the transaction has committed, not when the topic is noted.
+      expect(heard).toHaveLength(before);
+      if (fail) throw new Error('the fact failed');
+    });
+
+  await noting(mine);
+  expect(heard).toEqual(['events']);
+  // Another app's handle (here the bare one) tells these listeners nothing.
+  await noting(h.database.db);
+  await expect(noting(mine, true)).rejects.toThrow('the fact failed');
+  expect(heard).toEqual(['events']);
+  // The handle is the same database underneath.
+  expect((await rowsOf<{ one: number }>(mine, sql`select 1 as one`))[0]?.one).toBe(1);
+  stop();
+  await noting(mine);
+  expect(heard).toEqual(['events']);
+});

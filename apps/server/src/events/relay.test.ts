@@ -2,7 +2,7 @@ import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { eq, isNull, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { customers, domainEventRetries, domainEvents } from '../db/schema';
-import { rowsOf, type Tx, withTx } from '../db/tx';
+import { CommitListeners, listenedDb, rowsOf, type Tx, withTx } from '../db/tx';
 import { deferred } from '../test/deferred';
 import { createHarness, type Harness } from '../test/harness';
 import { recordEvents } from './record-event';
@@ -171,5 +171,36 @@ describe('the outbox relay', () => {
     expect(await survivor.drain()).toBe(5);
     expect(seen).toEqual(ids);
     expect(await undispatched()).toBe(0);
+  });
+
+  it('a started relay delivers its own app’s commit at once, without waiting for a poll', async () => {
+    const { customerId } = await h.signUp();
+    const commits = new CommitListeners();
+    const delivered = deferred<number[]>();
+    const relay = createRelay(h.database.db, h.clock, {
+      consumers: [
+        {
+          name: 'notices',
+          wants: () => true,
+          handle: async (batch, { afterCommit }) => afterCommit(() => delivered.resolve(batch.map((e) => e.id))),
+        },
+      ],
+      commits,
+      log: quiet,
+      // No poll within the test's time: only the commit can wake it.
+      pollMs: 3_600_000,
+    });
+    relay.start();
+    try {
+      // The start's own drain finds nothing; the commit below wakes the next one.
+      await relay.drain();
+      await withTx(listenedDb(h.database.db, commits), (tx) =>
+        recordEvents(tx, [{ type: 'account.suspension_lifted', customerId, reason: 'REPAID' }], h.clock.now()),
+      );
+      const [recorded] = await h.database.db.select().from(domainEvents).where(eq(domainEvents.customerId, customerId));
+      expect(await delivered.promise).toEqual([recorded?.id]);
+    } finally {
+      await relay.stop();
+    }
   });
 });
