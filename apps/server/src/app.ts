@@ -311,6 +311,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobsLastFinished: () => lastFinishedRuns(database.db),
       now: () => clock.now(),
       failedDebitsToday: () => failedDebitsOn(database.db, kstDate(clock.now())),
+      // The relay is composed last (its consumers come from the modules); a scrape comes after the start.
+      outboxBacklog: () => app.relay.backlog(),
     }),
   );
   await app.register(

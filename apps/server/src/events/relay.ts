@@ -75,6 +75,13 @@ export interface Relay {
   start(): void;
   /** Stops listening and polling; resolves once a drain in flight has settled. */
   stop(): Promise<void>;
+  /** What waits, cluster-wide: events not yet dispatched, and failed deliveries by consumer (for metrics). */
+  backlog(): Promise<OutboxBacklog>;
+}
+
+export interface OutboxBacklog {
+  undispatched: number;
+  retries: Array<{ consumer: string; count: number }>;
 }
 
 const BATCH = 100;
@@ -213,6 +220,17 @@ export function createRelay(db: Db, clock: Clock, options: RelayOptions): Relay 
       timer.unref();
       running = { wake, timer, stopListening: options.commits?.on(EVENTS_COMMITTED, wake.wake) ?? (() => false) };
       wake.wake();
+    },
+    async backlog() {
+      const [undispatched] = await rowsOf<{ count: number }>(
+        db,
+        sql`select count(*)::int as count from ${domainEvents} where dispatched_at is null`,
+      );
+      const retries = await rowsOf<{ consumer: string; count: number }>(
+        db,
+        sql`select consumer, count(*)::int as count from ${domainEventRetries} group by consumer order by consumer`,
+      );
+      return { undispatched: undispatched?.count ?? 0, retries };
     },
     async stop() {
       if (running) {

@@ -1,4 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { domainEventRetries, domainEvents } from '../db/schema';
+import { withTx } from '../db/tx';
+import { recordEvents } from '../events/record-event';
 import { runJob } from '../jobs/runner';
 import { startScheduler } from '../jobs/scheduler';
 import { runAutopay } from '../modules/autopay/autopay-job';
@@ -127,5 +131,40 @@ describe('/metrics for the alerts on scheduled work (docs/deploy.md)', () => {
     const nextDay = await scrapeText();
     expect(sample(nextDay, 'autopay_failed_debits_today')).toBe(0);
     expect(sample(nextDay, 'job_last_success_age_seconds{job="autopay"}')).toBe(23 * 60 * 60);
+  });
+});
+
+describe('/metrics for the outbox (docs/rules/operations.md#O13)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // No relay runs, so what is recorded stays undispatched until the test drains it.
+    h = await createHarness({ config: { METRICS_TOKEN: TOKEN, DISPATCH_EVENTS: false } });
+  });
+  afterAll(() => h.close());
+
+  const scrapeText = async () =>
+    (await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+
+  it('counts undispatched events, and failed deliveries waiting per consumer', async () => {
+    const { customerId } = await h.signUp();
+    const lifted = { type: 'account.suspension_lifted', customerId, reason: 'REPAID' } as const;
+    await withTx(h.database.db, (tx) => recordEvents(tx, [lifted, lifted], h.clock.now()));
+    const before = await scrapeText();
+    expect(sample(before, 'outbox_undispatched_events')).toBe(2);
+    expect(before).not.toContain('event_consumer_retries{');
+
+    const [event] = await h.database.db.select().from(domainEvents).where(eq(domainEvents.customerId, customerId));
+    await h.database.db.insert(domainEventRetries).values({
+      consumer: 'webhooks',
+      eventId: event?.id ?? 0,
+      attempts: 1,
+      dueAt: h.clock.now(),
+      lastError: 'the merchant endpoint is down',
+    });
+    await h.app.relay.drain();
+    const after = await scrapeText();
+    expect(sample(after, 'outbox_undispatched_events')).toBe(0);
+    // No consumer of that name runs here, so its retry waits (an instance that runs it would take it).
+    expect(sample(after, 'event_consumer_retries{consumer="webhooks"}')).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { MSG } from '@ohgood/contract/messages';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { OutboxBacklog } from '../events/relay';
 import type { CacheHome } from '../lib/cache-home';
 import { notFound, unauthorized } from '../lib/errors';
 
@@ -22,6 +23,8 @@ export interface MetricsSources {
   now: () => Date;
   /** Autopay debits the bank refused today (KST, cluster-wide). */
   failedDebitsToday: () => Promise<number>;
+  /** Domain events not yet dispatched, and failed deliveries waiting per consumer (cluster-wide). */
+  outboxBacklog: () => Promise<OutboxBacklog>;
 }
 
 export interface AppMetrics {
@@ -132,6 +135,24 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined,
     registers: [registry],
     async collect() {
       this.set(await sources.failedDebitsToday());
+    },
+  });
+  new Gauge({
+    name: 'outbox_undispatched_events',
+    help: 'Domain events recorded and not yet handed to their consumers (cluster-wide)',
+    registers: [registry],
+    async collect() {
+      this.set((await sources.outboxBacklog()).undispatched);
+    },
+  });
+  new Gauge({
+    name: 'event_consumer_retries',
+    help: 'Events a consumer failed to handle, waiting for its retry, by consumer (cluster-wide)',
+    labelNames: ['consumer'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { consumer, count } of (await sources.outboxBacklog()).retries) this.set({ consumer }, count);
     },
   });
   new Counter({
