@@ -1,6 +1,6 @@
 import { pruneCounters } from '../db/rate-limit-counters';
 import type { Tx } from '../db/tx';
-import { pruneOldNotices } from '../modules/notifications/service';
+import { pruneOldNotices } from '../modules/notifications/notices-repository';
 import { pruneIdempotencyKeys } from '../modules/payments/idempotency-retention';
 
 /**

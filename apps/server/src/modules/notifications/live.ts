@@ -3,7 +3,8 @@ import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { PgListener } from '../../db/pg-listener';
 import { notifications } from '../../db/schema';
-import { noticeOf, unreadCount } from './service';
+import { noticeOf } from './notices-reads';
+import { unreadCount } from './notices-repository';
 
 /** What a stream receives: a new notice with the unread count after it. */
 export type NoticeListener = (notice: Notice, unread: number) => void;

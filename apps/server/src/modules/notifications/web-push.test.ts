@@ -7,7 +7,7 @@ import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { pay } from '../../test/payment-helpers';
 import { pushDevice as device, type PushService, pushService, readOnDevice } from '../../test/push-service';
-import { isAllowedPushEndpoint } from './service';
+import { isAllowedPushEndpoint } from './push-endpoints';
 
 let h: Harness;
 let service: PushService;
