@@ -203,4 +203,36 @@ describe('the outbox relay', () => {
       await relay.stop();
     }
   });
+  it('a started relay takes a failed delivery again at its periodic look once it is due', async () => {
+    const ids = await recordSome(2);
+    const retried = deferred<number[]>();
+    let failed = false;
+    const relay = createRelay(h.database.db, h.clock, {
+      consumers: [
+        {
+          name: 'webhooks',
+          wants: () => true,
+          async handle(batch, { afterCommit }) {
+            if (!failed) {
+              failed = true;
+              throw new Error('the merchant endpoint is down');
+            }
+            afterCommit(() => retried.resolve(batch.map((e) => e.id)));
+          },
+        },
+      ],
+      log: quiet,
+      pollMs: 20,
+    });
+    // The first delivery fails; its retry is due five seconds later on the app clock.
+    expect(await relay.drain()).toBe(2);
+    expect(failed).toBe(true);
+    h.clock.advance(5_000);
+    relay.start();
+    try {
+      expect(await retried.promise).toEqual(ids);
+    } finally {
+      await relay.stop();
+    }
+  });
 });

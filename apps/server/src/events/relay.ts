@@ -192,18 +192,29 @@ export function createRelay(db: Db, clock: Clock, options: RelayOptions): Relay 
     }
   }
 
-  const drain = coalesced(async () => {
+  /**
+   * Retries are looked for by the periodic look (and an explicit drain), not by every commit's wake-up: under
+   * load a wake-up comes every spacing, and the fresh events are all it is for (ADR 0169: no round trip
+   * beside the requests that finds nothing).
+   */
+  let retriesAsked = false;
+  const run = coalesced(async () => {
+    const withRetries = retriesAsked;
+    retriesAsked = false;
     const dispatched = await untilShort(deliverBatch);
-    for (const consumer of consumers) await untilShort((tx, now) => retryBatch(tx, consumer, now));
+    if (withRetries) for (const consumer of consumers) await untilShort((tx, now) => retryBatch(tx, consumer, now));
     return dispatched;
   });
+  const drain = () => {
+    retriesAsked = true;
+    return run();
+  };
 
   let inFlight: Promise<unknown> = Promise.resolve();
-  const poll = async () => {
-    const run = drain();
-    inFlight = run.catch(() => undefined);
+  const logged = async (drained: Promise<number>) => {
+    inFlight = drained.catch(() => undefined);
     try {
-      await run;
+      await drained;
     } catch (error) {
       log.error({ err: error }, 'event relay failed; retried at its next wake-up');
     }
@@ -212,14 +223,18 @@ export function createRelay(db: Db, clock: Clock, options: RelayOptions): Relay 
   let running: { wake: SpacedWake; stopListening: () => void; timer: NodeJS.Timeout } | undefined;
   return {
     drain,
-    poll,
+    poll: () => logged(drain()),
     start() {
       if (running) return;
-      const wake = spacedWake(() => void poll(), options.spacingMs ?? SPACING_MS);
-      const timer = setInterval(wake.wake, options.pollMs ?? POLL_MS);
+      const wake = spacedWake(() => void logged(run()), options.spacingMs ?? SPACING_MS);
+      const look = () => {
+        retriesAsked = true;
+        wake.wake();
+      };
+      const timer = setInterval(look, options.pollMs ?? POLL_MS);
       timer.unref();
       running = { wake, timer, stopListening: options.commits?.on(EVENTS_COMMITTED, wake.wake) ?? (() => false) };
-      wake.wake();
+      look();
     },
     async backlog() {
       const [undispatched] = await rowsOf<{ count: number }>(
