@@ -58,6 +58,7 @@ import { merchantIdForKey } from './modules/merchants/keys';
 import { createLiveStatus, paidRequestsAnnouncer } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
+import { monthEndRoutes } from './modules/month-end/routes';
 import { createLiveNotices } from './modules/notifications/live';
 import { noticesConsumer } from './modules/notifications/notices-consumer';
 import { createPushSender, type PushSender, resolveVapidKeys } from './modules/notifications/push';
@@ -330,6 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       moderation: createModerationService(database.db, clock, config.MEDIA_BASE_URL, contentChanged),
     }),
   );
+  await app.register(monthEndRoutes(database.db, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

@@ -4,6 +4,7 @@ import { billEndpoints } from './bills';
 import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
+import { monthEndEndpoints } from './month-end';
 import { notificationEndpoints } from './notifications';
 import { opsEndpoints } from './ops';
 import { merchantEndpoints, paymentEndpoints } from './payments';
@@ -40,4 +41,7 @@ export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).f
  * The operator console's endpoints (`/api/ops/*`), kept apart from the customer API above: their access test
  * (`modules/ops/access.test.ts`) walks this list role by role, and they are no part of the public contract.
  */
-export const staffEndpoints: readonly Endpoint[] = Object.values<Endpoint>(opsEndpoints);
+export const staffEndpoints: readonly Endpoint[] = [
+  ...Object.values<Endpoint>(opsEndpoints),
+  ...Object.values<Endpoint>(monthEndEndpoints),
+];

@@ -220,6 +220,9 @@ export const purchases = pgTable(
   (t) => [
     uniqueIndex('purchases_request_key').on(t.requestId),
     index('purchases_customer_month_idx').on(t.customerId, t.statementMonth),
+    // The exports' range scans (migration 0074).
+    index('purchases_created_idx').on(t.createdAt, t.id),
+    index('purchases_refunded_idx').on(t.refundedAt, t.id).where(sql`${t.refundedAt} is not null`),
     check(
       'purchases_amounts',
       sql`${t.pointUsed} >= 0 and ${t.price} >= 0 and ${t.price} + ${t.pointUsed} = ${t.totalPrice}`,
@@ -244,7 +247,7 @@ export const repayments = pgTable(
     accountName: text('account_name').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('repayments_customer_idx').on(t.customerId)],
+  (t) => [index('repayments_customer_idx').on(t.customerId), index('repayments_created_idx').on(t.createdAt, t.id)],
 );
 
 /** Money sent back to the linked account when an already-repaid purchase is refunded (docs/rules/payments.md#P14). */
@@ -789,6 +792,7 @@ export const autopayAttempts = pgTable(
   },
   (t) => [
     uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate),
+    index('autopay_attempts_day_idx').on(t.kstDate, t.id),
     index('autopay_attempts_surplus_owed_idx').on(t.id).where(sql`${t.surplus} > 0 and ${t.surplusRefundedAt} is null`),
   ],
 );
@@ -952,6 +956,7 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_target_idx').on(t.targetType, t.targetId, t.id),
     index('audit_log_staff_idx').on(t.staffId, t.id),
+    index('audit_log_at_idx').on(t.at, t.id),
   ],
 );
 
