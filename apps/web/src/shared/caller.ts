@@ -153,6 +153,8 @@ async function sendOnce(policy: SessionPolicy, endpoint: Endpoint, path: string,
     );
   }
   const text = await response.text();
+  // A CSV download (the console's exports): the text itself, its BOM already dropped by the decoding.
+  if (response.ok && response.headers.get('content-type')?.startsWith('text/csv')) return text;
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

@@ -1,4 +1,5 @@
 import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/endpoint';
+import { monthEndEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 
 /** Each role in Korean, with its name as the contract spells it. */
@@ -18,13 +19,23 @@ export function canCall(endpoint: Endpoint, role: StaffRole): boolean {
   return isStaffAccess(endpoint.access) && endpoint.access.staff.includes(role);
 }
 
-export type Section = 'home' | 'customers' | 'reconciliation' | 'moderation' | 'merchants' | 'staff' | 'audit';
+export type Section =
+  | 'home'
+  | 'customers'
+  | 'reconciliation'
+  | 'month-end'
+  | 'moderation'
+  | 'merchants'
+  | 'staff'
+  | 'audit';
 
 /** Each screen and the endpoint that opens it: a role that may not call it does not see the screen. */
 const SECTIONS: ReadonlyArray<{ id: Section; label: string; opens: Endpoint }> = [
   { id: 'home', label: '홈', opens: api.home },
   { id: 'customers', label: '고객', opens: api.searchCustomers },
   { id: 'reconciliation', label: '대사', opens: api.reconciliations },
+  // Open to whoever may export a file; the report inside to those who may read it.
+  { id: 'month-end', label: '월말 보고서', opens: monthEndEndpoints.exportPayments },
   { id: 'moderation', label: '신고 검토', opens: api.moderation },
   { id: 'merchants', label: '가맹점', opens: api.merchants },
   { id: 'staff', label: '운영자', opens: api.staff },

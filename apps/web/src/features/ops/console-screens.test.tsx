@@ -348,10 +348,19 @@ describe('particles in the console’s copy', () => {
 describe('screens by role', () => {
   it('shows each role only the screens its endpoints allow', () => {
     const ids = (role: Parameters<typeof sectionsFor>[0]) => sectionsFor(role).map((s) => s.id);
-    expect(ids('SUPPORT')).toEqual(['home', 'customers']);
-    expect(ids('RISK')).toEqual(['home', 'customers', 'reconciliation', 'audit']);
+    expect(ids('SUPPORT')).toEqual(['home', 'customers', 'month-end']);
+    expect(ids('RISK')).toEqual(['home', 'customers', 'reconciliation', 'month-end', 'audit']);
     expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
-    expect(ids('ADMIN')).toEqual(['home', 'customers', 'reconciliation', 'moderation', 'merchants', 'staff', 'audit']);
+    expect(ids('ADMIN')).toEqual([
+      'home',
+      'customers',
+      'reconciliation',
+      'month-end',
+      'moderation',
+      'merchants',
+      'staff',
+      'audit',
+    ]);
   });
 });
 

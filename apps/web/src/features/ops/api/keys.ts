@@ -39,6 +39,8 @@ export const opsKeys = {
   /** The daily reconciliation: the recent days and each day's mismatches (read-only; the job writes them). */
   reconciliations: ['ops', 'reconciliations'],
   reconciliationDay: (day: string) => ['ops', 'reconciliations', day],
+  /** The month-end report of one statement month as of one day (read-only; nothing in the console changes it). */
+  monthEnd: (month: string, asOf: string) => ['ops', 'month-end', month, asOf],
 } as const;
 
 /*

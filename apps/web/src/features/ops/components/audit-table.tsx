@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'moderation.dismiss': '기각',
   'creator.strike': '크리에이터 경고',
   'creator.upload-ban': '업로드 금지',
+  'export.download': '파일 내려받기',
+  'export.aborted': '내려받기 중단',
+  'export.failed': '내려받기 실패',
 };
 
 export const TARGETS: Record<string, string> = {
@@ -34,6 +37,7 @@ export const TARGETS: Record<string, string> = {
   comment: '댓글',
   case: '신고',
   search: '검색',
+  export: '내보내기',
 };
 
 /** What a console search was by (its audit row's target): the query itself is never kept. */

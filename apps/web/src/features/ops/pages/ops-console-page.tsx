@@ -12,6 +12,7 @@ import { Enrol } from './enrol';
 import { Home } from './home';
 import { Merchants } from './merchants';
 import { Moderation } from './moderation';
+import { MonthEnd } from './month-end';
 import { Reconciliation } from './reconciliation';
 import { SignIn } from './sign-in';
 import { Staff } from './staff';
@@ -92,6 +93,7 @@ function Console() {
         {shown === 'home' && <Home />}
         {shown === 'customers' && <Customers staffRole={me.role} />}
         {shown === 'reconciliation' && <Reconciliation />}
+        {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
         {shown === 'moderation' && <Moderation />}
         {shown === 'merchants' && <Merchants />}
         {shown === 'staff' && <Staff myStaffId={me.staffId} />}
