@@ -260,6 +260,37 @@ describe('a 100,000-row export (O14)', () => {
   }, 120_000);
 });
 
+describe('a database failing mid-file (O14)', () => {
+  it('cuts the file short and audits it as failed', async () => {
+    const res = await get(`/api/ops/exports/payments.csv?from=${BULK_FROM}&to=${BULK_TO}`, tokens.ADMIN);
+    expect(res.statusCode).toBe(200);
+    // The download's connection, waiting between fetches while nobody reads: the database ends it.
+    await vi.waitFor(async () => {
+      const ended = await rowsOf<{ ended: boolean }>(
+        h.database.db,
+        sql`select pg_terminate_backend(pid) as ended from pg_stat_activity
+          where query like 'fetch forward%' and pid <> pg_backend_pid()`,
+      );
+      expect(ended.map((row) => row.ended)).toEqual([true]);
+    });
+    const outcome = await new Promise<{ bytes: number; complete: boolean }>((resolve) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ bytes, complete: res.complete }));
+      res.on('error', () => resolve({ bytes, complete: false }));
+      res.on('close', () => resolve({ bytes, complete: res.complete }));
+    });
+    expect(outcome.complete).toBe(false);
+    await vi.waitFor(async () => {
+      const [audit] = await auditRows('payments');
+      expect(audit).toMatchObject({ action: 'export.failed', after: { from: BULK_FROM, to: BULK_TO } });
+      expect((audit?.after as { rows?: number } | undefined)?.rows).toBeLessThan(BULK_ROWS);
+    });
+  }, 120_000);
+});
+
 /** A GET through node:http, answered once the headers arrive; the body is read (or not) by the caller. */
 function get(path: string, headers: Record<string, string>): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {

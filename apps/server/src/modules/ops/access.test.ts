@@ -1,5 +1,6 @@
 import { type Endpoint, isStaffAccess, STAFF_ROLES, type StaffRole } from '@ohgood/contract/endpoint';
 import { staffEndpoints } from '@ohgood/contract/endpoints';
+import { monthEndEndpoints, rangeExportEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints } from '@ohgood/contract/ops';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../test/harness';
@@ -97,6 +98,17 @@ describe('console access, by the contract (O1)', () => {
       }
     },
   );
+
+  it('opens the money exports to those who read customers, the books to risk and admin (O13–O14)', () => {
+    const roles = (endpoint: Endpoint) => (isStaffAccess(endpoint.access) ? [...endpoint.access.staff] : []);
+    for (const endpoint of Object.values(rangeExportEndpoints)) {
+      const expected = endpoint === monthEndEndpoints.exportAuditLog ? ['RISK', 'ADMIN'] : ['SUPPORT', 'RISK', 'ADMIN'];
+      expect(roles(endpoint), named(endpoint)).toEqual(expected);
+    }
+    expect(roles(monthEndEndpoints.monthEndReport)).toEqual(['RISK', 'ADMIN']);
+    expect(roles(monthEndEndpoints.exportMonthEnd)).toEqual(['RISK', 'ADMIN']);
+    for (const endpoint of Object.values(monthEndEndpoints)) expect(staffEndpoints).toContain(endpoint);
+  });
 
   it('refuses a console route that declares no roles, even to an admin', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/api/ops/undeclared', headers: tokens.ADMIN });
