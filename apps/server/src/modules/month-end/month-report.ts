@@ -30,9 +30,8 @@ type LineState = 'paidEarly' | 'autopaid' | 'paidLate' | 'refundedUnpaid' | 'out
 interface StateRow {
   state: LineState;
   lines: number;
-  statements: number;
   amount: string;
-  overdue_statements: number;
+  /** What of it sits on statements gone overdue by then. */
   overdue_amount: string;
 }
 
@@ -46,7 +45,7 @@ async function lineStates(tx: Executor, month: string, end: Date) {
   const rows = await rowsOf<StateRow>(
     tx,
     sql`with lines as (
-        select p.price, s.id as statement_id, s.overdue_at is not null and s.overdue_at < ${end} as overdue,
+        select p.price, s.overdue_at is not null and s.overdue_at < ${end} as overdue,
           case
             when p.paid_at is not null and p.paid_at < ${end} then
               case when auto.repayment_id is not null then 'autopaid'
@@ -64,15 +63,14 @@ async function lineStates(tx: Executor, month: string, end: Date) {
           on auto.repayment_id = p.repayment_id
         where p.statement_month = ${month} and p.created_at < ${end}
       )
-      select state, count(*)::int as lines, count(distinct statement_id)::int as statements,
-        sum(price)::text as amount,
-        count(distinct statement_id) filter (where overdue)::int as overdue_statements,
+      select state, count(*)::int as lines, sum(price)::text as amount,
         coalesce(sum(price) filter (where overdue and state = 'outstanding'), 0)::text as overdue_amount
       from lines group by state`,
   );
   return rows;
 }
 
+/** The statements with a line billed (every line but those refunded while unpaid), and what those lines owe. */
 async function billedStatements(tx: Executor, month: string, end: Date): Promise<Tally> {
   const [row] = await rowsOf<{ count: number; amount: string }>(
     tx,
@@ -84,6 +82,7 @@ async function billedStatements(tx: Executor, month: string, end: Date): Promise
   return { count: row?.count ?? 0, amount: Number(row?.amount ?? 0) };
 }
 
+/** Statements of the month extended (by hand, by the job) and gone overdue, and the debits the bank refused. */
 async function statementFacts(tx: Executor, month: string, end: Date) {
   const [row] = await rowsOf<{ manual: number; auto: number; overdue: number; failed: number; failed_amount: string }>(
     tx,
