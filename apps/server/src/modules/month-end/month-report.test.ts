@@ -200,6 +200,35 @@ describe('the month-end report (O13)', () => {
     expect(today.statements.outstanding.amount + december.statements.outstanding.amount).toBe(today.ageing.total);
   });
 
+  it('exports the repayments by how they were made and the debits with the bank’s answers (O14)', async () => {
+    const risk = await signedInOperator(h, 'RISK');
+    const csv = async (kind: string) => {
+      const res = await h.app.inject({
+        method: 'GET',
+        url: `/api/ops/exports/${kind}.csv?from=2026-11-01&to=2027-01-31`,
+        headers: risk.auth,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.body.slice(1).split('\r\n').slice(1, -1);
+    };
+    const repayments = await csv('repayments');
+    // Four by hand (two early lines, the extender, the late payer) and one by autopay, oldest first.
+    expect(repayments.map((line) => line.split(',')[6])).toEqual([
+      '직접 납부',
+      '직접 납부',
+      '자동 납부',
+      '직접 납부',
+      '직접 납부',
+    ]);
+    expect(repayments[2]).toContain(',42500,2,자동 납부,국민,****');
+    const attempts = (await csv('autopay-attempts')).map((line) => line.split(','));
+    expect(attempts.map((cells) => [cells[1], cells[5], cells[6], cells[7]])).toEqual([
+      ['2026-12-15', 'PAID', '42500', 'paid'],
+      ['2026-12-15', 'FAILED', '50000', 'insufficient_funds'],
+      ['2026-12-16', 'FAILED', '50000', 'insufficient_funds'],
+    ]);
+  });
+
   it('computes due dates in SQL exactly as the bills do', async () => {
     const months = ['2026-01', '2026-11', '2026-12', '2027-01', '2028-01', '2028-02'];
     for (const month of months) {
