@@ -5,7 +5,7 @@ import { generate } from 'otplib';
 import { apiCustomer, apiPay, uniqueEmail } from './helpers';
 
 /*
- * 월말 보고서 end to end at a desktop's 1440×900 (docs/rules/operations.md#O13–O14): a customer pays a shop whose
+ * 월말 보고서 end to end at a desktop's 1440×900 (docs/rules/operations.md#O14–O15): a customer pays a shop whose
  * request name is Hangul and starts with '=', risk opens the month's report, downloads the report and the month's
  * payments as CSV files and reads them back: the BOM, CRLF, Hangul intact, the formula defused, the customer's
  * name masked.

@@ -3,7 +3,7 @@ import { defineEndpoint, type StaffAccess } from './endpoint';
 import { isCalendarDate } from './kst';
 
 /**
- * Month-end for finance and collections (docs/rules/operations.md#O13–O14): the report of one statement month
+ * Month-end for finance and collections (docs/rules/operations.md#O14–O15): the report of one statement month
  * with the receivables' ageing, and CSV exports of the money tables and the audit log. Console endpoints like
  * those of ops.ts; kept in a file of their own so the report and the exports read as one piece.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOM, csvCell, csvLine } from './csv';
 
-describe('CSV as Excel opens it (docs/rules/operations.md#O14)', () => {
+describe('CSV as Excel opens it (docs/rules/operations.md#O15)', () => {
   it('quotes per RFC 4180 only where needed, doubling quotes', () => {
     expect(csvCell('스타벅스 강남점')).toBe('스타벅스 강남점');
     expect(csvCell('a,b')).toBe('"a,b"');

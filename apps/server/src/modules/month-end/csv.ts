@@ -1,5 +1,5 @@
 /*
- * CSV as Excel opens it right (docs/rules/operations.md#O14): UTF-8 with a byte-order mark (without it Excel reads
+ * CSV as Excel opens it right (docs/rules/operations.md#O15): UTF-8 with a byte-order mark (without it Excel reads
  * Hangul as the local code page), CRLF line ends and RFC 4180 quoting. A text cell that a spreadsheet would run as
  * a formula (starting with =, +, -, @, a tab or a carriage return) gets a leading apostrophe: a customer's shop
  * name or an operator's reason must never become a formula on finance's machine.

@@ -6,7 +6,7 @@ import { maskName } from '../ops/masking';
 import type { CsvValue } from './csv';
 
 /*
- * What each range export holds (docs/rules/operations.md#O14): its header, the one query a cursor walks (oldest
+ * What each range export holds (docs/rules/operations.md#O15): its header, the one query a cursor walks (oldest
  * first, by the time the fact happened, within the KST days asked) and how a row becomes cells. Personal data
  * leaves only as the console shows it by default, for every role that may export (ADR 0226): names 김*굿,
  * accounts ****6789, never an e-mail. A file is a copy outside the audited "보기", so it carries no more.

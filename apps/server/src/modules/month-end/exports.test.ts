@@ -15,7 +15,7 @@ import { refundFromConsole, signedInOperator } from '../../test/staff-fixture';
 import { CONCURRENT_EXPORTS } from './stream-csv';
 
 /*
- * docs/rules/operations.md#O14 on the real database and a real socket: range exports by KST days, personal data
+ * docs/rules/operations.md#O15 on the real database and a real socket: range exports by KST days, personal data
  * masked for every role that may export, formula cells defused, an empty range giving the header alone, a
  * 100,000-row range streamed within a memory bound, and every download audited with its row count — an
  * aborted one as aborted.
@@ -60,7 +60,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.close());
 
-describe('range exports (O14)', () => {
+describe('range exports (O15)', () => {
   it('holds exactly the KST days asked, as Excel reads it: BOM, CRLF, Hangul intact, formulas defused', async () => {
     const db = h.database.db;
     // The first and the last instant of the range, and one either side.
@@ -174,7 +174,7 @@ async function unpaidBefore(line: number): Promise<number[]> {
   return rows.map((row) => row.id);
 }
 
-describe('a 100,000-row export (O14)', () => {
+describe('a 100,000-row export (O15)', () => {
   beforeAll(async () => {
     const merchantId = (await ensureDemoMerchants(h.database.db)).get('GS25') ?? 0;
     const start = kstAt(BULK_FROM, 0, 0);
@@ -260,7 +260,7 @@ describe('a 100,000-row export (O14)', () => {
   }, 120_000);
 });
 
-describe('a database failing mid-file (O14)', () => {
+describe('a database failing mid-file (O15)', () => {
   it('cuts the file short and audits it as failed', async () => {
     const res = await get(`/api/ops/exports/payments.csv?from=${BULK_FROM}&to=${BULK_TO}`, tokens.ADMIN);
     expect(res.statusCode).toBe(200);

@@ -17,7 +17,7 @@ import { trialBalance } from '../ledger/trial-balance';
 import { dueDateSql } from './month-report';
 
 /*
- * docs/rules/operations.md#O13: the month-end report on a generated November — early payments, autopay that
+ * docs/rules/operations.md#O14: the month-end report on a generated November — early payments, autopay that
  * succeeds and fails, extensions by hand and by the job, an overdue bill settled late, refunds of unpaid and of
  * repaid lines, December's spending — read at several days. Every line falls in exactly one state, and the
  * ageing's total equals the ledger's customer receivable on each of those days.
@@ -134,7 +134,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
-describe('the month-end report (O13)', () => {
+describe('the month-end report (O14)', () => {
   it('sorts every line of the month into one state, and the states add up to what was billed', () => {
     const r = reports.get('2027-01-20') as MonthEndReport;
     const s = r.statements;
@@ -200,7 +200,7 @@ describe('the month-end report (O13)', () => {
     expect(today.statements.outstanding.amount + december.statements.outstanding.amount).toBe(today.ageing.total);
   });
 
-  it('exports the repayments by how they were made and the debits with the bank’s answers (O14)', async () => {
+  it('exports the repayments by how they were made and the debits with the bank’s answers (O15)', async () => {
     const risk = await signedInOperator(h, 'RISK');
     const csv = async (kind: string) => {
       const res = await h.app.inject({

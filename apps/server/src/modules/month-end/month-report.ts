@@ -7,7 +7,7 @@ import { type Executor, rowsOf } from '../../db/tx';
 import { dueDate } from '../bills/statements';
 
 /*
- * The month-end report (docs/rules/operations.md#O13): one statement month's bill lines by what became of them,
+ * The month-end report (docs/rules/operations.md#O14): one statement month's bill lines by what became of them,
  * and every customer's unpaid lines by days overdue, as they stood at the end of a KST day. Every fact the
  * figures read is timestamped on the app clock and never undone (a line is paid, or refunded, once), so a past
  * day reads exactly as it stood. The figures come from the facts' own tables; the ageing's total is checked

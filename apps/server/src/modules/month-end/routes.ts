@@ -12,7 +12,7 @@ import { monthEndReport, readMonthEnd } from './month-report';
 import { MONTH_END_HEADER, monthEndRows } from './month-report-csv';
 import { type CsvFile, csvStreamer, cursorBatches, type ExportOutcome } from './stream-csv';
 
-/** The audit action of an export by how it ended (docs/rules/operations.md#O14). */
+/** The audit action of an export by how it ended (docs/rules/operations.md#O15). */
 export const EXPORT_ACTIONS: Record<ExportOutcome, string> = {
   completed: 'export.download',
   aborted: 'export.aborted',

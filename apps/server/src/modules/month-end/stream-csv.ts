@@ -7,7 +7,7 @@ import { tooMany } from '../../lib/errors';
 import { BOM, type CsvValue, csvLine } from './csv';
 
 /*
- * One CSV download streamed from the database (docs/rules/operations.md#O14, ADR 0226): a server-side cursor in a
+ * One CSV download streamed from the database (docs/rules/operations.md#O15, ADR 0226): a server-side cursor in a
  * read-only snapshot is fetched a batch at a time, each batch written to the socket and the next fetched only when
  * the socket has taken it, so neither the table nor the file is ever held in memory, and a slow client slows the
  * fetching instead of filling the heap. Headers go out only once the first batch is in hand: a database that

@@ -99,7 +99,7 @@ describe('console access, by the contract (O1)', () => {
     },
   );
 
-  it('opens the money exports to those who read customers, the books to risk and admin (O13–O14)', () => {
+  it('opens the money exports to those who read customers, the books to risk and admin (O14–O15)', () => {
     const roles = (endpoint: Endpoint) => (isStaffAccess(endpoint.access) ? [...endpoint.access.staff] : []);
     for (const endpoint of Object.values(rangeExportEndpoints)) {
       const expected = endpoint === monthEndEndpoints.exportAuditLog ? ['RISK', 'ADMIN'] : ['SUPPORT', 'RISK', 'ADMIN'];

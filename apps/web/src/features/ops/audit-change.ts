@@ -87,7 +87,7 @@ const FIELDS: Record<string, Words> = {
   // Its start in two groups, enough to tell repeated queries apart at a glance (not a number to read).
   queryHash: { label: '해시', value: (v) => (typeof v === 'string' ? `${v.slice(0, 4)}-${v.slice(4, 8)}…` : plain(v)) },
   results: count('결과', '명'),
-  // A CSV export (docs/rules/operations.md#O14): its range or month, and the rows it wrote.
+  // A CSV export (docs/rules/operations.md#O15): its range or month, and the rows it wrote.
   from: text('시작일'),
   to: text('종료일'),
   month: text('청구 월'),

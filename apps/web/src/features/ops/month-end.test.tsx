@@ -12,7 +12,7 @@ import { sectionsFor } from './console-access';
 import { MonthEnd } from './pages/month-end';
 
 /*
- * 월말 보고서 (docs/rules/operations.md#O13–O14) against a stubbed network: the month's figures and the ageing
+ * 월말 보고서 (docs/rules/operations.md#O14–O15) against a stubbed network: the month's figures and the ageing
  * beside the ledger, the empty and error-with-retry states, what each role sees, and a CSV download saved with
  * its BOM and Hangul intact, or its failure said with a retry.
  */

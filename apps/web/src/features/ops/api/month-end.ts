@@ -4,7 +4,7 @@ import { LONG_TIMEOUT } from '../../../shared/caller';
 import { opsKeys } from './keys';
 import { callOps } from './staff-api';
 
-/* The month-end report's read and the CSV downloads (docs/rules/operations.md#O13–O14). */
+/* The month-end report's read and the CSV downloads (docs/rules/operations.md#O14–O15). */
 
 /** The report of `month` as of `asOf` (the server's today when absent). */
 export const useMonthEndReport = (month: string, asOf?: string) =>

@@ -30,7 +30,7 @@ const RANGE_EXPORTS: ReadonlyArray<{ kind: keyof typeof rangeExportEndpoints; la
 export const lastIssuedMonth = (now: Date = new Date()) => addMonths(kstMonth(now), -1);
 
 /**
- * 월말 보고서 (docs/rules/operations.md#O13–O14): one statement month's figures and every customer's receivables by
+ * 월말 보고서 (docs/rules/operations.md#O14–O15): one statement month's figures and every customer's receivables by
  * age, read as of a day, and the CSV downloads. A role sees the report and the files it may read (RISK and ADMIN
  * all; SUPPORT the payments, refunds, repayments and autopay files).
  */
