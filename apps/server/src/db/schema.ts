@@ -220,7 +220,7 @@ export const purchases = pgTable(
   (t) => [
     uniqueIndex('purchases_request_key').on(t.requestId),
     index('purchases_customer_month_idx').on(t.customerId, t.statementMonth),
-    // The exports' range scans (migration 0074).
+    // The exports' range scans (migration 0073).
     index('purchases_created_idx').on(t.createdAt, t.id),
     index('purchases_refunded_idx').on(t.refundedAt, t.id).where(sql`${t.refundedAt} is not null`),
     check(
