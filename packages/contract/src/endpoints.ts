@@ -12,6 +12,7 @@ import { reportEndpoints } from './report';
 import { safetyEndpoints } from './safety';
 import { shortsEndpoints } from './shorts';
 import { discoveryEndpoints } from './shorts-discovery';
+import { webhookEndpoints } from './webhooks';
 
 /**
  * Every declared endpoint, by domain: the one list. The server's contract test walks it, so an endpoint
@@ -31,6 +32,7 @@ export const endpointGroups = {
   safety: safetyEndpoints,
   report: reportEndpoints,
   chat: chatEndpoints,
+  webhooks: webhookEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).flatMap((group) =>

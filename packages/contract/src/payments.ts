@@ -182,7 +182,7 @@ export const paymentEndpoints = {
 export const PAYMENT_STATUS_STREAM_PATH = '/api/merchant/payment-requests/:requestId/events';
 
 /** Optional in the schema so a missing key is the merchant module's 401, not a validation 400. */
-const merchantKeyHeaders = z.looseObject({ 'x-merchant-key': z.string().max(256).optional() });
+export const merchantKeyHeaders = z.looseObject({ 'x-merchant-key': z.string().max(256).optional() });
 
 export const merchantEndpoints = {
   create: defineEndpoint({

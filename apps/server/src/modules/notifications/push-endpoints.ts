@@ -1,4 +1,5 @@
 import { createPublicKey } from 'node:crypto';
+import { LOOPBACK_HOSTS } from '../../lib/outbound-address';
 
 /** Where a device's push endpoint may point (config PUSH_HOSTS, PUSH_ALLOW_LOOPBACK). */
 export interface PushEndpointRules {
@@ -6,8 +7,6 @@ export interface PushEndpointRules {
   /** Tests only: `http:` or `https:` on any port of the loopback address. */
   allowLoopback: boolean;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
  * A push endpoint on one of the allowed push services (a host or its subdomain), over `https:` on port 443 and
@@ -18,7 +17,7 @@ export function isAllowedPushEndpoint(endpoint: string, rules: PushEndpointRules
   const url = new URL(endpoint);
   const host = url.hostname.toLowerCase();
   if (url.username || url.password) return false;
-  if (rules.allowLoopback && LOOPBACK.has(host)) return url.protocol === 'http:' || url.protocol === 'https:';
+  if (rules.allowLoopback && LOOPBACK_HOSTS.has(host)) return url.protocol === 'http:' || url.protocol === 'https:';
   // URL drops the scheme's default port, so https on 443 (written or not) has an empty port.
   if (url.protocol !== 'https:' || url.port !== '') return false;
   return rules.hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
