@@ -94,6 +94,10 @@ import { createViewerState } from './modules/shorts/viewer-state';
 import { createWatchPointsService } from './modules/shorts/watch-points-service';
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
+import { createWebhookConsumer } from './modules/webhooks/enqueue';
+import { webhookRoutes } from './modules/webhooks/routes';
+import { createWebhookSender, type WebhookSender } from './modules/webhooks/sender';
+import { createWebhookService } from './modules/webhooks/service';
 
 export interface AppDeps {
   config: Config;
@@ -127,6 +131,8 @@ declare module 'fastify' {
     relay: Relay;
     /** Web Push (tests drain it instead of sleeping). */
     notices: { push: PushSender };
+    /** Merchant webhooks' sender (tests drain it instead of sleeping; the background work runs it). */
+    webhooks: { sender: WebhookSender };
   }
 }
 
@@ -349,7 +355,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   if (config.SANDBOX_BANK_INBOX && !deps.bank) await app.register(sandboxInboxRoutes(database.db));
   const notices = await registerNotices(app, deps, database.db, notifications);
-  registerRelay(app, deps, database.db, commits, [notices, paidRequestsAnnouncer]);
+  const webhooks = await registerWebhooks(app, deps, database.db);
+  registerRelay(app, deps, database.db, commits, [notices, paidRequestsAnnouncer, webhooks]);
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
   const chat = createChatService(database.db, clock, {
@@ -419,4 +426,19 @@ function registerRelay(
   if (!deps.config.DISPATCH_EVENTS) return;
   app.addHook('onReady', async () => relay.start());
   app.addHook('onClose', () => relay.stop());
+}
+
+/**
+ * Merchant webhooks (docs/rules/webhooks.md): the merchant API's routes, the sender, and the outbox consumer
+ * that enqueues deliveries; each enqueue wakes the sender after its commit, the background work sends the
+ * retries.
+ */
+async function registerWebhooks(app: FastifyInstance, deps: AppDeps, db: Db) {
+  const { config, clock } = deps;
+  const rules = { allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK };
+  const sender = createWebhookSender(db, clock, rules);
+  const send = () => void sender.drain().catch((error) => app.log.error({ err: error }, 'webhook sending failed'));
+  app.decorate('webhooks', { sender });
+  await app.register(webhookRoutes(createWebhookService(db, clock, rules, send)));
+  return createWebhookConsumer(clock, send);
 }

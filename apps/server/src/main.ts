@@ -173,6 +173,7 @@ async function main(): Promise<void> {
         {
           autopay: () => runAutopay(db, bank, clock),
           pushes: () => app.notices.push.drain(),
+          webhooks: () => app.webhooks.sender.drain(),
           mediaSweep: () => sweepMedia(db, storage, clock),
         },
         app.metrics,

@@ -62,6 +62,21 @@ async function paidRequest(f: Fixtures, customer: Customer) {
   return request;
 }
 
+/** A closed loopback port: a delivery a sample queues fails at once, without leaving the machine. */
+const HOOK_URL = 'http://127.0.0.1:9/ohgood-webhooks';
+
+/** A webhook endpoint of the shared merchant, registered through the API. */
+async function webhookEndpoint(f: Fixtures): Promise<{ headers: Record<string, string>; endpointId: string }> {
+  const { headers } = await f.merchant();
+  const created = await f.h.app.inject({
+    method: 'POST',
+    url: '/api/merchant/webhooks',
+    headers,
+    payload: { url: HOOK_URL, events: ['payment.paid'] },
+  });
+  return { headers, endpointId: created.json().endpoint.endpointId };
+}
+
 const samples: Samples = {
   auth: {
     register: async () => ({
@@ -333,6 +348,36 @@ const samples: Samples = {
     },
     advice: async (f) => ({ headers: (await f.customer()).auth }),
   },
+  webhooks: {
+    create: async (f) => ({
+      headers: (await f.merchant()).headers,
+      body: { url: HOOK_URL, events: ['payment.paid', 'payment.refunded'] },
+    }),
+    list: async (f) => ({ headers: (await webhookEndpoint(f)).headers }),
+    update: async (f) => {
+      const { headers, endpointId } = await webhookEndpoint(f);
+      return { headers, params: { endpointId }, body: { events: ['payment.refunded'] } };
+    },
+    remove: async (f) => {
+      const { headers, endpointId } = await webhookEndpoint(f);
+      return { headers, params: { endpointId } };
+    },
+    rotateSecret: async (f) => {
+      const { headers, endpointId } = await webhookEndpoint(f);
+      return { headers, params: { endpointId } };
+    },
+    test: async (f) => {
+      const { headers, endpointId } = await webhookEndpoint(f);
+      return { headers, params: { endpointId } };
+    },
+    deliveries: async (f) => ({ headers: (await webhookEndpoint(f)).headers }),
+    replay: async (f) => {
+      const { headers, endpointId } = await webhookEndpoint(f);
+      const url = `/api/merchant/webhooks/${endpointId}/test`;
+      const test = await f.h.app.inject({ method: 'POST', url, headers });
+      return { headers, params: { deliveryId: test.json().deliveryId } };
+    },
+  },
   chat: {
     turn: async (f) => ({
       headers: (await f.customer()).auth,
@@ -352,7 +397,7 @@ let fixtures: Fixtures;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ohgood-contract-'));
-  h = await createHarness({ now: NOW, config: { MEDIA_DIR: join(work, 'media') } });
+  h = await createHarness({ now: NOW, config: { MEDIA_DIR: join(work, 'media'), WEBHOOKS_ALLOW_LOOPBACK: true } });
   const once = <T>(make: () => Promise<T>) => {
     let value: Promise<T> | undefined;
     return () => {

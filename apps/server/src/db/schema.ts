@@ -5,6 +5,7 @@ import { POINT_REASON_CODES } from '@ohgood/contract/point-reasons';
 import type { ReconciliationMismatch } from '@ohgood/contract/reconciliation';
 import { REPORT_REASONS, REPORT_TARGETS } from '@ohgood/contract/safety-rules';
 import { PROCESSING_STATUSES } from '@ohgood/contract/shorts';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookEventType } from '@ohgood/contract/webhooks';
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import {
   bigint,
@@ -1032,5 +1033,70 @@ export const creatorBlocks = pgTable(
   (t) => [
     primaryKey({ columns: [t.blockerId, t.blockedId] }),
     check('creator_blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
+);
+
+/**
+ * A merchant's webhook endpoints (docs/rules/webhooks.md, migration 0076): the events each takes and its
+ * signing secret; after a rotation the previous secret signs too until `previousSecretUntil`.
+ */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  url: text('url').notNull(),
+  events: text('events').array().notNull().$type<WebhookEventType[]>(),
+  secret: text('secret').notNull(),
+  previousSecret: text('previous_secret'),
+  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** Each event a merchant hears of, once, with the exact body its deliveries send and sign. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  type: text('type').notNull(),
+  body: text('body').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One event to one endpoint: its retry schedule and its last attempt. Unique per (endpoint, event); deliveries
+ * of one payment (`orderKey`) to one endpoint go out in id order.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    orderKey: text('order_key'),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    giveUpAt: timestamp('give_up_at', { withTimezone: true }).notNull(),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    responseCode: integer('response_code'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_key').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'PENDING'`),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'PENDING'`),
+    index('webhook_deliveries_merchant_idx').on(t.merchantId, t.id),
   ],
 );

@@ -53,7 +53,7 @@ describe('/metrics', () => {
       h.database.db,
       h.clock,
       h.app.log,
-      { autopay: async () => ({}), pushes: async () => 0, mediaSweep: async () => ({}) },
+      { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
       h.app.metrics,
     );
     stop();

@@ -45,6 +45,7 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
   const stop = await startScheduler(database.db, clock, log, {
     autopay: async () => ({}),
     pushes: async () => 0,
+    webhooks: async () => 0,
     mediaSweep: async () => ({}),
   });
   try {
@@ -73,6 +74,7 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   const stop = await startScheduler(database.db, clock, log, {
     autopay: async () => ({}),
     pushes: async () => 0,
+    webhooks: async () => 0,
     mediaSweep: async () => {
       swept(clock.now());
       return {};
@@ -104,7 +106,7 @@ it('says at warn level that a reconciled day does not match, when its run finds 
     database.db,
     clock,
     log,
-    { autopay: async () => ({}), pushes: async () => 0, mediaSweep: async () => ({}) },
+    { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
     undefined,
     { bank },
   );

@@ -16,6 +16,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 export interface BackgroundWork {
   autopay(): Promise<object>;
   pushes(): Promise<number>;
+  /** Merchant webhook deliveries due now: retries after their back-off, and any a wake-up missed. */
+  webhooks(): Promise<number>;
   /** The media sweep (modules/media/sweep.ts): owed deletes, then objects no row refers to. */
   mediaSweep(): Promise<object>;
 }
@@ -55,6 +57,7 @@ export async function startScheduler(
     try {
       await work.autopay();
       await work.pushes();
+      await work.webhooks();
     } catch (error) {
       log.error({ err: error }, 'background work failed; it runs again in a few minutes');
     }

@@ -137,6 +137,11 @@ const envSchema = z.object({
    */
   PUSH_ALLOW_LOOPBACK: bool.default(false),
   /**
+   * Development and tests only, off by default: a merchant's webhook URL may be a loopback address, over
+   * plain `http:` on any port. Every other URL must be `https:` at a public address (docs/rules/webhooks.md#W2).
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: bool.default(false),
+  /**
    * Development and e2e only, off by default: the sandbox bank's "bank app" endpoint
    * (`GET /api/payment/autopay/sandbox-deposits`) shows the caller's 1원 인증 deposits. Never with a real bank.
    */
