@@ -1,5 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Db } from '../db/client';
+import { withTx } from '../db/tx';
+import { enqueueEvent } from '../modules/webhooks/enqueue';
 
 export interface ReceivedHook {
   headers: IncomingHttpHeaders;
@@ -66,3 +69,19 @@ export async function webhookReceiver(
   };
 }
 export type WebhookReceiver = Awaited<ReturnType<typeof webhookReceiver>>;
+
+/** A test event to one endpoint, queued without waking any sender, so the test picks who sends it. */
+export async function queueQuietly(db: Db, now: Date, merchantId: number, endpointId: string, id: string) {
+  await withTx(db, (tx) =>
+    enqueueEvent(tx, {
+      id,
+      merchantId,
+      type: 'webhook.test',
+      body: JSON.stringify({ id }),
+      createdAt: now,
+      orderKey: null,
+      now,
+      onlyEndpoint: endpointId,
+    }),
+  );
+}

@@ -9,7 +9,7 @@ import { deferred } from '../../test/deferred';
 import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { pay } from '../../test/payment-helpers';
-import { type WebhookReceiver, webhookReceiver } from '../../test/webhook-receiver';
+import { queueQuietly as queueEvent, type WebhookReceiver, webhookReceiver } from '../../test/webhook-receiver';
 import { createWebhookSender } from './sender';
 
 let h: Harness;
@@ -290,4 +290,43 @@ it('a test event reaches only its endpoint, signed', async () => {
   expect(verify(hook?.body ?? '', String(hook?.headers['ohgood-signature']), secret, h.clock.now().getTime())).toBe(
     true,
   );
+});
+
+const queueQuietly = (merchantId: number, endpointId: string, id: string) =>
+  queueEvent(h.database.db, h.clock.now(), merchantId, endpointId, id);
+
+it('an endpoint that never answers times out and is tried again later', async () => {
+  const merchant = await createMerchant(h.database.db);
+  const never = deferred<number>();
+  const hook = await receiver(() => never.promise);
+  const { endpoint } = await register(merchant.headers, hook.url, ['payment.paid']);
+  await queueQuietly(merchant.merchantId, endpoint.endpointId, 'evt_timeout_test');
+  // A sender with a short time limit, so the test does not wait the real 10 s.
+  await createWebhookSender(h.database.db, h.clock, { allowLoopback: true, timeoutMs: 300 }).drain();
+  const [logged] = await deliveriesOf(merchant.headers);
+  expect(logged).toMatchObject({ status: 'PENDING', attempts: 1, responseCode: null, error: 'timeout' });
+  expect(new Date(logged?.nextAttemptAt ?? 0).getTime() - h.clock.now().getTime()).toBe(30_000);
+  expect(hook.received).toHaveLength(1);
+  never.resolve(200);
+});
+
+it('a delivery held by a sender that died mid-send goes out once its lease ends, from another instance', async () => {
+  const merchant = await createMerchant(h.database.db);
+  const hook = await receiver();
+  const { endpoint } = await register(merchant.headers, hook.url, ['payment.paid']);
+  // Queued, then claimed by a sender that dies before its POST: its lease stays.
+  const now = h.clock.now();
+  await queueQuietly(merchant.merchantId, endpoint.endpointId, 'evt_lease_test');
+  await h.database.db
+    .update(webhookDeliveries)
+    .set({ leasedUntil: new Date(now.getTime() + 60_000), attempts: 1, lastAttemptAt: now })
+    .where(eq(webhookDeliveries.eventId, 'evt_lease_test'));
+  const survivor = createWebhookSender(h.database.db, h.clock, { allowLoopback: true });
+  await survivor.drain();
+  expect(hook.received).toHaveLength(0);
+  h.clock.advance(60_000);
+  await survivor.drain();
+  expect(hook.events().map((e) => e.id)).toEqual(['evt_lease_test']);
+  const [logged] = await deliveriesOf(merchant.headers);
+  expect(logged).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
 });

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { withTx } from '../../db/tx';
 import { createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { pay } from '../../test/payment-helpers';
-import { webhookReceiver } from '../../test/webhook-receiver';
-import { enqueueEvent } from './enqueue';
+import { queueQuietly, webhookReceiver } from '../../test/webhook-receiver';
 import { createWebhookSender } from './sender';
 import { createWebhookService } from './service';
 
@@ -69,19 +67,7 @@ it('a name re-pointed at a private address after registering is never connected 
   });
   // The name now points at this machine, where the trap listens.
   answer = ['127.0.0.1'];
-  const now = h.clock.now();
-  await withTx(h.database.db, (tx) =>
-    enqueueEvent(tx, {
-      id: 'evt_rebinding',
-      merchantId: merchant.merchantId,
-      type: 'webhook.test',
-      body: '{}',
-      createdAt: now,
-      orderKey: null,
-      now,
-      onlyEndpoint: endpoint.endpointId,
-    }),
-  );
+  await queueQuietly(h.database.db, h.clock.now(), merchant.merchantId, endpoint.endpointId, 'evt_rebinding');
   await createWebhookSender(h.database.db, h.clock, { allowLoopback: false, resolve }).drain();
   expect(trap.connections()).toBe(0);
   const [logged] = (await service.deliveries(merchant.merchantId)).items;
