@@ -117,7 +117,7 @@ export type WebhookConsumer = ReturnType<typeof createWebhookConsumer>;
 
 /**
  * Stores one event (once) and a delivery of it to each of the merchant's endpoints taking its type, or to
- * `onlyEndpoint` (a test event); returns how many deliveries it added.
+ * `onlyEndpoint` (a test event); returns how many deliveries it added. An event no endpoint takes is not stored.
  */
 export async function enqueueEvent(
   tx: Tx,
@@ -132,16 +132,6 @@ export async function enqueueEvent(
     onlyEndpoint?: string;
   },
 ): Promise<number> {
-  await tx
-    .insert(webhookEvents)
-    .values({
-      id: event.id,
-      merchantId: event.merchantId,
-      type: event.type,
-      body: event.body,
-      createdAt: event.createdAt,
-    })
-    .onConflictDoNothing();
   const endpoints = await tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
@@ -154,6 +144,16 @@ export async function enqueueEvent(
       ),
     );
   if (endpoints.length === 0) return 0;
+  await tx
+    .insert(webhookEvents)
+    .values({
+      id: event.id,
+      merchantId: event.merchantId,
+      type: event.type,
+      body: event.body,
+      createdAt: event.createdAt,
+    })
+    .onConflictDoNothing();
   const added = await tx
     .insert(webhookDeliveries)
     .values(
