@@ -69,6 +69,11 @@ export interface OutboundRules {
   allowLoopback: boolean;
 }
 
+/** Whether a resolved address may be connected to under `rules`. */
+export function isAllowedAddress(address: string, rules: OutboundRules): boolean {
+  return isPublicAddress(address) || (rules.allowLoopback && isLoopbackAddress(address));
+}
+
 /** Resolves a host name to its addresses (the system resolver by default; tests pass a scripted one). */
 export type Resolve = (hostname: string) => Promise<string[]>;
 
@@ -117,9 +122,8 @@ export async function checkedAddressOf(url: URL, rules: OutboundRules, resolve: 
   } catch {
     return { ok: false, reason: 'host not found' };
   }
-  const allowed = (address: string) => isPublicAddress(address) || (rules.allowLoopback && isLoopbackAddress(address));
   const first = addresses[0];
   if (first === undefined) return { ok: false, reason: 'host not found' };
-  if (!addresses.every(allowed)) return { ok: false, reason: 'private address' };
+  if (!addresses.every((address) => isAllowedAddress(address, rules))) return { ok: false, reason: 'private address' };
   return { ok: true, address: first };
 }

@@ -1,5 +1,5 @@
 import { WEBHOOK_RULES } from '@ohgood/contract/webhooks';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { webhookDeliveries } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
@@ -120,7 +120,9 @@ export function createWebhookSender(db: Db, clock: Clock, options: WebhookSender
         leasedUntil: null,
         ...(succeeded || giveUp ? {} : { nextAttemptAt: next }),
       })
-      .where(eq(webhookDeliveries.id, delivery.id));
+      // Only this attempt's outcome: a sender so late that its lease passed and another attempt began
+      // records nothing over it.
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, delivery.attempts)));
   }
 
   async function drainOnce(): Promise<number> {

@@ -14,8 +14,7 @@ import { withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import {
-  isLoopbackAddress,
-  isPublicAddress,
+  isAllowedAddress,
   type OutboundRules,
   type Resolve,
   refusalOfUrl,
@@ -85,8 +84,7 @@ export function createWebhookService(
     const url = new URL(raw);
     if (url.hostname.startsWith('[') || /^[\d.]+$/.test(url.hostname)) return;
     const addresses = await resolve(url.hostname.toLowerCase()).catch(() => [] as string[]);
-    const allowed = (a: string) => isPublicAddress(a) || (rules.allowLoopback && isLoopbackAddress(a));
-    if (!addresses.every(allowed)) throw refuse('private address');
+    if (!addresses.every((address) => isAllowedAddress(address, rules))) throw refuse('private address');
   }
 
   async function ownEndpoint(merchantId: number, endpointId: string): Promise<EndpointRow> {
