@@ -440,5 +440,5 @@ async function registerWebhooks(app: FastifyInstance, deps: AppDeps, db: Db) {
   const send = () => void sender.drain().catch((error) => app.log.error({ err: error }, 'webhook sending failed'));
   app.decorate('webhooks', { sender });
   await app.register(webhookRoutes(createWebhookService(db, clock, rules, send)));
-  return createWebhookConsumer(clock, send);
+  return createWebhookConsumer(send);
 }

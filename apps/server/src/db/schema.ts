@@ -1037,7 +1037,7 @@ export const creatorBlocks = pgTable(
 );
 
 /**
- * A merchant's webhook endpoints (docs/rules/webhooks.md, migration 0076): the events each takes and its
+ * A merchant's webhook endpoints (docs/rules/webhooks.md, migration 0074): the events each takes and its
  * signing secret; after a rotation the previous secret signs too until `previousSecretUntil`.
  */
 export const webhookEndpoints = pgTable('webhook_endpoints', {

@@ -49,7 +49,7 @@ async function register(headers: Record<string, string>, url: string, events = [
 
 /** Relays the outbox and sends what is due now, each a pass begun after this call. */
 async function relayAndSend() {
-  await h.app.notices.dispatcher.drain();
+  await h.app.relay.drain();
   await h.app.webhooks.sender.drain();
 }
 
@@ -172,7 +172,7 @@ it("a payment's refund waits for its paid event to be delivered, per endpoint", 
   const hook = await receiver((_, index) => (index === 0 ? 500 : 200));
   await register(merchant.headers, hook.url);
   const { requestId } = await paidRequest(merchant);
-  await h.app.notices.dispatcher.drain();
+  await h.app.relay.drain();
   expect((await refund(merchant.headers, requestId)).statusCode).toBe(200);
   await relayAndSend();
   expect(hook.events().map((e) => e.type)).toEqual(['payment.paid']);
@@ -255,7 +255,7 @@ it('two senders at once never send one delivery twice', async () => {
   // Two more senders, as other instances would run, race the app's own over the same deliveries.
   const other = createWebhookSender(h.database.db, h.clock, { allowLoopback: true });
   const mine = createWebhookSender(h.database.db, h.clock, { allowLoopback: true });
-  await h.app.notices.dispatcher.drain();
+  await h.app.relay.drain();
   const racing = Promise.all([other.drain(), mine.drain(), h.app.webhooks.sender.drain()]);
   await hook.arrived(payments);
   release.resolve();

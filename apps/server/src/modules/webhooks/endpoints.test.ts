@@ -97,7 +97,7 @@ it('only the events an endpoint takes are delivered; a changed list and a deleti
   const endpointId = created.json().endpoint.endpointId as string;
   const customer = await h.signUp();
   const send = async () => {
-    await dev.notices.dispatcher.drain();
+    await dev.relay.drain();
     await dev.webhooks.sender.drain();
   };
   await pay(h, merchant.headers, customer.token, 1000);

@@ -3,8 +3,8 @@ import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { WEBHOOK_RULES, type WebhookEvent, type WebhookEventType } from '@ohgood/contract/webhooks';
 import { and, arrayContains, eq, inArray } from 'drizzle-orm';
 import { paymentRequests, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
-import { afterCommit, type Tx } from '../../db/tx';
-import type { Clock } from '../../lib/clock';
+import type { Tx } from '../../db/tx';
+import { type EventConsumer, eventTypes } from '../../events/relay';
 
 /** A payment fact a merchant hears of: which webhook event it is, and the status its resource shows. */
 interface PaymentFact {
@@ -55,11 +55,12 @@ export const dueIn = (now: Date) => ({
  * only enqueues; the sender POSTs after the commit (`onEnqueued` wakes it). Nothing is stored for a merchant
  * without endpoints.
  */
-export function createWebhookConsumer(clock: Clock, onEnqueued: () => void) {
+export function createWebhookConsumer(onEnqueued: () => void): EventConsumer {
   return {
     name: 'webhooks',
-    async handle(tx: Tx, events: readonly DomainEvent[]): Promise<void> {
-      const facts = events.flatMap((event) => paymentFactOf(event) ?? []);
+    wants: eventTypes('payment.completed', 'payment.refunded'),
+    async handle(batch, { tx, now, afterCommit }): Promise<void> {
+      const facts = batch.flatMap(({ event }) => paymentFactOf(event) ?? []);
       if (facts.length === 0) return;
       const endpoints = await tx
         .select({ id: webhookEndpoints.id, merchantId: webhookEndpoints.merchantId, events: webhookEndpoints.events })
@@ -74,7 +75,6 @@ export function createWebhookConsumer(clock: Clock, onEnqueued: () => void) {
         .from(paymentRequests)
         .where(inArray(paymentRequests.id, [...new Set(wanted.map((fact) => fact.requestId))]));
       const byId = new Map(requests.map((row) => [row.id, row]));
-      const now = clock.now();
       let enqueued = 0;
       for (const fact of wanted) {
         const row = byId.get(fact.requestId);
@@ -108,12 +108,10 @@ export function createWebhookConsumer(clock: Clock, onEnqueued: () => void) {
           now,
         });
       }
-      if (enqueued > 0) afterCommit(tx, onEnqueued);
+      if (enqueued > 0) afterCommit(onEnqueued);
     },
   };
 }
-
-export type WebhookConsumer = ReturnType<typeof createWebhookConsumer>;
 
 /**
  * Stores one event (once) and a delivery of it to each of the merchant's endpoints taking its type, or to
