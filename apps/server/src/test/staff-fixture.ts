@@ -2,7 +2,7 @@ import { hash } from '@node-rs/argon2';
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import { generate } from 'otplib';
 import { staff } from '../db/schema';
-import { newTotpSecret } from '../modules/ops/totp';
+import { newTotpSecret } from '../modules/two-factor/totp';
 import type { Harness } from './harness';
 
 export const STAFF_PASSWORD = 'operator-password-1';

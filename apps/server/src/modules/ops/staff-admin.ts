@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -6,10 +5,11 @@ import { staff, staffEnrolments } from '../../db/schema';
 import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
+import { ENROLMENT_MS, hashToken, newEnrolmentToken } from '../two-factor/enrolment-token';
+import { newTotpSecret } from '../two-factor/totp';
 import { type Actor, writeAudit } from './audit';
 import { actorOf, type StaffPrincipal } from './staff-principal';
-import { ENROLMENT_MS, endSessions, hashToken } from './staff-sessions';
-import { newTotpSecret } from './totp';
+import { endSessions } from './staff-sessions';
 
 function staffRowOf(row: typeof staff.$inferSelect) {
   return {
@@ -30,7 +30,7 @@ export async function createStaffAccount(
   by: Actor,
   reason: string,
 ): Promise<{ staffId: number; enrolmentToken: string }> {
-  const enrolmentToken = randomBytes(24).toString('base64url');
+  const enrolmentToken = newEnrolmentToken();
   try {
     return await withTx(db, (tx) => insertStaff(tx, clock, input, by, reason, enrolmentToken));
   } catch (error) {

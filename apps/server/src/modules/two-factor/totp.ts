@@ -1,19 +1,19 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 
 /**
- * The console's second factor: RFC 6238 codes (30 s steps, 6 digits, SHA-1: what every authenticator app
- * reads from a QR), through `otplib`. A code is good within one step either side, and once only: the step it
- * matched must be later than the last accepted one (docs/rules/operations.md#O2).
+ * The second factor of operators and merchant users: RFC 6238 codes (30 s steps, 6 digits, SHA-1: what every
+ * authenticator app reads from a QR), through `otplib`. A code is good within one step either side, and once
+ * only: the step it matched must be later than the last accepted one (docs/rules/operations.md#O2).
  */
-export const TOTP_ISSUER = '오굿페이 운영';
 const TOTP_PERIOD_SECONDS = 30;
 
 export function newTotpSecret(): string {
   return generateSecret();
 }
 
-export function totpUri(email: string, secret: string): string {
-  return generateURI({ issuer: TOTP_ISSUER, label: email, secret });
+/** `issuer` is the name the authenticator app shows above the code ('오굿페이 운영', '오굿페이 가맹점'). */
+export function totpUri(issuer: string, email: string, secret: string): string {
+  return generateURI({ issuer, label: email, secret });
 }
 
 /** The step a code matched at `now`, or null when it is wrong, stale or already used. */
