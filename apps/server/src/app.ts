@@ -32,7 +32,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerUnreadBodyDrain } from './http/unread-body';
 import { registerWebApp } from './http/web-app';
 import { lastFinishedRuns } from './jobs/last-runs';
-import type { Clock } from './lib/clock';
+import { type Clock, systemClock } from './lib/clock';
 import type { Config } from './lib/config';
 import { workRoot } from './lib/work-dir';
 import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocations';
@@ -54,6 +54,8 @@ import { createCheckinService } from './modules/checkin/service';
 import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
+import { merchantPortalRoutes } from './modules/merchant-portal/routes';
+import { createMerchantUserSignIn, createPortalTokens } from './modules/merchant-portal/sign-in';
 import { merchantIdForKey } from './modules/merchants/keys';
 import { createLiveStatus, paidRequestsAnnouncer } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
@@ -198,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           bearer: { type: 'http', scheme: 'bearer' },
           merchantKey: { type: 'apiKey', in: 'header', name: 'X-Merchant-Key' },
           staffBearer: { type: 'http', scheme: 'bearer', description: '운영 콘솔 토큰 (고객 토큰과 별개)' },
+          merchantPortal: { type: 'http', scheme: 'bearer', description: '가맹점 포털 토큰 (비밀번호 + OTP)' },
         },
       },
     },
@@ -232,7 +235,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
   const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock), deps.wallClock);
-  registerAuthGuard(app, tokens, (key) => merchantIdForKey(database.db, key), staff.principalOf);
+  const portalSignIn = createMerchantUserSignIn(
+    database.db,
+    clock,
+    createPortalTokens(deps.jwtSecret, clock),
+    deps.wallClock ?? systemClock,
+  );
+  registerAuthGuard(
+    app,
+    tokens,
+    { key: (key) => merchantIdForKey(database.db, key), portal: portalSignIn.principalOf },
+    staff.principalOf,
+  );
   // Every in-process cache, and the changes (announced by the database) that drop each one.
   const { home, caches, changes, listening } = createAppCaches(
     { publicMs: config.PUBLIC_CACHE_MS, publicFeedMs: config.PUBLIC_FEED_CACHE_MS },
@@ -307,6 +321,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const merchants = createMerchantService(database.db, clock, config.PAYMENT_REQUEST_TTL_SECONDS);
   const live = createLiveStatus(merchants, notifications);
   await app.register(merchantRoutes(merchants, config.PUBLIC_URL, live, clock, config.STATUS_STREAMS_PER_REQUEST));
+  await app.register(merchantPortalRoutes(database.db, clock, portalSignIn, merchants));
   app.decorate(
     'metrics',
     registerMetrics(app, config.METRICS_TOKEN, {

@@ -14,11 +14,22 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - public: nobody is identified (a held token is still sent by the web, and ignored);
  * - optional: a valid token personalises the answer, none is fine (public feeds, docs/rules/api.md#A3);
  * - customer: a valid bearer token is required;
- * - merchant: the merchant's `X-Merchant-Key` header, checked by the merchant module;
+ * - merchant: the merchant's `X-Merchant-Key` header, or a merchant user's portal token after both factors
+ *   (either names the same merchant);
+ * - merchant-portal: a merchant user's portal token after both factors, never a key (key management);
+ * - merchant-portal-pending: a merchant user's token after the password, before the second factor;
  * - staff-pending: an operator's token after the password, before the second factor (only the TOTP step);
  * - {staff: roles}: an operator's token after both factors, with one of the roles.
  */
-export type EndpointAccess = 'public' | 'optional' | 'customer' | 'merchant' | 'staff-pending' | StaffAccess;
+export type EndpointAccess =
+  | 'public'
+  | 'optional'
+  | 'customer'
+  | 'merchant'
+  | 'merchant-portal'
+  | 'merchant-portal-pending'
+  | 'staff-pending'
+  | StaffAccess;
 
 /**
  * Operator roles of the console (docs/rules/operations.md#O1). Staff are not customers: their own table, their

@@ -5,6 +5,7 @@ import { chatEndpoints } from './chat';
 import { checkinEndpoints } from './checkin';
 import type { Endpoint } from './endpoint';
 import { monthEndEndpoints } from './month-end';
+import { merchantPaymentsEndpoints, merchantUserOpsEndpoints } from './merchant-portal';
 import { notificationEndpoints } from './notifications';
 import { opsEndpoints } from './ops';
 import { merchantEndpoints, paymentEndpoints } from './payments';
@@ -22,6 +23,7 @@ import { webhookEndpoints } from './webhooks';
 export const endpointGroups = {
   auth: authEndpoints,
   merchants: merchantEndpoints,
+  merchantPayments: merchantPaymentsEndpoints,
   payments: paymentEndpoints,
   bills: billEndpoints,
   autopay: autopayEndpoints,
@@ -46,4 +48,5 @@ export const allEndpoints: readonly Endpoint[] = Object.values(endpointGroups).f
 export const staffEndpoints: readonly Endpoint[] = [
   ...Object.values<Endpoint>(opsEndpoints),
   ...Object.values<Endpoint>(monthEndEndpoints),
+  ...Object.values<Endpoint>(merchantUserOpsEndpoints),
 ];

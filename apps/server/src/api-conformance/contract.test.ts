@@ -107,6 +107,12 @@ const samples: Samples = {
       return { headers: (await f.merchant()).headers, params: { requestId: request.requestId } };
     },
   },
+  merchantPayments: {
+    payments: async (f) => {
+      await paidRequest(f, await f.fresh());
+      return { headers: (await f.merchant()).headers, query: { status: 'PAID', limit: 5 } };
+    },
+  },
   payments: {
     validate: async (f) => {
       const { auth, customerId } = await f.customer();

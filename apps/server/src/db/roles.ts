@@ -12,7 +12,7 @@ export const OWNER_ROLE = 'ohgood_owner';
 export const RUNTIME_ROLE = 'ohgood_app';
 
 /** Tables the runtime role may only insert into and read. */
-const APPEND_ONLY = ['audit_log', 'autopay_consents', 'ledger_entries', 'ledger_lines'];
+const APPEND_ONLY = ['audit_log', 'autopay_consents', 'ledger_entries', 'ledger_lines', 'merchant_portal_actions'];
 
 /** Schemas the app's objects live in: its tables, and drizzle's record of applied migrations. */
 const APP_SCHEMAS = ['public', 'drizzle'];
@@ -36,7 +36,7 @@ export async function grantRuntimeRole(owner: Runner, runtime: string): Promise<
     `alter default privileges in schema public grant usage, select, update on sequences to ${role}`,
     `alter default privileges in schema public grant execute on functions to ${role}`,
     // Append-only: inserted and read, never changed or emptied (their triggers refuse it for owners too):
-    // the audit log, the customers' consents to autopay, and the ledger's journal.
+    // the audit log, the customers' consents to autopay, the ledger's journal and merchant portal actions.
     ...APPEND_ONLY.map((table) => `revoke update, delete, truncate on ${table} from ${role}`),
   ];
   for (const statement of statements) await owner.query(statement);

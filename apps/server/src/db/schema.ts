@@ -118,8 +118,75 @@ export const merchantApiKeys = pgTable(
     /** SHA-256 of the key: keys are long random strings, so a fast hash is enough and lookups stay O(1). */
     keyHash: text('key_hash').notNull(),
     createdAt: createdAt(),
+    /** A revoked key opens nothing and stays listed in the portal (ADR 0235). */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The key's last four characters, so a shop tells its keys apart; null for keys made before the portal. */
+    hint: text('hint'),
   },
   (t) => [uniqueIndex('merchant_api_keys_hash_key').on(t.keyHash)],
+);
+
+/** A shop's own people, signing in to the merchant portal (ADR 0234, migration 0077). */
+export const merchantUsers = pgTable(
+  'merchant_users',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash'),
+    totpSecret: text('totp_secret').notNull(),
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('merchant_users_email_key').on(t.email), index('merchant_users_merchant_idx').on(t.merchantId)],
+);
+
+export const merchantUserEnrolments = pgTable('merchant_user_enrolments', {
+  tokenHash: text('token_hash').primaryKey(),
+  merchantUserId: integer('merchant_user_id')
+    .notNull()
+    .references(() => merchantUsers.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+export const merchantUserSessions = pgTable(
+  'merchant_user_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantUserId: integer('merchant_user_id')
+      .notNull()
+      .references(() => merchantUsers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    totpAt: timestamp('totp_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('merchant_user_sessions_user_idx').on(t.merchantUserId)],
+);
+
+/** What a merchant user did in the portal (a refund's reason, keys); the runtime role only inserts and reads. */
+export const merchantPortalActions = pgTable(
+  'merchant_portal_actions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    merchantUserId: integer('merchant_user_id')
+      .notNull()
+      .references(() => merchantUsers.id),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    action: text('action').notNull(),
+    targetId: text('target_id').notNull(),
+    reason: text('reason'),
+  },
+  (t) => [index('merchant_portal_actions_merchant_idx').on(t.merchantId, t.id)],
 );
 
 /**
@@ -157,6 +224,8 @@ export const paymentRequests = pgTable(
     uniqueIndex('payment_requests_active_pin_key').on(t.pinCode).where(activeStatus(t.status)),
     // The expiry sweep and the reservation look only at ACTIVE rows.
     index('payment_requests_active_expiry_idx').on(t.expiresAt).where(activeStatus(t.status)),
+    // The merchant portal pages a merchant's requests newest first.
+    index('payment_requests_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     check('payment_requests_total_price_range', sql`${t.totalPrice} between 1 and 10000000`),
   ],
 );

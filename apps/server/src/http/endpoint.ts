@@ -43,7 +43,9 @@ const SECURITY: Record<Exclude<Endpoint['access'], StaffAccess>, Array<Record<st
   public: undefined,
   optional: [{ bearer: [] }, {}],
   customer: [{ bearer: [] }],
-  merchant: [{ merchantKey: [] }],
+  merchant: [{ merchantKey: [] }, { merchantPortal: [] }],
+  'merchant-portal': [{ merchantPortal: [] }],
+  'merchant-portal-pending': [{ merchantPortal: [] }],
   'staff-pending': [{ staffBearer: [] }],
 };
 

@@ -6,6 +6,7 @@ import { seedDemoBills } from './demo-bills';
 import { seedChatProducts } from './demo-chat-products';
 import { ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
+import { ensureDemoMerchantUser } from './demo-merchant-user';
 import { ensureDemoOperators } from './demo-operators';
 import { seedDemoShorts } from './demo-shorts';
 
@@ -32,6 +33,7 @@ export async function seedDemo({
   await ensureDemoCustomer(db, clock.now());
   await ensureDemoMerchantKeys(db, demoMerchantKey);
   await ensureDemoOperators(db, clock.now());
+  await ensureDemoMerchantUser(db, clock.now());
   await seedDemoBills(db, clock);
   await seedDemoShorts(db, clock, config, media);
   await seedChatProducts(db, config, media);

@@ -11,6 +11,7 @@ import { merchantIdForKey } from '../modules/merchants/keys';
 import { openTestDatabase } from '../test/test-database';
 import { DEMO_CUSTOMER, ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
+import { ensureDemoMerchantUser } from './demo-merchant-user';
 import { prepareDemoData } from './startup';
 
 const clock = new ManualClock('2026-11-22T03:00:00Z');
@@ -46,12 +47,15 @@ describe('demo data on a real deployment', () => {
       await ensureDemoCustomer(database.db, clock.now());
       await ensureDemoMerchantKeys(database.db, KEY);
       expect(await merchantIdForKey(database.db, KEY)).not.toBeNull();
+      await ensureDemoMerchantUser(database.db, clock.now());
       const old = capture();
       const outcome = await prepareDemoData(database, { seed: false, demoMerchantKey: KEY, clock, log: old.log });
       expect(outcome.revokedKeys).toBe(8);
       expect(await merchantIdForKey(database.db, KEY)).toBeNull();
       expect(await merchantIdForKey(database.db, `${KEY}-2`)).toBeNull();
       expect(old.warnings.join('\n')).toMatch(/revoked 8 published demo merchant API keys/);
+      expect(old.warnings.join('\n')).toMatch(/disabled the published demo merchant user/);
+      expect(old.warnings.join('\n')).not.toMatch(/demo merchant user shop@/);
       expect(old.warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT: demo customer demo@ohgood\.kr/);
     } finally {
       await database.close();
@@ -85,7 +89,10 @@ describe('demo seed with two instances', () => {
       const demo = await first.db.select().from(customers).where(eq(customers.email, DEMO_CUSTOMER.email));
       expect(demo).toHaveLength(1);
       expect(await first.db.select().from(merchantApiKeys)).toHaveLength(8);
-      for (const { warnings } of logs) expect(warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT/);
+      for (const { warnings } of logs) {
+        expect(warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT/);
+        expect(warnings.join('\n')).toMatch(/demo merchant user shop@merchant\.ohgood\.kr at \/merchant\/portal/);
+      }
     } finally {
       await second.close();
       await first.close();

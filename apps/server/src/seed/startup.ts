@@ -7,6 +7,7 @@ import type { MediaStorage } from '../modules/media/storage';
 import { hashApiKey } from '../modules/merchants/keys';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { demoMerchantKeys } from './demo-merchant-keys';
+import { DEMO_MERCHANT_USER, demoMerchantUserPresent, disableDemoMerchantUser } from './demo-merchant-user';
 import { disableDemoOperators } from './demo-operators';
 import { seedDemo } from './seed';
 
@@ -49,6 +50,9 @@ export async function prepareDemoData(
       .returning({ merchantId: merchantApiKeys.merchantId });
     const operators = await disableDemoOperators(db, options.clock.now());
     if (operators > 0) options.log.warn(`SEED_DEMO is off: disabled ${operators} published demo operators`);
+    if (await disableDemoMerchantUser(db, options.clock.now())) {
+      options.log.warn('SEED_DEMO is off: disabled the published demo merchant user');
+    }
     return revoked.length;
   });
   if (revokedKeys > 0) {
@@ -66,6 +70,11 @@ export async function prepareDemoData(
     .from(merchantApiKeys)
     .where(inArray(merchantApiKeys.keyHash, keyHashes));
   if (keys.length > 0) demoAccounts.push(`${keys.length} demo merchant API keys (published in the README)`);
+  if (await demoMerchantUserPresent(db)) {
+    demoAccounts.push(
+      `demo merchant user ${DEMO_MERCHANT_USER.email} at /merchant/portal (published password and TOTP secret)`,
+    );
+  }
   if (demoAccounts.length > 0) {
     options.log.warn(
       `DEMO ACCOUNTS PRESENT: ${demoAccounts.join('; ')}. Never run a real deployment with them: ` +

@@ -27,13 +27,19 @@ export async function addApiKeys(db: Db, keys: ReadonlyArray<{ merchantId: numbe
 
 /**
  * The merchant owning `key`, or null: the auth guard's resolver for `access: 'merchant'` routes. A disabled
- * merchant's keys open nothing (docs/rules/operations.md#O7).
+ * merchant's keys open nothing (docs/rules/operations.md#O7), nor does a key revoked in the portal.
  */
 export async function merchantIdForKey(db: Db, key: string): Promise<number | null> {
   const [row] = await db
     .select({ merchantId: merchantApiKeys.merchantId })
     .from(merchantApiKeys)
     .innerJoin(merchants, eq(merchants.id, merchantApiKeys.merchantId))
-    .where(and(eq(merchantApiKeys.keyHash, hashApiKey(key)), isNull(merchants.disabledAt)));
+    .where(
+      and(
+        eq(merchantApiKeys.keyHash, hashApiKey(key)),
+        isNull(merchantApiKeys.revokedAt),
+        isNull(merchants.disabledAt),
+      ),
+    );
   return row?.merchantId ?? null;
 }

@@ -11,7 +11,8 @@ import { actorOf, type StaffPrincipal } from './staff-principal';
 
 type MerchantRow = typeof merchants.$inferSelect;
 
-const keyCount = sql<number>`(select count(*)::int from ${merchantApiKeys} where ${merchantApiKeys.merchantId} = ${merchants.id})`;
+/** Live keys: a key revoked in the merchant portal no longer counts. */
+const keyCount = sql<number>`(select count(*)::int from ${merchantApiKeys} where ${merchantApiKeys.merchantId} = ${merchants.id} and ${merchantApiKeys.revokedAt} is null)`;
 
 function rowOf(row: MerchantRow & { keys: number }) {
   return {
@@ -39,7 +40,9 @@ export function createOpsMerchantsService(db: Db, clock: Clock) {
   async function issueKey(tx: Tx, merchantId: number): Promise<string> {
     const apiKey = newApiKey();
     await tx.delete(merchantApiKeys).where(eq(merchantApiKeys.merchantId, merchantId));
-    await tx.insert(merchantApiKeys).values({ merchantId, keyHash: hashApiKey(apiKey), createdAt: clock.now() });
+    await tx
+      .insert(merchantApiKeys)
+      .values({ merchantId, keyHash: hashApiKey(apiKey), hint: apiKey.slice(-4), createdAt: clock.now() });
     return apiKey;
   }
 
