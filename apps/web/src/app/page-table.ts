@@ -29,6 +29,7 @@ export const pageLoaders = {
   '/notifications': () => import('../features/notifications/pages/notifications-page'),
   '/notifications/settings': () => import('../features/notifications/pages/notification-settings-page'),
   '/merchant': () => import('../features/merchant/merchant-page'),
+  '/merchant/portal': () => import('../features/merchant-portal/portal-page'),
   '/chat': () => import('./pages/chat-route'),
   '/dashboard': () => import('./pages/dashboard-route'),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;

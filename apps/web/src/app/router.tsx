@@ -79,6 +79,7 @@ const notices = lazyPage(
 );
 const noticeSettings = lazyPage('/notifications/settings');
 const merchant = lazyPage('/merchant');
+const merchantPortal = lazyPage('/merchant/portal');
 const chat = lazyPage('/chat');
 const dashboard = lazyPage('/dashboard');
 
@@ -98,6 +99,8 @@ export function AppRoutes() {
       <Routes>
         {/* The merchant's checkout screen stands alone: no customer header or footer. */}
         <Route path="/merchant" element={merchant} />
+        {/* The merchant portal, beside the checkout: its own screens, menu and cache. */}
+        <Route path="/merchant/portal/*" element={merchantPortal} />
         <Route element={<MainLayout />}>
           <Route path="/" element={home} />
           <Route path="/login" element={login} />

@@ -1,0 +1,81 @@
+import { kstDate, kstTime } from '@ohgood/contract/kst';
+import type { ReactNode } from 'react';
+import { ApiError } from '../../../shared/api-client';
+import styles from './portal.module.css';
+
+/** The Korean message of a failed portal call. */
+export const failure = (error: unknown) =>
+  error instanceof ApiError ? error.message : '요청에 실패했습니다. 잠시 후 다시 시도해주세요.';
+
+/** What ReadState needs of a read (a TanStack Query result). */
+interface Read {
+  isPending: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * A read's three states before its data: loading, an error with a retry, or empty (`empty` says what is not
+ * there yet). Renders `children` once there is something to show.
+ */
+export function ReadState({
+  read,
+  isEmpty,
+  empty,
+  children,
+}: {
+  read: Read;
+  isEmpty: boolean;
+  empty: string;
+  children: ReactNode;
+}) {
+  if (read.isPending) {
+    return (
+      <p className={styles.muted} role="status">
+        불러오는 중...
+      </p>
+    );
+  }
+  if (read.error) {
+    return (
+      <div className={styles.alert} role="alert">
+        <p>{failure(read.error)}</p>
+        <button type="button" className={styles.secondary} onClick={() => void read.refetch()}>
+          다시 시도
+        </button>
+      </div>
+    );
+  }
+  if (isEmpty) return <p className={styles.empty}>{empty}</p>;
+  return <>{children}</>;
+}
+
+/** A form's error line, announced. */
+export function FormError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p className={styles.formError} role="alert">
+      {error}
+    </p>
+  );
+}
+
+/** The authenticator app's 6-digit code (sign-in and enrolment). */
+export function CodeField({ value, onChange }: { value: string; onChange: (code: string) => void }) {
+  return (
+    <label className={styles.field}>
+      인증 앱의 6자리 코드
+      <input
+        className={styles.input}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+      />
+    </label>
+  );
+}
+
+/** An ISO instant as KST 'YYYY-MM-DD HH:mm'. */
+export const kstMinute = (iso: string) => `${kstDate(iso)} ${kstTime(iso)}`;
