@@ -206,7 +206,7 @@ describe('payments', () => {
 });
 
 describe('API keys', () => {
-  it('create (shown once), rotate and revoke: the public API follows at once', async () => {
+  it('creates a key shown once, rotates it and revokes it: the public API follows at once', async () => {
     const shop = await createMerchant(h.database.db);
     const user = await signedInMerchantUser(h, shop.merchantId);
     const order = (key: string) =>
