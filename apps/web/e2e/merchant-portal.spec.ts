@@ -5,7 +5,7 @@ import { generate } from 'otplib';
 import { apiCustomer, MERCHANT, settled } from './helpers';
 
 /*
- * The merchant portal end to end: an ADMIN adds a merchant user to the demo shop through the console's API, the
+ * The merchant portal end to end: an ADMIN adds a merchant user to the demo shop on the console's screen, the
  * user enrols on the one-time link (scanning the secret the page shows), signs in with a TOTP code the test
  * computes, finds a paid payment by its order id and refunds it with a reason (desktop, 1440×900); the seeded
  * demo merchant user signs in on a phone (390×844) and issues an API key that the public merchant API takes.
@@ -26,15 +26,6 @@ const DEMO_USER = {
  */
 const codeFor = (secret: string, stepsAhead = 0) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
-
-async function apiAdmin(request: APIRequestContext) {
-  const first = await request.post('/api/ops/auth/sign-in', { data: { email: ADMIN.email, password: ADMIN.password } });
-  expect(first.ok()).toBe(true);
-  const headers = { authorization: `Bearer ${(await first.json()).token}` };
-  const second = await request.post('/api/ops/auth/totp', { headers, data: { code: await codeFor(ADMIN.secret) } });
-  expect(second.ok(), await second.text()).toBe(true);
-  return headers;
-}
 
 /** A paid payment of the demo shop with a known order id: the shop's request, a customer pays it. */
 async function paidOrder(request: APIRequestContext, orderId: string, totalPrice: number) {
@@ -68,23 +59,34 @@ test.beforeAll(() => mkdirSync(shots, { recursive: true }));
 test.describe('desktop', () => {
   test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
 
-  test('an ADMIN adds a merchant user, who enrols, signs in with TOTP, finds a paid payment and refunds it', async ({
+  test('an ADMIN adds a merchant user in the console, who enrols, signs in with TOTP and refunds a paid payment', async ({
     page,
     request,
   }) => {
-    const admin = await apiAdmin(request);
-    const merchants = await request.get('/api/ops/merchants', { headers: admin });
-    const shop = ((await merchants.json()).items as Array<{ merchantId: number; name: string }>).find(
-      (m) => m.name === '스타벅스 강남점',
-    );
-    expect(shop).toBeTruthy();
+    // The ADMIN adds the user on the console's screen: the merchant's detail, a reason, a confirmation.
+    await page.goto('/ops');
+    await page.getByLabel('이메일').fill(ADMIN.email);
+    await page.getByLabel('비밀번호').fill(ADMIN.password);
+    await page.getByRole('button', { name: '다음' }).click();
+    await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(ADMIN.secret));
+    await page.getByRole('button', { name: '로그인' }).click();
+    await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '가맹점' }).click();
+    await page
+      .getByRole('row', { name: /스타벅스 강남점/ })
+      .getByRole('button', { name: '상세' })
+      .click();
+    await page.getByRole('button', { name: '사용자 추가' }).click();
     const email = `owner-${Date.now()}@shop.example.com`;
-    const created = await request.post(`/api/ops/merchants/${shop?.merchantId}/users`, {
-      headers: admin,
-      data: { email, name: '김점장', reason: 'e2e 가맹점 사용자' },
-    });
-    expect(created.ok(), await created.text()).toBe(true);
-    const { enrolmentUrl } = await created.json();
+    const addUser = page.getByRole('dialog');
+    await addUser.getByLabel('이메일').fill(email);
+    await addUser.getByLabel('이름').fill('김점장');
+    await addUser.getByLabel(/사유/).fill('e2e 가맹점 사용자');
+    await addUser.getByRole('button', { name: '다음' }).click();
+    await addUser.getByRole('button', { name: '실행' }).click();
+    const link = page.getByLabel('등록 링크').getByText(/\/merchant\/portal\/enrol\//);
+    const enrolmentUrl = ((await link.textContent()) ?? '').trim();
+    expect(enrolmentUrl).toMatch(/\/merchant\/portal\/enrol\/[A-Za-z0-9_-]+$/);
+    await page.screenshot({ path: join(shots, 'console-add-user.png') });
 
     // The one-time link: the QR's secret as text, a password and the authenticator's code.
     await page.goto(enrolmentUrl);

@@ -7,6 +7,7 @@ import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from '../components/console-ui';
 import styles from '../components/ops-console.module.css';
+import { MerchantUsers } from './merchant-users';
 
 /**
  * Merchants (ADMIN, docs/rules/operations.md#O7): the list, onboarding, disabling, rotating the API key — a new
@@ -182,6 +183,7 @@ function MerchantDetail({ merchantId }: { merchantId: number }) {
           </div>
         </div>
       )}
+      {d && <MerchantUsers merchantId={merchantId} />}
     </section>
   );
 }
