@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantPortalActions } from '../../db/schema';
-import { bearer, createHarness, type Harness } from '../../test/harness';
+import { bearer, createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { codeAt, createMerchantUser, portalPasswordOnly, signedInMerchantUser } from '../../test/merchant-user-fixture';
 import { createRequest, pay } from '../../test/payment-helpers';
@@ -103,6 +103,51 @@ describe('merchant users', () => {
     const ended = await post(`/api/ops/merchant-users/${two.merchantUserId}/end-sessions`, admin, { reason: '분실' });
     expect(ended.statusCode).toBe(200);
     expect((await get('/api/merchant/payments', two.auth)).statusCode).toBe(401);
+  });
+});
+
+describe('sessions across instances, idle time and a disabled merchant', () => {
+  it('takes the password on one instance and the code on another; the session works on both', async () => {
+    const shop = await createMerchant(h.database.db);
+    const user = await createMerchantUser(h, shop.merchantId);
+    const other = await secondInstance(h);
+    try {
+      const first = await portalPasswordOnly(h, user.email);
+      const pending = bearer(first.json().token);
+      const totp = await other.inject({
+        method: 'POST',
+        url: '/api/merchant/portal/auth/totp',
+        headers: pending,
+        payload: { code: await codeAt(h, user.totpSecret) },
+      });
+      expect(totp.statusCode).toBe(200);
+      expect((await get('/api/merchant/payments', pending)).statusCode).toBe(200);
+      const there = await other.inject({ method: 'GET', url: '/api/merchant/payments', headers: pending });
+      expect(there.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('opens nothing of a disabled merchant, and ends a session after 30 idle minutes', async () => {
+    const closing = await createMerchant(h.database.db);
+    const active = await signedInMerchantUser(h, closing.merchantId);
+    const disabled = await post(`/api/ops/merchants/${closing.merchantId}/disable`, admin, { reason: '계약 해지' });
+    expect(disabled.statusCode).toBe(200);
+    expect((await get('/api/merchant/payments', active.auth)).statusCode).toBe(401);
+    // A new sign-in gets no further than the password: the code step finds no usable session.
+    const again = await portalPasswordOnly(h, active.email);
+    const code = await codeAt(h, active.totpSecret, 30);
+    expect((await post('/api/merchant/portal/auth/totp', bearer(again.json().token), { code })).statusCode).toBe(401);
+
+    const shop = await createMerchant(h.database.db);
+    const idle = await signedInMerchantUser(h, shop.merchantId);
+    h.clock.advance(29 * 60_000);
+    expect((await get('/api/merchant/portal/me', idle.auth)).statusCode).toBe(200);
+    h.clock.advance(31 * 60_000);
+    expect((await get('/api/merchant/portal/me', idle.auth)).statusCode).toBe(401);
+    // The admin's own console session went idle too.
+    admin = (await signedInOperator(h, 'ADMIN')).auth;
   });
 });
 
