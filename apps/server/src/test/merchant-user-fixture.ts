@@ -1,18 +1,13 @@
 import { hash } from '@node-rs/argon2';
-import { generate } from 'otplib';
 import { merchantUsers } from '../db/schema';
 import { newTotpSecret } from '../modules/two-factor/totp';
 import type { Harness } from './harness';
 import { bearer } from './harness';
+import { totpAt } from './staff-fixture';
 
 export const MERCHANT_USER_PASSWORD = 'merchant-password-1';
 
 let sequence = 0;
-
-/** The code an authenticator app would show at the harness's clock. */
-export function codeAt(h: Harness, secret: string, offsetSeconds = 0): Promise<string> {
-  return generate({ secret, epoch: Math.floor(h.clock.now().getTime() / 1000) + offsetSeconds });
-}
 
 /** An enrolled merchant user of `merchantId` (password and TOTP secret known), not signed in. */
 export async function createMerchantUser(h: Harness, merchantId: number) {
@@ -48,7 +43,7 @@ export async function signedInMerchantUser(h: Harness, merchantId: number) {
     method: 'POST',
     url: '/api/merchant/portal/auth/totp',
     headers: bearer(token),
-    payload: { code: await codeAt(h, user.totpSecret) },
+    payload: { code: await totpAt(h, user.totpSecret) },
   });
   if (second.statusCode !== 200) throw new Error(`portal TOTP failed: ${second.body}`);
   return { ...user, token, auth: bearer(token) };

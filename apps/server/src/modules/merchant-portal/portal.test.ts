@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantPortalActions } from '../../db/schema';
 import { bearer, createHarness, type Harness, secondInstance } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
-import { codeAt, createMerchantUser, portalPasswordOnly, signedInMerchantUser } from '../../test/merchant-user-fixture';
+import { createMerchantUser, portalPasswordOnly, signedInMerchantUser } from '../../test/merchant-user-fixture';
 import { createRequest, pay } from '../../test/payment-helpers';
-import { signedInOperator } from '../../test/staff-fixture';
+import { signedInOperator, totpAt } from '../../test/staff-fixture';
 
 /** The merchant portal (ADR 0234–0236): merchant users, the guard's two doors, payments, refunds and keys. */
 
@@ -42,7 +42,7 @@ describe('merchant users', () => {
       post(
         `/api/merchant/portal/enrolment/${token}`,
         {},
-        { password: 'shop-password-123', code: await codeAt(h, secret) },
+        { password: 'shop-password-123', code: await totpAt(h, secret) },
       );
     expect((await enrol()).statusCode).toBe(200);
     h.clock.advance(30_000);
@@ -54,13 +54,13 @@ describe('merchant users', () => {
     const pending = bearer(first.json().token);
     // Before the second factor the token opens nothing of the merchant's.
     expect((await get('/api/merchant/payments', pending)).statusCode).toBe(401);
-    const totp = await post('/api/merchant/portal/auth/totp', pending, { code: await codeAt(h, secret) });
+    const totp = await post('/api/merchant/portal/auth/totp', pending, { code: await totpAt(h, secret) });
     expect(totp.json()).toMatchObject({ merchantId: shop.merchantId, merchantName: '포털상점', idleMinutes: 30 });
     expect((await get('/api/merchant/payments', pending)).statusCode).toBe(200);
     // The same code cannot complete a second session.
     const second = await portalPasswordOnly(h, 'owner@shop.example.com', 'shop-password-123');
     const reuse = await post('/api/merchant/portal/auth/totp', bearer(second.json().token), {
-      code: await codeAt(h, secret),
+      code: await totpAt(h, secret),
     });
     expect(reuse.json().code).toBe('INVALID_TOTP');
     const users = await get(`/api/ops/merchants/${shop.merchantId}/users`, admin);
@@ -82,7 +82,7 @@ describe('merchant users', () => {
     const first = await portalPasswordOnly(h, user.email);
     expect(first.statusCode).toBe(200);
     const pending = bearer(first.json().token);
-    const right = await codeAt(h, user.totpSecret);
+    const right = await totpAt(h, user.totpSecret);
     const wrong = right === '000000' ? '111111' : '000000';
     // Six codes at once get five checks: the limit is counted before each check.
     const tries = await Promise.all(
@@ -118,7 +118,7 @@ describe('sessions across instances, idle time and a disabled merchant', () => {
         method: 'POST',
         url: '/api/merchant/portal/auth/totp',
         headers: pending,
-        payload: { code: await codeAt(h, user.totpSecret) },
+        payload: { code: await totpAt(h, user.totpSecret) },
       });
       expect(totp.statusCode).toBe(200);
       expect((await get('/api/merchant/payments', pending)).statusCode).toBe(200);
@@ -137,7 +137,7 @@ describe('sessions across instances, idle time and a disabled merchant', () => {
     expect((await get('/api/merchant/payments', active.auth)).statusCode).toBe(401);
     // A new sign-in gets no further than the password: the code step finds no usable session.
     const again = await portalPasswordOnly(h, active.email);
-    const code = await codeAt(h, active.totpSecret, 30);
+    const code = await totpAt(h, active.totpSecret, 30);
     expect((await post('/api/merchant/portal/auth/totp', bearer(again.json().token), { code })).statusCode).toBe(401);
 
     const shop = await createMerchant(h.database.db);
