@@ -92,7 +92,7 @@ test.describe('desktop', () => {
     await page.goto(enrolmentUrl);
     await expect(page.getByRole('heading', { name: '가맹점 사용자 등록' })).toBeVisible();
     await expect(page.getByText('스타벅스 강남점 · 김점장')).toBeVisible();
-    const secret = (await page.getByText(/^[A-Z2-7]{16,}$/).textContent())?.trim() ?? '';
+    const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).not.toBe('');
     await page.getByLabel('새 비밀번호 (12자 이상)').fill('owner-password-123');
     await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(secret));

@@ -1,6 +1,7 @@
 import { kstDate, kstTime } from '@ohgood/contract/kst';
 import type { ReactNode } from 'react';
 import { ApiError } from '../../../shared/api-client';
+import type { TwoFactorLook } from '../../../shared/ui/two-factor-forms';
 import styles from './portal.module.css';
 
 /** The Korean message of a failed portal call. */
@@ -60,22 +61,15 @@ export function FormError({ error }: { error: string | null }) {
   );
 }
 
-/** The authenticator app's 6-digit code (sign-in and enrolment). */
-export function CodeField({ value, onChange }: { value: string; onChange: (code: string) => void }) {
-  return (
-    <label className={styles.field}>
-      인증 앱의 6자리 코드
-      <input
-        className={styles.input}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
-      />
-    </label>
-  );
-}
+/** The portal's look for the shared sign-in and enrolment forms. */
+export const portalLook: TwoFactorLook = {
+  form: styles.form ?? '',
+  title: styles.brand ?? '',
+  field: styles.field ?? '',
+  input: styles.input ?? '',
+  button: styles.primary ?? '',
+  error: styles.formError ?? '',
+};
 
 /** An ISO instant as KST 'YYYY-MM-DD HH:mm'. */
 export const kstMinute = (iso: string) => `${kstDate(iso)} ${kstTime(iso)}`;

@@ -1,6 +1,7 @@
 import { withParticle } from '@ohgood/contract/particles';
 import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
+import type { TwoFactorLook } from '../../../shared/ui/two-factor-forms';
 import styles from './ops-console.module.css';
 
 /** The Korean message of a failed console call. */
@@ -42,22 +43,15 @@ export const REQUEST_STATUS: Record<string, string> = {
   REFUNDED: '환불',
 };
 
-/** The authenticator app's 6-digit code (sign-in and enrolment). */
-export function TotpInput({ value, onChange }: { value: string; onChange: (code: string) => void }) {
-  return (
-    <label>
-      인증 앱의 6자리 코드
-      <input
-        className={styles.input}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
-      />
-    </label>
-  );
-}
+/** The console's look for the shared sign-in and enrolment forms. */
+export const consoleLook: TwoFactorLook = {
+  form: `${styles.card} ${styles.signIn}`,
+  title: '',
+  field: styles.field ?? '',
+  input: styles.input ?? '',
+  button: styles.button ?? '',
+  error: styles.error ?? '',
+};
 
 /** A form's error line, announced. */
 export function FormError({ error }: { error: string | null }) {
