@@ -46,6 +46,8 @@ async function paidOrder(request: APIRequestContext, orderId: string, totalPrice
 
 async function signInOnScreen(page: Page, email: string, password: string, code: string) {
   await page.goto('/merchant/portal');
+  await expect(page.getByRole('heading', { name: '오굿페이 가맹점 포털' })).toBeVisible();
+  await page.screenshot({ path: join(shots, `sign-in-${page.viewportSize()?.width}.png`) });
   await page.getByLabel('이메일').fill(email);
   await page.getByLabel('비밀번호').fill(password);
   await page.getByRole('button', { name: '다음' }).click();
@@ -94,6 +96,7 @@ test.describe('desktop', () => {
     await expect(page.getByText('스타벅스 강남점 · 김점장')).toBeVisible();
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).not.toBe('');
+    await page.screenshot({ path: join(shots, 'enrol-desktop.png') });
     await page.getByLabel('새 비밀번호 (12자 이상)').fill('owner-password-123');
     await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(secret));
     await page.getByRole('button', { name: '등록하기' }).click();
