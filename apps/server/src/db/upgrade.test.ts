@@ -9,13 +9,12 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { latestRelease } from '../../../../scripts/releases.mjs';
-import { customers, purchases } from '../db/schema';
+import { customers, merchants, purchases } from '../db/schema';
 import { withTx } from '../db/tx';
 import { repayLines } from '../modules/bills/service';
 import { trialBalance } from '../modules/ledger/trial-balance';
 import { refundPurchaseOfRequest } from '../modules/payments/refund';
 import { entriesOf, ledgerMismatches } from '../test/ledger-invariants';
-import { createMerchant } from '../test/merchant-fixture';
 import { insertPurchase } from '../test/purchase-fixture';
 import { createTestDatabaseUrl, openTestDatabase } from '../test/test-database';
 import { migrateLocked } from './client';
@@ -139,7 +138,9 @@ it('money facts from before the ledger get opening entries: the books balance an
     )
     .returning({ id: customers.id });
   if (!a || !b) throw new Error('customers not inserted');
-  const { merchantId } = await createMerchant(db);
+  // The shop's row only: its API key's table gained columns since (merchant portal keys).
+  const [shop] = await db.insert(merchants).values({ name: '업그레이드상점' }).returning({ id: merchants.id });
+  const merchantId = shop?.id ?? 0;
   await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 12_000, pointUsed: 500, at });
   const repaid = await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 3_000, pointEarned: 30, at });
   const unpaidRefund = await insertPurchase(db, { customerId: b.id, merchantId, totalPrice: 7_000, at });
