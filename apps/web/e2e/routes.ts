@@ -31,5 +31,6 @@ export const SCREENS: Screen[] = [
   { name: 'shorts-profile-edit', path: '/shorts/profile/edit', auth: true },
   { name: 'shorts-profile-all', path: '/shorts/profile/all', auth: false },
   { name: 'merchant', path: '/merchant', auth: false },
+  { name: 'merchant-portal', path: '/merchant/portal', auth: false },
   { name: 'not-found', path: '/no-such-page', auth: false },
 ];
