@@ -126,7 +126,7 @@ export const merchantApiKeys = pgTable(
   (t) => [uniqueIndex('merchant_api_keys_hash_key').on(t.keyHash)],
 );
 
-/** A shop's own people, signing in to the merchant portal (ADR 0234, migration 0077). */
+/** A shop's own people, signing in to the merchant portal (ADR 0234, migration 0075). */
 export const merchantUsers = pgTable(
   'merchant_users',
   {
