@@ -155,16 +155,16 @@ describe('/metrics for the outbox (docs/rules/operations.md#O13)', () => {
 
     const [event] = await h.database.db.select().from(domainEvents).where(eq(domainEvents.customerId, customerId));
     await h.database.db.insert(domainEventRetries).values({
-      consumer: 'webhooks',
+      consumer: 'receipts',
       eventId: event?.id ?? 0,
       attempts: 1,
       dueAt: h.clock.now(),
-      lastError: 'the merchant endpoint is down',
+      lastError: 'the receipt printer is down',
     });
     await h.app.relay.drain();
     const after = await scrapeText();
     expect(sample(after, 'outbox_undispatched_events')).toBe(0);
     // No consumer of that name runs here, so its retry waits (an instance that runs it would take it).
-    expect(sample(after, 'event_consumer_retries{consumer="webhooks"}')).toBe(1);
+    expect(sample(after, 'event_consumer_retries{consumer="receipts"}')).toBe(1);
   });
 });
