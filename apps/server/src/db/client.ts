@@ -8,6 +8,7 @@ import pg from 'pg';
 import { readOrCreateSecret } from '../lib/secrets';
 import { isDependencyOutage } from '../lib/unavailable';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded';
+import { migrateJobQueue } from './job-queue-schema';
 import { nameRepeatedStatements } from './named-statements';
 import { ensureEmbeddedRoles, grantRuntimeRole, isSuperuser, OWNER_ROLE, RUNTIME_ROLE } from './roles';
 import * as schema from './schema';
@@ -238,9 +239,13 @@ async function withStartupLock<T>(pool: pg.Pool, work: (lockClient: pg.PoolClien
   }
 }
 
-/** Applies the migrations under the start-up lock, so instances starting together migrate one at a time. */
+/**
+ * Applies the migrations under the start-up lock, so instances starting together migrate one at a time, then
+ * the job queue's schema (its migrator takes care of concurrent instances itself, on the pool's connection).
+ */
 export async function migrateLocked(pool: pg.Pool): Promise<void> {
   await withStartupLock(pool, (lockClient) => migrate(drizzle(lockClient, { schema }), { migrationsFolder }));
+  await migrateJobQueue(pool);
 }
 
 export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<void> {

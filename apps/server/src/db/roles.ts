@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { JOB_QUEUE_SCHEMA } from './job-queue-schema';
 
 /**
  * The two database roles (docs/deploy.md, "Database roles"):
@@ -14,8 +15,11 @@ export const RUNTIME_ROLE = 'ohgood_app';
 /** Tables the runtime role may only insert into and read. */
 const APPEND_ONLY = ['audit_log', 'autopay_consents', 'ledger_entries', 'ledger_lines', 'merchant_portal_actions'];
 
-/** Schemas the app's objects live in: its tables, and drizzle's record of applied migrations. */
-const APP_SCHEMAS = ['public', 'drizzle'];
+/**
+ * Schemas the app's objects live in: its tables, drizzle's record of applied migrations, and the job queue's
+ * (installed by its own migrator, db/job-queue-schema.ts).
+ */
+const APP_SCHEMAS = ['public', 'drizzle', JOB_QUEUE_SCHEMA];
 
 type Runner = Pick<pg.ClientBase, 'query'>;
 const { escapeIdentifier, escapeLiteral } = pg;
@@ -38,9 +42,33 @@ export async function grantRuntimeRole(owner: Runner, runtime: string): Promise<
     // Append-only: inserted and read, never changed or emptied (their triggers refuse it for owners too):
     // the audit log, the customers' consents to autopay, the ledger's journal and merchant portal actions.
     ...APPEND_ONLY.map((table) => `revoke update, delete, truncate on ${table} from ${role}`),
+    // The job queue: its worker adds, takes, completes and fails jobs through the library's functions and
+    // tables; the schema itself changes only at migrate time, as the owner.
+    ...queueGrants(escapeIdentifier(JOB_QUEUE_SCHEMA), role),
   ];
   for (const statement of statements) await owner.query(statement);
 }
+
+/**
+ * What the runtime role needs in the job queue's schema: its data and functions, no DDL. The library turns
+ * row-level security on for its private tables (no policy: only their owner sees a row), so the runtime role
+ * gets a policy of its own on each, made once.
+ */
+const queueGrants = (schema: string, role: string) => [
+  `grant usage on schema ${schema} to ${role}`,
+  `grant select, insert, update, delete on all tables in schema ${schema} to ${role}`,
+  `grant usage, select, update on all sequences in schema ${schema} to ${role}`,
+  `grant execute on all functions in schema ${schema} to ${role}`,
+  `do $$ declare t record; begin
+     for t in select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+               where n.nspname = ${escapeLiteral(JOB_QUEUE_SCHEMA)} and c.relkind = 'r' and c.relrowsecurity
+                 and not exists (select 1 from pg_policies p where p.schemaname = n.nspname
+                                   and p.tablename = c.relname and p.policyname = 'runtime_role') loop
+       execute format('create policy runtime_role on %I.%I to ${role} using (true) with check (true)',
+                      ${escapeLiteral(JOB_QUEUE_SCHEMA)}, t.relname);
+     end loop;
+   end $$`,
+];
 
 /**
  * Run by the embedded cluster's superuser on every start: creates the two roles when missing, sets their
