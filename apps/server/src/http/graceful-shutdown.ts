@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 export interface ShutdownSteps {
   app: FastifyInstance;
   /** Stops the job scheduler (a job already running finishes inside its transaction or rolls back). */
-  stopJobs: () => void;
+  stopJobs: () => void | Promise<void>;
   /**
    * Said as the shutdown begins: the embedded database this process will stop is no longer shared with an
    * instance starting meanwhile (`Database.retire`).
@@ -45,7 +45,7 @@ export function gracefulShutdown(steps: ShutdownSteps): (reason: string) => Prom
     deadline.unref();
     try {
       if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
-      steps.stopJobs();
+      await steps.stopJobs();
       // A connection that was mid-request when the listener closed goes idle afterwards: close it then.
       const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
       try {

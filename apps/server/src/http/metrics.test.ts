@@ -50,13 +50,13 @@ describe('/metrics', () => {
     }
     await h.app.inject({ method: 'GET', url: '/health' });
     const stop = await startScheduler(
-      h.database.db,
+      h.database,
       h.clock,
       h.app.log,
       { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
       h.app.metrics,
     );
-    stop();
+    await stop();
     const text = (await scrape(`Bearer ${TOKEN}`)).body;
     const feed = 'http_request_duration_seconds_count{method="GET",route="/api/public/shorts/feeds",status_code="200"}';
     expect(sample(text, feed)).toBe(3);

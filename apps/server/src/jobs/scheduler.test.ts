@@ -42,7 +42,7 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
   const clock = shiftedClock(new Date(Date.parse('2027-03-16T00:05:00+09:00') - 2_000));
   const { log, finished } = recordingLog();
   const ran = finished('auto-extension');
-  const stop = await startScheduler(database.db, clock, log, {
+  const stop = await startScheduler(database, clock, log, {
     autopay: async () => ({}),
     pushes: async () => 0,
     webhooks: async () => 0,
@@ -59,7 +59,7 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
     const [row] = await claimed();
     expect(row?.startedAt.getTime()).toBeGreaterThanOrEqual(Date.parse('2027-03-16T00:05:00+09:00'));
   } finally {
-    stop();
+    await stop();
   }
 }, 30_000);
 
@@ -71,7 +71,7 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   const sweptAt = new Promise<Date>((resolve) => {
     swept = resolve;
   });
-  const stop = await startScheduler(database.db, clock, log, {
+  const stop = await startScheduler(database, clock, log, {
     autopay: async () => ({}),
     pushes: async () => 0,
     webhooks: async () => 0,
@@ -83,7 +83,7 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   try {
     expect((await sweptAt).getTime()).toBeGreaterThanOrEqual(Date.parse('2027-03-16T10:41:00+09:00'));
   } finally {
-    stop();
+    await stop();
   }
 }, 30_000);
 
@@ -103,7 +103,7 @@ it('says at warn level that a reconciled day does not match, when its run finds 
   const { log, finished, warned } = recordingLog();
   const ran = finished('reconciliation');
   const stop = await startScheduler(
-    database.db,
+    database,
     clock,
     log,
     { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
@@ -117,6 +117,6 @@ it('says at warn level that a reconciled day does not match, when its run finds 
       msg: '2027-04-01 대사에서 불일치 1건이 발견됐어요. 운영 콘솔의 대사 화면에서 확인해주세요.',
     });
   } finally {
-    stop();
+    await stop();
   }
 }, 30_000);

@@ -1,9 +1,11 @@
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
+import type { Database } from '../db/client';
 import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
-import { catchUp, JOBS, type JobContext, type JobName, type JobOutcome, runJob } from './runner';
+import { startJobQueue } from './queue';
+import { type ClusterWork, type InstanceWork, REGISTRY, type RegisteredJob, type Schedule } from './registry';
+import { catchUp, type JobContext, type JobName, type JobOutcome } from './runner';
 
 /** setTimeout's longest delay; a later run is waited for in steps of this. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -31,28 +33,55 @@ function warnStaff(log: FastifyBaseLogger, outcome: JobOutcome) {
   if (typeof alert === 'string') log.warn({ job: outcome.job, period: outcome.period, result: outcome.result }, alert);
 }
 
-/** How often the background work looks for due rows (one cheap indexed query each). */
-const BACKGROUND_CRON = '*/5 * * * *';
-/** The media sweep lists the swept prefixes of the store: hourly, off the hour's busy minutes. */
-const MEDIA_SWEEP_CRON = '41 * * * *';
+/**
+ * Calls `task` at each instant of `schedule` on the app's clock, one after another. Croner only computes the
+ * instants (KST); the timers are ours, on the app clock: with CLOCK_START (a shifted clock for e2e and
+ * demos) a boundary such as the 16th 00:05 KST passes while the server runs, as it would in production.
+ * Returns a stop function.
+ */
+function onSchedule(clock: Clock, schedule: Schedule, task: (due: Date) => Promise<void>): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const pattern = 'cron' in schedule ? new Cron(schedule.cron, { timezone: 'Asia/Seoul', paused: true }) : undefined;
+  const nextAfter = (now: Date) =>
+    pattern ? pattern.nextRun(now) : new Date(now.getTime() + ('everyMs' in schedule ? schedule.everyMs : 0));
+  const arm = (due: Date | null) => {
+    if (stopped || !due) return;
+    const wait = due.getTime() - clock.now().getTime();
+    timer = setTimeout(
+      async () => {
+        if (stopped) return;
+        if (wait > MAX_TIMER_MS) return arm(due);
+        await task(due);
+        arm(nextAfter(clock.now()));
+      },
+      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
+    );
+    timer.unref();
+  };
+  arm(nextAfter(clock.now()));
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
 
 /**
- * Starts the in-process scheduler (KST) after catching up missed runs. Several instances may run it: the
- * job_runs key lets exactly one of them do each run. Returns a stop function.
- *
- * Each next run is computed from the app's clock, not from the machine's: with CLOCK_START (a shifted
- * clock for e2e and demos) a boundary such as the 16th 00:05 KST passes while the server runs, as it would
- * in production.
+ * Starts the cluster's jobs (the registry's `cluster` rows) after catching up missed runs: this instance's
+ * worker on the job queue, and a timer per job that adds each period to the queue at its due instant on the
+ * app's clock. Several instances may run it: the queue's job key lets one of them take each period, and the
+ * calendar jobs' `job_runs` key lets exactly one do it. Returns a stop function.
  */
 export async function startScheduler(
-  db: Db,
+  database: Pick<Database, 'db' | 'pool'>,
   clock: Clock,
   log: FastifyBaseLogger,
   work: BackgroundWork,
   metrics?: AppMetrics,
   /** What jobs read outside the database (the bank's statement); the sandbox bank by default. */
   context?: JobContext,
-): Promise<() => void> {
+  jobs: readonly RegisteredJob[] = REGISTRY,
+): Promise<() => Promise<void>> {
   const background = async () => {
     try {
       await work.autopay();
@@ -67,62 +96,76 @@ export async function startScheduler(
   const debitAfterPlan = async (outcome: { job: JobName }) => {
     if (outcome.job === 'autopay') await background();
   };
-  for (const outcome of await catchUp(db, clock, debitAfterPlan, context)) {
+  for (const outcome of await catchUp(database.db, clock, debitAfterPlan, context)) {
     if (outcome.ran) log.info(outcome, 'caught up a missed job run');
     warnStaff(log, outcome);
     metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
   }
   await background();
-  const mediaSweep = async () => {
-    try {
-      log.info(await work.mediaSweep(), 'media sweep finished');
-    } catch (error) {
-      log.error({ err: error }, 'media sweep failed; it runs again within the hour');
-    }
-  };
-  let stopped = false;
-  const timers = new Map<string, NodeJS.Timeout>();
 
-  const run = async (job: JobName) => {
-    const startedAt = performance.now();
-    const seconds = () => (performance.now() - startedAt) / 1000;
-    try {
-      const outcome = await runJob(db, clock, job, undefined, { context });
+  const clusterWork: ClusterWork = {
+    db: database.db,
+    clock,
+    context,
+    autopayDebits: work.autopay,
+    pushes: work.pushes,
+    async mediaSweep() {
+      const result = await work.mediaSweep();
+      log.info(result, 'media sweep finished');
+      return result;
+    },
+    reported(job, seconds, outcome) {
+      if ('error' in outcome) {
+        log.error({ err: outcome.error, job }, 'scheduled job failed; the queue tries it again shortly');
+        metrics?.jobRun(job, seconds, 'failed');
+        return;
+      }
       log.info(outcome, 'scheduled job finished');
       warnStaff(log, outcome);
-      metrics?.jobRun(job, seconds(), outcome.ran ? 'ran' : 'skipped');
-      if (job === 'autopay') await background();
-    } catch (error) {
-      log.error({ err: error, job }, 'scheduled job failed; it runs again at the next start-up');
-      metrics?.jobRun(job, seconds(), 'failed');
-    }
+      metrics?.jobRun(job, seconds, outcome.ran ? 'ran' : 'skipped');
+    },
   };
-
-  const schedule = (name: string, pattern: Cron, task: () => Promise<void>, due?: Date) => {
-    if (stopped) return;
-    const next = due ?? pattern.nextRun(clock.now());
-    if (!next) return;
-    const wait = next.getTime() - clock.now().getTime();
-    const timer = setTimeout(
-      async () => {
-        if (stopped) return;
-        if (wait > MAX_TIMER_MS) return schedule(name, pattern, task, next);
-        await task();
-        schedule(name, pattern, task);
-      },
-      Math.max(0, Math.min(wait, MAX_TIMER_MS)),
-    );
-    timer.unref();
-    timers.set(name, timer);
+  const queue = await startJobQueue(database.pool, clusterWork, log, jobs);
+  const stops = jobs.flatMap((job) =>
+    job.scope === 'cluster'
+      ? [
+          onSchedule(clock, job.schedule, (due) =>
+            queue.add(job, due).catch((error: unknown) => {
+              log.error({ err: error, job: job.name }, 'could not queue a job run; the next start-up catches it up');
+            }),
+          ),
+        ]
+      : [],
+  );
+  return async () => {
+    for (const stop of stops) stop();
+    await queue.stop();
   };
+}
 
-  // Croner only computes the instants (KST); the timers are ours, on the app clock.
-  const kst = (pattern: string) => new Cron(pattern, { timezone: 'Asia/Seoul', paused: true });
-  for (const job of Object.keys(JOBS) as JobName[]) schedule(job, kst(JOBS[job].cron), () => run(job));
-  schedule('background', kst(BACKGROUND_CRON), background);
-  schedule('media-sweep', kst(MEDIA_SWEEP_CRON), mediaSweep);
+/**
+ * Starts the registry's `instance` rows on this instance (its caches and in-process queues), on the app's
+ * clock. A failed round is logged and the next one runs as scheduled. Returns a stop function.
+ */
+export function startInstanceWork(
+  clock: Clock,
+  log: FastifyBaseLogger,
+  work: InstanceWork,
+  jobs: readonly RegisteredJob[] = REGISTRY,
+): () => void {
+  const stops = jobs.flatMap((job) =>
+    job.scope === 'instance'
+      ? [
+          onSchedule(clock, job.schedule, () =>
+            job.run(work).then(
+              () => undefined,
+              (error: unknown) => log.warn({ err: error, job: job.name }, 'background work failed; it runs again'),
+            ),
+          ),
+        ]
+      : [],
+  );
   return () => {
-    stopped = true;
-    for (const timer of timers.values()) clearTimeout(timer);
+    for (const stop of stops) stop();
   };
 }
