@@ -85,7 +85,7 @@ import { createCommentsService } from './modules/shorts/comments-service';
 import { feedPosterOf } from './modules/shorts/feed-poster';
 import { createFeedService } from './modules/shorts/feed-service';
 import { ShortsPipeline, uploadLimits } from './modules/shorts/pipeline';
-import { createRanking, RANK_REFRESH_MS } from './modules/shorts/ranking';
+import { createRanking, type Ranking } from './modules/shorts/ranking';
 import { createReactionsService } from './modules/shorts/reactions-service';
 import { publicShortsRoutes, shortsRoutes } from './modules/shorts/routes';
 import { createSearchService } from './modules/shorts/search';
@@ -135,6 +135,8 @@ declare module 'fastify' {
     notices: { push: PushSender };
     /** Merchant webhooks' sender (tests drain it instead of sleeping; the background work runs it). */
     webhooks: { sender: WebhookSender };
+    /** The feed ranking of this instance (the job registry refreshes it). */
+    ranking: Ranking;
   }
 }
 
@@ -280,13 +282,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => pipeline.recover());
   app.addHook('onClose', () => pipeline.close());
   const ranking = createRanking(database.db, clock, caches, changes.rankingChanged);
-  // The freshness term moves on even when nobody reads the feed (lazy reads catch up otherwise).
-  const refreshTimer = setInterval(() => ranking.ensureFresh().catch(() => undefined), RANK_REFRESH_MS);
-  refreshTimer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(refreshTimer);
-    await ranking.settled();
-  });
+  // Its periodic refresh is the job registry's (jobs/registry.ts), started where the app is composed.
+  app.decorate('ranking', ranking);
+  app.addHook('onClose', () => ranking.settled());
   await app.register(mediaRoutes(storage));
   // What each signed-in viewer reacted to and follows, remembered per instance.
   const viewerState = createViewerState(database.db, caches.viewerFacts);

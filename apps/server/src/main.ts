@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   const [
     { buildApp },
     { prepareDemoData },
-    { startScheduler },
+    { startInstanceWork, startScheduler },
     { gracefulShutdown },
     { createStorage, mediaDir },
     { runAutopay },
@@ -161,13 +161,18 @@ async function main(): Promise<void> {
     await app.close();
     throw error;
   });
-  // Scheduled bill jobs (docs/rules/bills-and-grades.md#B9–B12), caught up first; never in buildApp, so tests drive
-  // jobs themselves.
+  // The job registry (jobs/registry.ts): this instance's own work always; the cluster's jobs (docs/rules/
+  // bills-and-grades.md#B9–B12), caught up first, with RUN_JOBS. Never in buildApp, so tests drive jobs themselves.
   const db = listenedDb(database.db, commits);
+  const stopInstanceWork = startInstanceWork(clock, app.log, {
+    rankingRefresh: () => app.ranking.ensureFresh(),
+    transcodeTakeover: () => app.mediaPipeline.takeOverStranded(),
+    outboxPoll: () => app.relay.poll(),
+  });
   const bank = createSandboxBank(db, clock);
-  const stopJobs = config.RUN_JOBS
+  const stopClusterJobs = config.RUN_JOBS
     ? await startScheduler(
-        db,
+        { db, pool: database.pool },
         clock,
         app.log,
         {
@@ -179,7 +184,11 @@ async function main(): Promise<void> {
         app.metrics,
         { bank },
       )
-    : () => undefined;
+    : async () => undefined;
+  const stopJobs = async () => {
+    stopInstanceWork();
+    await stopClusterJobs();
+  };
   const shutdown = gracefulShutdown({
     app,
     stopJobs,

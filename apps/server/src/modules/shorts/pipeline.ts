@@ -97,7 +97,6 @@ export class ShortsPipeline {
   #retryTimers = new Set<NodeJS.Timeout>();
   readonly #leases: TranscodeLeases;
   readonly #times: LeaseTimes;
-  #takeoverTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -201,23 +200,15 @@ export class ShortsPipeline {
   }
 
   /**
-   * Start-up recovery: scratch files a killed process left are removed, PROCESSING shorts nobody holds a
-   * live lease on go in the queue, and from then on the same look runs every few seconds, so a short whose
-   * instance died (it stopped renewing) is taken over once its lease runs out.
+   * Start-up recovery: scratch files a killed process left are removed and PROCESSING shorts nobody holds a
+   * live lease on go in the queue. The same look then runs every few seconds as the job registry's
+   * `transcode-takeover` (jobs/registry.ts), so a short whose instance died (it stopped renewing) is taken
+   * over once its lease runs out.
    */
   async recover(): Promise<void> {
     const removed = await cleanWorkRoot(this.workRoot);
     if (removed.length > 0) this.log.warn?.({ removed }, 'removed scratch files left by a stopped process');
     await this.takeOverStranded();
-    if (this.#takeoverTimer || this.#closed) return;
-    this.#takeoverTimer = setInterval(
-      () =>
-        this.takeOverStranded().catch((error: unknown) =>
-          this.log.warn?.({ err: error }, 'could not look for stranded transcodes; looking again shortly'),
-        ),
-      this.#times.takeoverMs,
-    );
-    this.#takeoverTimer.unref();
   }
 
   /** Queues every PROCESSING short whose lease is free or has run out (the claim itself is atomic). */
@@ -267,7 +258,6 @@ export class ShortsPipeline {
     this.#queue = [];
     for (const timer of this.#retryTimers) clearTimeout(timer);
     this.#retryTimers.clear();
-    if (this.#takeoverTimer) clearInterval(this.#takeoverTimer);
     this.#abort.abort();
     await this.#running;
     await this.#leases
