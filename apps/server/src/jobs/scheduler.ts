@@ -91,18 +91,6 @@ export async function startScheduler(
       log.error({ err: error }, 'background work failed; it runs again in a few minutes');
     }
   };
-  const caughtUpAt = performance.now();
-  // A missed day's debits run right after its plan, before the next missed run (an extension) judges the bill.
-  const debitAfterPlan = async (outcome: { job: JobName }) => {
-    if (outcome.job === 'autopay') await background();
-  };
-  for (const outcome of await catchUp(database.db, clock, debitAfterPlan, context)) {
-    if (outcome.ran) log.info(outcome, 'caught up a missed job run');
-    warnStaff(log, outcome);
-    metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
-  }
-  await background();
-
   const clusterWork: ClusterWork = {
     db: database.db,
     clock,
@@ -125,18 +113,43 @@ export async function startScheduler(
       metrics?.jobRun(job, seconds, outcome.ran ? 'ran' : 'skipped');
     },
   };
-  const queue = await startJobQueue(database.pool, clusterWork, log, jobs);
+  // The worker starts while the catch-up runs (their start-up costs overlap); a failed start fails this one.
+  const starting = startJobQueue(database.pool, clusterWork, log, jobs);
+  starting.catch(() => undefined);
+  try {
+    const caughtUpAt = performance.now();
+    // A missed day's debits run right after its plan, before the next missed run (an extension) judges the bill.
+    const debitAfterPlan = async (outcome: { job: JobName }) => {
+      if (outcome.job === 'autopay') await background();
+    };
+    for (const outcome of await catchUp(database.db, clock, debitAfterPlan, context)) {
+      if (outcome.ran) log.info(outcome, 'caught up a missed job run');
+      warnStaff(log, outcome);
+      metrics?.jobRun(outcome.job, (performance.now() - caughtUpAt) / 1000, outcome.ran ? 'ran' : 'skipped');
+    }
+    await background();
+  } catch (error) {
+    await starting.then((queue) => queue.stop()).catch(() => undefined);
+    throw error;
+  }
+  // Each timer is armed now, from the app clock's present, so no due instant passes while the worker starts.
   const stops = jobs.flatMap((job) =>
     job.scope === 'cluster'
       ? [
           onSchedule(clock, job.schedule, (due) =>
-            queue.add(job, due).catch((error: unknown) => {
-              log.error({ err: error, job: job.name }, 'could not queue a job run; the next start-up catches it up');
-            }),
+            starting
+              .then((queue) => queue.add(job, due))
+              .catch((error: unknown) => {
+                log.error({ err: error, job: job.name }, 'could not queue a job run; the catch-up runs it later');
+              }),
           ),
         ]
       : [],
   );
+  const queue = await starting.catch((error: unknown) => {
+    for (const stop of stops) stop();
+    throw error;
+  });
   return async () => {
     for (const stop of stops) stop();
     await queue.stop();
