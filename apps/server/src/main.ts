@@ -167,7 +167,6 @@ async function main(): Promise<void> {
   const stopInstanceWork = startInstanceWork(clock, app.log, {
     rankingRefresh: () => app.ranking.ensureFresh(),
     transcodeTakeover: () => app.mediaPipeline.takeOverStranded(),
-    outboxPoll: () => app.relay.poll(),
   });
   const bank = createSandboxBank(db, clock);
   const stopClusterJobs = config.RUN_JOBS

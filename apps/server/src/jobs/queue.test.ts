@@ -61,6 +61,7 @@ async function instance(clock: ManualClock, jobs: readonly RegisteredJob[], bank
     context: bank && { bank },
     autopayDebits: async () => ({}),
     pushes: async () => 0,
+    webhooks: async () => 0,
     mediaSweep: async () => ({}),
     reported: (_job, _seconds, outcome) => {
       if ('error' in outcome) failures.push(outcome.error);

@@ -17,7 +17,8 @@ import { catchUp, JOBS, type JobContext, type JobName, type JobOutcome, periodOf
  * - `run`: given the work the app composed (`ClusterWork` or `InstanceWork`) and, for cluster work, the
  *   period's due instant.
  *
- * A new piece of background work is one more row.
+ * A new piece of background work is one more row. The outbox relay (events/relay.ts) is the one exception: its
+ * poll shares the spacing of its commit wake-ups, so it keeps its own timer (ADR 0213).
  */
 export type RegisteredJob =
   | { name: string; schedule: Schedule; scope: 'cluster'; run: (work: ClusterWork, due: Date) => Promise<unknown> }
@@ -38,6 +39,8 @@ export interface ClusterWork {
   autopayDebits(): Promise<object>;
   /** Pushes that are due (held back by quiet hours, or retried). */
   pushes(): Promise<number>;
+  /** Merchant webhook deliveries due now: retries after their back-off, and any a wake-up missed. */
+  webhooks(): Promise<number>;
   /** The media sweep (modules/media/sweep.ts): owed deletes, then objects no row refers to. */
   mediaSweep(): Promise<object>;
   /** Reports a calendar job's run or its failure (logs, staff alerts, metrics); the scheduler supplies it. */
@@ -50,8 +53,6 @@ export interface InstanceWork {
   rankingRefresh(): Promise<void>;
   /** Transcodes whose instance stopped renewing their lease are taken over. */
   transcodeTakeover(): Promise<void>;
-  /** The outbox relay's poll for events other processes recorded (its own commits wake it at once). */
-  outboxPoll(): Promise<void>;
 }
 
 /** The autopay debits and pushes look for due rows this often (one cheap indexed query each). */
@@ -64,8 +65,6 @@ const MEDIA_SWEEP_CRON = '41 * * * *';
  * this finds its period missing from `job_runs` and runs it.
  */
 const CATCH_UP_CRON = '17 * * * *';
-/** How often an instance looks for events recorded by other processes. */
-export const OUTBOX_POLL_MS = 1_000;
 
 /**
  * A calendar job (runner.ts `JOBS`): its period is the KST date or month of its due instant, claimed in
@@ -123,6 +122,7 @@ export const REGISTRY: readonly RegisteredJob[] = [
   catchUpJob,
   { name: 'autopay-debits', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.autopayDebits() },
   { name: 'push-sending', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.pushes() },
+  { name: 'webhook-sending', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.webhooks() },
   { name: 'media-sweep', schedule: { cron: MEDIA_SWEEP_CRON }, scope: 'cluster', run: (w) => w.mediaSweep() },
   {
     name: 'ranking-refresh',
@@ -136,7 +136,6 @@ export const REGISTRY: readonly RegisteredJob[] = [
     scope: 'instance',
     run: (w) => w.transcodeTakeover(),
   },
-  { name: 'outbox-poll', schedule: { everyMs: OUTBOX_POLL_MS }, scope: 'instance', run: (w) => w.outboxPoll() },
 ];
 
 /** The queue key of one period of a cluster job: a calendar job's `job_runs` period, else its due minute. */

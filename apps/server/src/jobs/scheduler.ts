@@ -97,6 +97,7 @@ export async function startScheduler(
     context,
     autopayDebits: work.autopay,
     pushes: work.pushes,
+    webhooks: work.webhooks,
     async mediaSweep() {
       const result = await work.mediaSweep();
       log.info(result, 'media sweep finished');
