@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
+  accountVerifications,
   auditLog,
+  autopayConsents,
   customers,
   notifications,
   pointLedger,
@@ -41,8 +43,8 @@ const SEARCH_LIMIT = 20;
 
 /**
  * What the console's search takes (docs/rules/operations.md#O4): an e-mail (with '@') matches exactly; digits
- * (hyphens and spaces allowed) match a customer id or an account number exactly; anything else is part of a
- * name. No part of an e-mail or an account finds anyone, so a mask cannot be completed by trying its pieces.
+ * (hyphens and spaces allowed) match a customer id, the linked account or an account ever consented to or
+ * verified for autopay, exactly; anything else is part of a name. No phone number is kept, so none is searched. No part of an e-mail or an account finds anyone, so a mask cannot be completed by trying its pieces.
  */
 export function searchQueryOf(q: string): { kind: 'email' | 'number' | 'name'; normalized: string; where: SQL } {
   const term = q.trim();
@@ -53,10 +55,24 @@ export function searchQueryOf(q: string): { kind: 'email' | 'number' | 'name'; n
   const digits = term.replace(/[\s-]/g, '');
   if (/^\d+$/.test(digits)) {
     const byId = digits.length <= 9 ? [eq(customers.id, Number(digits))] : [];
-    return { kind: 'number', normalized: digits, where: or(...byId, eq(customers.account, digits)) as SQL };
+    return {
+      kind: 'number',
+      normalized: digits,
+      where: or(...byId, eq(customers.account, digits), debitAccountWas(digits)) as SQL,
+    };
   }
   return { kind: 'name', normalized: term, where: ilike(customers.name, `%${escapeLike(term)}%`) };
 }
+
+/**
+ * The customer consented to be debited from, or verified, the account `digits` at some time: a caller may read
+ * out the account their bank debited, not the one linked now.
+ */
+const debitAccountWas = (digits: string) =>
+  or(
+    inArray(customers.id, sql`(select customer_id from ${autopayConsents} where account = ${digits})`),
+    inArray(customers.id, sql`(select customer_id from ${accountVerifications} where account = ${digits})`),
+  );
 
 export const searchCustomers = (ex: Executor, where: SQL) =>
   ex.select().from(customers).where(where).orderBy(asc(customers.id)).limit(SEARCH_LIMIT);

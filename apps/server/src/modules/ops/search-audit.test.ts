@@ -1,6 +1,6 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../db/schema';
+import { auditLog, autopayConsents } from '../../db/schema';
 import { createHarness, type Harness } from '../../test/harness';
 import { signedInOperator } from '../../test/staff-fixture';
 import { maskEmail } from './masking';
@@ -106,5 +106,27 @@ describe('what the search takes', () => {
     });
     expect(JSON.stringify(res.json())).not.toContain('남궁민수');
     expect(res.json().items).toContainEqual(expect.objectContaining({ customerId, name: '남**수' }));
+  });
+
+  it('an account the customer once consented to be debited from, exactly, audited without the number', async () => {
+    const { customerId } = await h.signUp({ account: '5555-02-1234567' });
+    // Autopay was once set up on an older account; the caller reads out the one their bank debited.
+    await h.database.db.insert(autopayConsents).values({
+      customerId,
+      action: 'GRANTED',
+      bank: '신한',
+      account: '77701234567',
+      wordingVersion: 'v0',
+      at: h.clock.now(),
+    });
+    const since = await lastAuditId();
+    expect(await search('777-01-234567')).toEqual([customerId]);
+    expect(await search('7770123456')).toEqual([]);
+    const rows = await searchRowsAfter(since);
+    expect(rows.map((row) => row.after)).toMatchObject([
+      { kind: 'number', resultIds: [customerId] },
+      { kind: 'number', resultIds: [] },
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('77701234567');
   });
 });
