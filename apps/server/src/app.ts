@@ -67,6 +67,7 @@ import { createPushSender, type PushSender, resolveVapidKeys } from './modules/n
 import { notificationRoutes } from './modules/notifications/routes';
 import { createNotificationService } from './modules/notifications/service';
 import { createOpsCustomersService } from './modules/ops/customers-service';
+import { opsDeskRoutes } from './modules/ops/desk/routes';
 import { createOpsMerchantsService } from './modules/ops/merchants-service';
 import { createModerationService } from './modules/ops/moderation-service';
 import { opsRoutes } from './modules/ops/routes';
@@ -351,6 +352,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(monthEndRoutes(database.db, clock));
+  await app.register(opsDeskRoutes(database.db, clock));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

@@ -8,6 +8,7 @@ import { merchantPaymentsEndpoints, merchantUserOpsEndpoints } from './merchant-
 import { monthEndEndpoints } from './month-end';
 import { notificationEndpoints } from './notifications';
 import { opsEndpoints } from './ops';
+import { opsDeskEndpoints } from './ops-desk';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { safetyEndpoints } from './safety';
@@ -49,4 +50,5 @@ export const staffEndpoints: readonly Endpoint[] = [
   ...Object.values<Endpoint>(opsEndpoints),
   ...Object.values<Endpoint>(monthEndEndpoints),
   ...Object.values<Endpoint>(merchantUserOpsEndpoints),
+  ...Object.values<Endpoint>(opsDeskEndpoints),
 ];

@@ -13,7 +13,14 @@ export const OWNER_ROLE = 'ohgood_owner';
 export const RUNTIME_ROLE = 'ohgood_app';
 
 /** Tables the runtime role may only insert into and read. */
-const APPEND_ONLY = ['audit_log', 'autopay_consents', 'ledger_entries', 'ledger_lines', 'merchant_portal_actions'];
+const APPEND_ONLY = [
+  'audit_log',
+  'autopay_consents',
+  'contact_notes',
+  'ledger_entries',
+  'ledger_lines',
+  'merchant_portal_actions',
+];
 
 /**
  * Schemas the app's objects live in: its tables, drizzle's record of applied migrations, and the job queue's

@@ -67,6 +67,8 @@ export const customers = pgTable(
   },
   (t) => [
     uniqueIndex('customers_email_key').on(t.email),
+    index('customers_created_idx').on(t.createdAt, t.id),
+    index('customers_account_idx').on(t.account),
     /** One nickname per creator, whatever its letter case or width (migration 0030, docs/rules/shorts.md#S15). */
     uniqueIndex('customers_nickname_key').on(sql`lower(normalize(${t.nickname}, NFKC))`),
     check('customers_point_balance_nonnegative', sql`${t.pointBalance} >= 0`),
@@ -252,7 +254,10 @@ export const statements = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('statements_customer_month_key').on(t.customerId, t.month)],
+  (t) => [
+    uniqueIndex('statements_customer_month_key').on(t.customerId, t.month),
+    index('statements_overdue_idx').on(t.customerId).where(sql`${t.overdueAt} is not null`),
+  ],
 );
 
 export const purchases = pgTable(
@@ -802,7 +807,10 @@ export const autopayConsents = pgTable(
     /** On the app clock. */
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('autopay_consents_customer_idx').on(t.customerId, t.id)],
+  (t) => [
+    index('autopay_consents_customer_idx').on(t.customerId, t.id),
+    index('autopay_consents_account_idx').on(t.account),
+  ],
 );
 
 /** One 1원 인증 code sent to a customer's linked account (docs/rules/bills-and-grades.md#B22–#B23). */
@@ -829,6 +837,7 @@ export const accountVerifications = pgTable(
     uniqueIndex('account_verifications_one_owner_key').on(t.bank, t.account).where(sql`${t.status} = 'VERIFIED'`),
     uniqueIndex('account_verifications_one_open_key').on(t.customerId).where(sql`${t.status} = 'SENT'`),
     index('account_verifications_customer_idx').on(t.customerId, t.sentAt),
+    index('account_verifications_account_idx').on(t.account),
   ],
 );
 
@@ -863,6 +872,8 @@ export const autopayAttempts = pgTable(
   (t) => [
     uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate),
     index('autopay_attempts_day_idx').on(t.kstDate, t.id),
+    index('autopay_attempts_day_status_idx').on(t.kstDate, t.status, t.id),
+    index('autopay_attempts_customer_idx').on(t.customerId, t.id),
     index('autopay_attempts_surplus_owed_idx').on(t.id).where(sql`${t.surplus} > 0 and ${t.surplusRefundedAt} is null`),
   ],
 );
@@ -1027,6 +1038,32 @@ export const auditLog = pgTable(
     index('audit_log_target_idx').on(t.targetType, t.targetId, t.id),
     index('audit_log_staff_idx').on(t.staffId, t.id),
     index('audit_log_at_idx').on(t.at, t.id),
+  ],
+);
+
+/** What staff recorded after calling or messaging a customer; append-only (docs/rules/operations.md#O14). */
+export const contactNotes = pgTable(
+  'contact_notes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    staffId: integer('staff_id').references(() => staff.id),
+    staffName: text('staff_name').notNull(),
+    /** CALL | MESSAGE */
+    channel: text('channel').notNull(),
+    /** REACHED | NO_ANSWER | PROMISED | DISPUTED | OTHER */
+    outcome: text('outcome').notNull(),
+    /** The day the customer promised to pay by (KST); shown on the overdue list. */
+    promiseDate: date('promise_date'),
+    body: text('body').notNull(),
+    /** On the app clock. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('contact_notes_customer_idx').on(t.customerId, t.id),
+    index('contact_notes_promise_idx').on(t.customerId, t.id).where(sql`${t.promiseDate} is not null`),
   ],
 );
 

@@ -22,8 +22,11 @@ import { actorOf, type StaffPrincipal } from './staff-principal';
 
 export const notFoundCustomer = () => notFound('CUSTOMER_NOT_FOUND', '고객 정보를 찾을 수 없습니다.');
 
-/** A customer as a search result: personal fields masked. */
-function rowOf(customer: CustomerRow): OpsCustomerRow {
+/** What a masked customer row is made from. */
+export type MaskableCustomer = Pick<CustomerRow, 'id' | 'name' | 'email' | 'account' | 'gradePoint' | 'suspended'>;
+
+/** A customer as a search result or a work list's row: personal fields masked (#O4). */
+export function rowOf(customer: MaskableCustomer): OpsCustomerRow {
   return {
     customerId: customer.id,
     name: maskName(customer.name),
