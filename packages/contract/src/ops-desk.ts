@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUTOPAY_PENDING_REASONS } from './autopay';
-import { defineEndpoint, type StaffAccess } from './endpoint';
+import { defineEndpoint, type StaffAccess, type StaffRole } from './endpoint';
 import { GRADE_NAMES } from './grades';
 import { plainText } from './input';
 import { customerParams, customerRow } from './ops';
@@ -128,6 +128,8 @@ export const timelineResponse = page(timelineItem);
 
 export const NOTE_CHANNELS = ['CALL', 'MESSAGE'] as const;
 export const NOTE_OUTCOMES = ['REACHED', 'NO_ANSWER', 'PROMISED', 'DISPUTED', 'OTHER'] as const;
+/** Who may set a promise-to-pay date: it steers collections (the overdue list), so the roles that collect. */
+export const PROMISE_ROLES: readonly StaffRole[] = ['RISK', 'ADMIN'];
 /** How far ahead a promise-to-pay date may be set. */
 export const PROMISE_MAX_DAYS = 60;
 

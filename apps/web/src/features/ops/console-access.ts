@@ -1,6 +1,7 @@
 import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/endpoint';
 import { monthEndEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 
 /** Each role in Korean, with its name as the contract spells it. */
 export const ROLE_LABELS: Record<StaffRole, string> = {
@@ -21,6 +22,7 @@ export function canCall(endpoint: Endpoint, role: StaffRole): boolean {
 
 export type Section =
   | 'home'
+  | 'lists'
   | 'customers'
   | 'reconciliation'
   | 'month-end'
@@ -32,6 +34,7 @@ export type Section =
 /** Each screen and the endpoint that opens it: a role that may not call it does not see the screen. */
 const SECTIONS: ReadonlyArray<{ id: Section; label: string; opens: Endpoint }> = [
   { id: 'home', label: '홈', opens: api.home },
+  { id: 'lists', label: '업무 목록', opens: desk.pendingVerificationList },
   { id: 'customers', label: '고객', opens: api.searchCustomers },
   { id: 'reconciliation', label: '대사', opens: api.reconciliations },
   // Open to whoever may export a file; the report inside to those who may read it.

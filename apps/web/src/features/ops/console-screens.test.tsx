@@ -79,6 +79,7 @@ const page = (overrides: Partial<OpsCustomerPage['customer']> = {}): OpsCustomer
 const customerRoutes = (extra: Record<string, (body: unknown) => unknown> = {}) => ({
   'GET /api/ops/customers/7': () => page(),
   'GET /api/ops/customers/7/audit': () => ({ items: [], nextCursor: null }),
+  'GET /api/ops/customers/7/timeline': () => ({ items: [], nextCursor: null }),
   ...extra,
 });
 
@@ -348,11 +349,12 @@ describe('particles in the console’s copy', () => {
 describe('screens by role', () => {
   it('shows each role only the screens its endpoints allow', () => {
     const ids = (role: Parameters<typeof sectionsFor>[0]) => sectionsFor(role).map((s) => s.id);
-    expect(ids('SUPPORT')).toEqual(['home', 'customers', 'month-end']);
-    expect(ids('RISK')).toEqual(['home', 'customers', 'reconciliation', 'month-end', 'audit']);
+    expect(ids('SUPPORT')).toEqual(['home', 'lists', 'customers', 'month-end']);
+    expect(ids('RISK')).toEqual(['home', 'lists', 'customers', 'reconciliation', 'month-end', 'audit']);
     expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
     expect(ids('ADMIN')).toEqual([
       'home',
+      'lists',
       'customers',
       'reconciliation',
       'month-end',

@@ -134,7 +134,7 @@ describe('the console home', () => {
 
   it('shows the latest day’s mismatch count and the open alerts', async () => {
     stubFetch({ 'GET /api/ops/home': () => home() });
-    render(<Home />);
+    render(<Home staffRole="SUPPORT" onOpen={() => undefined} />);
     expect(await screen.findByText('대사 불일치 (2026-12-15)')).toBeInTheDocument();
     expect(screen.getByText('5건')).toBeInTheDocument();
     const alerts = screen.getByRole('region', { name: '확인할 알림' });
@@ -143,7 +143,7 @@ describe('the console home', () => {
 
   it('says when nothing has been reconciled and nothing needs a look', async () => {
     stubFetch({ 'GET /api/ops/home': () => home({ reconciliation: null, alerts: [] }) });
-    render(<Home />);
+    render(<Home staffRole="SUPPORT" onOpen={() => undefined} />);
     expect(await screen.findByText('대사 전')).toBeInTheDocument();
     expect(screen.getByText('확인할 알림이 없어요.')).toBeInTheDocument();
   });

@@ -1,5 +1,5 @@
 import { addDays, kstDate, kstIso } from '@ohgood/contract/kst';
-import { type NoteRequest, PROMISE_MAX_DAYS } from '@ohgood/contract/ops-desk';
+import { type NoteRequest, PROMISE_MAX_DAYS, PROMISE_ROLES } from '@ohgood/contract/ops-desk';
 import type { Db } from '../../../db/client';
 import { contactNotes } from '../../../db/schema';
 import { withTx } from '../../../db/tx';
@@ -16,11 +16,9 @@ import { actorOf, type StaffPrincipal } from '../staff-principal';
  * overdue list), so only the roles that collect may set one; support notes the call without it.
  */
 
-const PROMISE_ROLES = new Set(['RISK', 'ADMIN']);
-
 export async function addContactNote(db: Db, clock: Clock, by: StaffPrincipal, customerId: number, note: NoteRequest) {
   const promiseDate = note.promiseDate ?? null;
-  if (promiseDate !== null && !PROMISE_ROLES.has(by.role))
+  if (promiseDate !== null && !PROMISE_ROLES.includes(by.role))
     throw forbidden('FORBIDDEN', '납부 약속일은 리스크 담당자만 기록할 수 있습니다.');
   const now = clock.now();
   const today = kstDate(now);

@@ -25,6 +25,11 @@ export const opsKeys = {
   customer: (id: number) => ['ops', 'customers', id],
   customerPage: (id: number) => ['ops', 'customers', id, 'page'],
   customerAudit: (id: number) => ['ops', 'customers', id, 'audit'],
+  /** The customer's timeline, every page loaded so far. */
+  timeline: (id: number) => ['ops', 'customers', id, 'timeline'],
+  /** The work lists behind the home's counts, each list and filter its own entry. */
+  lists: ['ops', 'lists'],
+  workList: (list: string, query: object) => ['ops', 'lists', list, query],
   moderation: ['ops', 'moderation'],
   queue: (state: string) => ['ops', 'moderation', state],
   /** The list and each merchant's detail. */
@@ -48,8 +53,8 @@ export const opsKeys = {
  * names the audit log. Kept exact: an action refetches what it changed and nothing else.
  */
 export const opsChanges = {
-  /** Suspend, lift, a limit, lockouts, sessions: the customer's page and history, and their row in a search. */
-  customer: (id: number): QueryKey[] => [opsKeys.customer(id), opsKeys.searches, opsKeys.audit],
+  /** Suspend, lift, a limit, lockouts, sessions: the customer's page and history, their row in a search or a list. */
+  customer: (id: number): QueryKey[] => [opsKeys.customer(id), opsKeys.searches, opsKeys.lists, opsKeys.audit],
   /** A reveal changes no data, only the customer's audit history. */
   reveal: (id: number): QueryKey[] => [opsKeys.customerAudit(id), opsKeys.audit],
   /** A refund on the merchant's behalf: the customer's page, the merchant's refunds, today's refund figures. */
@@ -61,6 +66,8 @@ export const opsChanges = {
     opsKeys.customer(creatorId),
     opsKeys.audit,
   ],
+  /** A contact note: the customer's timeline, the lists (a promise date shows on the overdue list). */
+  note: (id: number): QueryKey[] => [opsKeys.timeline(id), opsKeys.customerAudit(id), opsKeys.lists, opsKeys.audit],
   merchants: (): QueryKey[] => [opsKeys.merchants, opsKeys.audit],
   staff: (): QueryKey[] => [opsKeys.staff, opsKeys.audit],
 };

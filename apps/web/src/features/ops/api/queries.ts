@@ -1,11 +1,21 @@
 import { opsEndpoints as api } from '@ohgood/contract/ops';
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type CustomerFilter,
+  opsDeskEndpoints as desk,
+  type FAILED_DEBIT_SORTS,
+  type OVERDUE_SORTS,
+  type PENDING_SORTS,
+} from '@ohgood/contract/ops-desk';
+import { type QueryKey, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type AuditFilter, opsKeys } from './keys';
 import { callOps } from './staff-api';
 
 /* The console's reads (TanStack Query on its own cache and keys) and its one way to act. */
 
 export type Queue = 'OPEN' | 'HIDDEN' | 'CLOSED';
+export type OverdueSort = (typeof OVERDUE_SORTS)[number];
+export type FailedDebitSort = (typeof FAILED_DEBIT_SORTS)[number];
+export type PendingSort = (typeof PENDING_SORTS)[number];
 
 export const useOpsHome = () =>
   useQuery({ queryKey: opsKeys.home, queryFn: ({ signal }) => callOps(api.home, { signal }) });
@@ -87,3 +97,41 @@ export function useConsoleAction<V, R>(run: (vars: V) => Promise<R>, changed: (v
   });
   return mutateAsync;
 }
+
+/**
+ * Pages read by cursor (the work lists, a timeline): each page asks for the rows after the previous page's
+ * cursor; `fetchNextPage` loads the next one below.
+ */
+function useCursorPages<T extends { nextCursor: string | null }>(
+  queryKey: QueryKey,
+  fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<T>,
+) {
+  return useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => fetchPage(pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+export type ListOrder<S extends string> = { sort: S; dir: 'asc' | 'desc' };
+
+export const useOverdueList = (filter: CustomerFilter, order: ListOrder<OverdueSort>) =>
+  useCursorPages(opsKeys.workList('overdue', { ...filter, ...order }), (cursor, signal) =>
+    callOps(desk.overdueList, { query: { ...filter, ...order, cursor }, signal }),
+  );
+
+export const useFailedDebitsList = (filter: CustomerFilter, order: ListOrder<FailedDebitSort>) =>
+  useCursorPages(opsKeys.workList('failed-debits', { ...filter, ...order }), (cursor, signal) =>
+    callOps(desk.failedDebitsList, { query: { ...filter, ...order, cursor }, signal }),
+  );
+
+export const usePendingList = (filter: CustomerFilter, order: ListOrder<PendingSort>) =>
+  useCursorPages(opsKeys.workList('autopay-pending', { ...filter, ...order }), (cursor, signal) =>
+    callOps(desk.pendingVerificationList, { query: { ...filter, ...order, cursor }, signal }),
+  );
+
+export const useTimeline = (id: number) =>
+  useCursorPages(opsKeys.timeline(id), (cursor, signal) =>
+    callOps(desk.timeline, { params: { id }, query: { cursor }, signal }),
+  );

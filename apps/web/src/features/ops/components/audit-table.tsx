@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'customer.limit': '한도 변경',
   'customer.reset-lockouts': '잠금 초기화',
   'customer.revoke-sessions': '세션 끊기',
+  'customer.note': '상담 메모',
   'payment.refund': '환불',
   'merchant.create': '가맹점 등록',
   'merchant.disable': '가맹점 중지',

@@ -99,3 +99,22 @@ export function Rows({ rows, empty }: { rows: Array<{ key: string | number; cell
     </table>
   );
 }
+
+/** Loads the next page of a read by cursor, while there is one. */
+export function MoreButton({
+  read,
+}: {
+  read: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  if (!read.hasNextPage) return null;
+  return (
+    <button
+      type="button"
+      className={styles.secondary}
+      disabled={read.isFetchingNextPage}
+      onClick={() => void read.fetchNextPage()}
+    >
+      {read.isFetchingNextPage ? '불러오는 중...' : '더 보기'}
+    </button>
+  );
+}

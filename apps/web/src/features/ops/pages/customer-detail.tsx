@@ -1,6 +1,7 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 import { withParticle } from '@ohgood/contract/particles';
 import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';
@@ -11,6 +12,8 @@ import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { AuditTable } from '../components/audit-table';
 import { minute, PAYMENT_STATUS, Rows, Status } from '../components/console-ui';
+import { ContactNoteForm } from '../components/contact-note-form';
+import { CustomerTimeline } from '../components/customer-timeline';
 import { LimitAction } from '../components/limit-action';
 import styles from '../components/ops-console.module.css';
 import { canCall } from '../console-access';
@@ -25,8 +28,8 @@ const PERSONAL: Array<{ field: PersonalField; label: string }> = [
 /**
  * One customer as support and risk see them (docs/rules/operations.md#O4–O8): personal data masked, '보기'
  * reveals one field (audited); grade, limit and use; statements with their lines; payments (refund on the
- * merchant's behalf); points; notices sent; suspension and lockouts; the customer's audit history. The actions
- * show only for a role the contract lets call them.
+ * merchant's behalf); points; notices sent; suspension and lockouts; contact notes and the timeline (#O14);
+ * the customer's audit history. The actions show only for a role the contract lets call them.
  */
 export function CustomerDetail({ customerId, staffRole }: { customerId: number; staffRole: StaffRole }) {
   const page = useCustomerPage(customerId);
@@ -115,6 +118,9 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
           </div>
 
           <CustomerActions customerId={customerId} page={data} can={can} />
+
+          {can(desk.addNote) && <ContactNoteForm customerId={customerId} staffRole={staffRole} />}
+          {can(desk.timeline) && <CustomerTimeline customerId={customerId} />}
 
           <h3>결제 정지 이력</h3>
           {data.suspensionHistory.length === 0 ? (

@@ -16,13 +16,14 @@ import { MonthEnd } from './month-end';
 import { Reconciliation } from './reconciliation';
 import { SignIn } from './sign-in';
 import { Staff } from './staff';
+import { type WorkList, WorkLists } from './work-lists';
 
 /** The console's one cache (its own, apart from the customer app's). */
 const consoleQueryClient = createConsoleQueryClient();
 
 /**
  * The operator console (`/ops`, desktop-first): sign-in with a password and a TOTP code, then the screens the
- * operator's role may use — today's figures and alerts, customers, the daily reconciliation, the moderation
+ * operator's role may use — today's figures and alerts, the work lists behind them, customers, the daily reconciliation, the moderation
  * queue, merchants, operators and the audit log. Screens a role may not use are not shown (the server refuses them anyway).
  */
 export default function OpsConsolePage() {
@@ -38,6 +39,8 @@ function Console() {
   const client = useQueryClient();
   const [me, setMe] = useState<StaffMe | null>(null);
   const [section, setSection] = useState<Section>('home');
+  /** The list a home count opened; the lists screen starts on it. */
+  const [list, setList] = useState<WorkList | undefined>();
   const [checking, setChecking] = useState(() => opsToken.get() !== null);
 
   useEffect(() => {
@@ -90,7 +93,16 @@ function Console() {
         </button>
       </nav>
       <main className={styles.main}>
-        {shown === 'home' && <Home />}
+        {shown === 'home' && (
+          <Home
+            staffRole={me.role}
+            onOpen={(target, workList) => {
+              setList(workList);
+              setSection(target);
+            }}
+          />
+        )}
+        {shown === 'lists' && <WorkLists key={list} staffRole={me.role} initial={list} />}
         {shown === 'customers' && <Customers staffRole={me.role} />}
         {shown === 'reconciliation' && <Reconciliation />}
         {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
