@@ -15,6 +15,18 @@ const customer = (suspended: boolean, staffSuspended: boolean, overdueLifted = f
 
 /** Every action's real shape and how it reads. */
 const ROWS: Array<[string, unknown, unknown, string]> = [
+  [
+    'customer.note',
+    null,
+    { noteId: 4, channel: 'CALL', outcome: 'PROMISED', promiseDate: '2026-11-25' },
+    '연락 전화, 결과 납부 약속, 납부 약속일 2026-11-25',
+  ],
+  [
+    'customer.note',
+    null,
+    { noteId: 5, channel: 'MESSAGE', outcome: 'NO_ANSWER', promiseDate: null },
+    '연락 메시지, 결과 받지 않음, 납부 약속일 없음',
+  ],
   ['customer.lift', customer(true, true), customer(false, false), '결제 정지 → 해제, 운영자 정지 → 해제'],
   ['customer.lift', customer(true, false), customer(false, false, true), '결제 정지 → 해제, 연체 중 결제 안 됨 → 허용'],
   ['customer.suspend', customer(false, false), customer(true, true), '결제 정상 → 정지, 운영자 정지 없음 → 정지'],

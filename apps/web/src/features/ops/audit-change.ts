@@ -1,6 +1,7 @@
 import { kstIso } from '@ohgood/contract/kst';
 import { number, won } from '../../shared/format';
 import { minute, REQUEST_STATUS } from './components/console-ui';
+import { NOTE_CHANNELS_KO, NOTE_OUTCOMES_KO } from './components/contact-note-form';
 import { ROLE_LABELS } from './console-access';
 
 /**
@@ -93,6 +94,10 @@ const FIELDS: Record<string, Words> = {
   month: text('청구 월'),
   asOf: text('기준일'),
   rows: count('내려받은 행', '줄'),
+  // A contact note (its text stays in the note).
+  channel: named('연락', NOTE_CHANNELS_KO),
+  outcome: named('결과', NOTE_OUTCOMES_KO),
+  promiseDate: text('납부 약속일'),
   resultIds: {
     label: '찾은 고객',
     value: (v) => (Array.isArray(v) && v.length > 0 ? v.map((id) => `#${plain(id)}`).join(', ') : NONE),
@@ -101,8 +106,8 @@ const FIELDS: Record<string, Words> = {
 
 /** Fields that say which thing changed, not what: the payment a refund was of leads ('결제 #31: …'). */
 const SUBJECTS: Record<string, string> = { paymentId: '결제' };
-/** Shown in the row's target column already. */
-const HIDDEN = new Set(['customerId']);
+/** Shown in the row's target column already, or on the customer's timeline (a note's own id). */
+const HIDDEN = new Set(['customerId', 'noteId']);
 
 /** What a whole value is of, by action, when it is not a record (a reset's cleared lockouts). */
 const ACTION_SUBJECTS: Record<string, string> = { 'customer.reset-lockouts': '잠금' };

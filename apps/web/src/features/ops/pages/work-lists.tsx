@@ -1,4 +1,5 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
+import { GRADES } from '@ohgood/contract/grades';
 import type { OpsCustomerRow } from '@ohgood/contract/ops';
 import {
   type CustomerFilter,
@@ -129,7 +130,7 @@ interface PagedRead<R> {
 const customerCells = (c: OpsCustomerRow) => [
   `#${c.customerId}`,
   c.name,
-  c.gradeName,
+  GRADES.find((g) => g.name === c.gradeName)?.label ?? c.gradeName,
   c.suspended ? '결제 정지' : '정상',
 ];
 
