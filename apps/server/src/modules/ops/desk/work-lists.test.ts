@@ -1,6 +1,7 @@
+import { AUTOPAY_CONSENT } from '@ohgood/contract/autopay';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactNotes, customers } from '../../../db/schema';
+import { autopayConsents, contactNotes, customers } from '../../../db/schema';
 import { failedAttempt, insertCustomer, makeOverdue } from '../../../test/desk-fixture';
 import { createHarness, type Harness } from '../../../test/harness';
 import { insertPurchase } from '../../../test/purchase-fixture';
@@ -177,6 +178,28 @@ describe('autopay pending verification', () => {
     for (const id of [...start, ...late]) expect(seen).toContain(id);
     expect(seen).not.toContain(off);
     expect(rows.find((row) => row.customerId === start[0])).toMatchObject({ reason: 'consent' });
+  });
+
+  it('says what each customer waits for: consent first, then the 1원 인증', async () => {
+    const consented = await insertCustomer(db(), { createdAt: kst('2026-09-01T10:00:00') });
+    const [row] = await db().select().from(customers).where(eq(customers.id, consented));
+    // Consent to the current words for the linked account: only the verification is missing.
+    await db()
+      .insert(autopayConsents)
+      .values({
+        customerId: consented,
+        action: 'GRANTED',
+        bank: row?.accountName as string,
+        account: row?.account as string,
+        wordingVersion: AUTOPAY_CONSENT.version,
+        at: h.clock.now(),
+      });
+    const none = await insertCustomer(db(), { createdAt: kst('2026-09-01T11:00:00') });
+    const rows = (await get('/api/ops/lists/autopay-pending?joinedFrom=2026-09-01&joinedTo=2026-09-01')).items;
+    expect(rows.map((r) => [r.customerId, r.reason])).toEqual([
+      [none, 'consent'],
+      [consented, 'verification'],
+    ]);
   });
 
   it('is open to support; the collections lists are not', async () => {
