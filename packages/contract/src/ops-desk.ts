@@ -6,7 +6,7 @@ import { plainText } from './input';
 import { customerParams, customerRow } from './ops';
 
 /**
- * The operator's desk (docs/rules/operations.md#O14–#O15): the work lists behind the console home's counts, a
+ * The operator's desk (docs/rules/operations.md#O16–#O17): the work lists behind the console home's counts, a
  * customer's timeline and contact notes. Rows carry the customer as the search shows them (masked, #O4).
  */
 
@@ -65,7 +65,7 @@ export const overdueRow = customerRow.extend({
   /** Whole KST days since the oldest unpaid statement became overdue. */
   daysOverdue: z.number().int(),
   oldestMonth: z.string(),
-  /** The latest promise-to-pay date staff noted (#O15), null when none; it may have passed. */
+  /** The latest promise-to-pay date staff noted (#O17), null when none; it may have passed. */
   promiseDate: z.string().nullable(),
 });
 export type OverdueRow = z.infer<typeof overdueRow>;

@@ -1041,7 +1041,7 @@ export const auditLog = pgTable(
   ],
 );
 
-/** What staff recorded after calling or messaging a customer; append-only (docs/rules/operations.md#O15). */
+/** What staff recorded after calling or messaging a customer; append-only (docs/rules/operations.md#O17). */
 export const contactNotes = pgTable(
   'contact_notes',
   {

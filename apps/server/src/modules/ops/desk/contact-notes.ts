@@ -11,7 +11,7 @@ import { findCustomer } from '../customers-repository';
 import { actorOf, type StaffPrincipal } from '../staff-principal';
 
 /**
- * Contact notes (docs/rules/operations.md#O15): what staff record after a call or a message. Append-only; each
+ * Contact notes (docs/rules/operations.md#O17): what staff record after a call or a message. Append-only; each
  * note writes its audit row in the same transaction. A promise-to-pay date steers collections (it shows on the
  * overdue list), so only the roles that collect may set one; support notes the call without it.
  */

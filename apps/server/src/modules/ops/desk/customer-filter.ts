@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { purchases, statements } from '../../../db/schema';
 
 /**
- * The one place a console filter becomes SQL (docs/rules/operations.md#O14): every work list narrows its
+ * The one place a console filter becomes SQL (docs/rules/operations.md#O16): every work list narrows its
  * customers with it, and an action on "a filtered list" (bulk reminders, suspensions) must select its
  * customers with the same function, so what staff saw is what they act on.
  */

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { badRequest } from '../../../lib/errors';
 
 /**
- * Keyset paging for the console's lists (docs/rules/operations.md#O14): a page is the rows after the last one
+ * Keyset paging for the console's lists (docs/rules/operations.md#O16): a page is the rows after the last one
  * the previous page showed, by a tuple of columns that is unique per row (its last column is a row id). No
  * OFFSET, so a row inserted or removed between two pages never makes another row show twice or go missing.
  */

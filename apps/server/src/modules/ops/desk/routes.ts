@@ -10,7 +10,7 @@ import { addContactNote } from './contact-notes';
 import { customerTimeline } from './timeline';
 import { createWorkLists } from './work-lists';
 
-/** The operator's desk (docs/rules/operations.md#O14–#O15): work lists, a customer's timeline, contact notes. */
+/** The operator's desk (docs/rules/operations.md#O16–#O17): work lists, a customer's timeline, contact notes. */
 export function opsDeskRoutes(db: Db, clock: Clock): FastifyPluginAsync {
   const lists = createWorkLists(db, clock);
   return async (app) => {

@@ -7,7 +7,7 @@ import { insertPurchase } from '../../../test/purchase-fixture';
 import { refundFromConsole, signedInOperator } from '../../../test/staff-fixture';
 
 /**
- * docs/rules/operations.md#O15: a customer's timeline merges every source newest first, pages by cursor through
+ * docs/rules/operations.md#O17: a customer's timeline merges every source newest first, pages by cursor through
  * items that share an instant, keeps a reveal's value out, and shows each contact note once (audited apart).
  */
 

@@ -15,7 +15,7 @@ import { rowsOf } from '../../../db/tx';
 import { type KeyColumn, keysetPage } from './keyset';
 
 /**
- * A customer's timeline (docs/rules/operations.md#O15): every fact about them from the tables that hold it,
+ * A customer's timeline (docs/rules/operations.md#O17): every fact about them from the tables that hold it,
  * merged newest first and paged by (instant in microseconds, kind, row id) — unique, so no item shows twice
  * across pages even when several share a timestamp. Staff actions come from the audit log without their
  * before/after values (a reveal's value never reaches the timeline); a note's own audit row is not repeated.

@@ -8,7 +8,7 @@ import { insertPurchase } from '../../../test/purchase-fixture';
 import { signedInOperator } from '../../../test/staff-fixture';
 
 /**
- * docs/rules/operations.md#O14: the work lists behind the console home's counts, on the real database — what
+ * docs/rules/operations.md#O16: the work lists behind the console home's counts, on the real database — what
  * each shows, the shared filter, and keyset paging that neither repeats nor skips a row while rows are
  * written between two pages.
  */

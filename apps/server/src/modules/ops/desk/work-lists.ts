@@ -18,7 +18,7 @@ import { customerFilterSql, filterOf } from './customer-filter';
 import { keysetPage, SORT_AND_ID } from './keyset';
 
 /**
- * The work lists behind the console home's counts (docs/rules/operations.md#O14): each narrows its customers
+ * The work lists behind the console home's counts (docs/rules/operations.md#O16): each narrows its customers
  * with the shared filter, sorts by one value and pages by (value, row id). Customers are masked as on search.
  */
 

@@ -27,7 +27,7 @@ type Channel = (typeof NOTE_CHANNELS)[number];
 type Outcome = (typeof NOTE_OUTCOMES)[number];
 
 /**
- * Adds a contact note (docs/rules/operations.md#O15): channel, outcome, text, and — for the roles that collect —
+ * Adds a contact note (docs/rules/operations.md#O17): channel, outcome, text, and — for the roles that collect —
  * a promise-to-pay date, which then shows on the overdue list. Notes are kept for good; a correction is a new one.
  */
 export function ContactNoteForm({ customerId, staffRole }: { customerId: number; staffRole: StaffRole }) {

@@ -3,7 +3,7 @@ import type { CustomerFilter } from '@ohgood/contract/ops-desk';
 import styles from './ops-console.module.css';
 
 /**
- * The one filter bar of the console's customer lists (docs/rules/operations.md#O14): grade, suspended (and by
+ * The one filter bar of the console's customer lists (docs/rules/operations.md#O16): grade, suspended (and by
  * whom), autopay, overdue, joined between. It edits a `CustomerFilter` as the contract spells it, so a list and
  * an action on "the filtered list" send the same thing; an empty choice is no filter.
  */

@@ -7,7 +7,7 @@ import { NOTE_CHANNELS_KO, NOTE_OUTCOMES_KO } from './contact-note-form';
 import styles from './ops-console.module.css';
 
 /**
- * A customer's timeline (docs/rules/operations.md#O15): payments, refunds, statements, repayments, autopay
+ * A customer's timeline (docs/rules/operations.md#O17): payments, refunds, statements, repayments, autopay
  * attempts with the bank's answer, notices, staff actions and contact notes, newest first, 40 at a time.
  */
 

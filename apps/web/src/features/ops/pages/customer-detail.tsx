@@ -28,7 +28,7 @@ const PERSONAL: Array<{ field: PersonalField; label: string }> = [
 /**
  * One customer as support and risk see them (docs/rules/operations.md#O4–O8): personal data masked, '보기'
  * reveals one field (audited); grade, limit and use; statements with their lines; payments (refund on the
- * merchant's behalf); points; notices sent; suspension and lockouts; contact notes and the timeline (#O15);
+ * merchant's behalf); points; notices sent; suspension and lockouts; contact notes and the timeline (#O17);
  * the customer's audit history. The actions show only for a role the contract lets call them.
  */
 export function CustomerDetail({ customerId, staffRole }: { customerId: number; staffRole: StaffRole }) {

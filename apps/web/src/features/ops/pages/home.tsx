@@ -11,7 +11,7 @@ import type { WorkList } from './work-lists';
 /**
  * Today's figures (KST day): payments, refunds, overdue customers, autopay failures, open reports, the latest
  * reconciled day's mismatches; and the staff alerts still open (ADR 0200). A count with work behind it opens
- * its list when the role may read it (docs/rules/operations.md#O14).
+ * its list when the role may read it (docs/rules/operations.md#O16).
  */
 export function Home({
   staffRole,

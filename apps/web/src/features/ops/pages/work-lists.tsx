@@ -19,7 +19,7 @@ import styles from '../components/ops-console.module.css';
 import { canCall } from '../console-access';
 import { CustomerDetail } from './customer-detail';
 
-/** The work lists behind the home's counts (docs/rules/operations.md#O14). */
+/** The work lists behind the home's counts (docs/rules/operations.md#O16). */
 export type WorkList = 'overdue' | 'failed-debits' | 'autopay-pending';
 
 const LISTS = [
