@@ -872,7 +872,6 @@ export const autopayAttempts = pgTable(
   (t) => [
     uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate),
     index('autopay_attempts_day_idx').on(t.kstDate, t.id),
-    index('autopay_attempts_day_status_idx').on(t.kstDate, t.status, t.id),
     index('autopay_attempts_customer_idx').on(t.customerId, t.id),
     index('autopay_attempts_surplus_owed_idx').on(t.id).where(sql`${t.surplus} > 0 and ${t.surplusRefundedAt} is null`),
   ],
