@@ -67,7 +67,13 @@ it('the runtime role cannot alter, disable, empty or bypass the audit log', asyn
   expect(await refusal('create table intruder (id int)')).toBe(insufficientPrivilege);
   expect(await refusal('alter role current_user superuser')).toBe(insufficientPrivilege);
   // The other append-only records: consents to autopay, contact notes, the ledger's journal, portal actions.
-  for (const table of ['autopay_consents', 'contact_notes', 'ledger_entries', 'ledger_lines', 'merchant_portal_actions']) {
+  for (const table of [
+    'autopay_consents',
+    'contact_notes',
+    'ledger_entries',
+    'ledger_lines',
+    'merchant_portal_actions',
+  ]) {
     expect(await refusal(`truncate ${table}`)).toBe(insufficientPrivilege);
     expect(await refusal(`delete from ${table}`)).toBe(insufficientPrivilege);
     expect(await refusal(`alter table ${table} disable trigger all`)).toBe(insufficientPrivilege);
