@@ -39,6 +39,7 @@ import { createRevocations, REVOCATION_CHANNEL } from './modules/auth/revocation
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { createTokenService } from './modules/auth/tokens';
+import { runAutopay } from './modules/autopay/autopay-job';
 import { failedDebitsOn } from './modules/autopay/failed-debits';
 import { autopayRoutes, sandboxInboxRoutes } from './modules/autopay/routes';
 import { createAutopayService } from './modules/autopay/service';
@@ -51,6 +52,8 @@ import { chatRoutes } from './modules/chat/routes';
 import { createChatService } from './modules/chat/service';
 import { checkinRoutes } from './modules/checkin/routes';
 import { createCheckinService } from './modules/checkin/service';
+import { collectionsRoutes } from './modules/collections/routes';
+import { createCollectionsService } from './modules/collections/service';
 import { resolveMediaTools } from './modules/media/ffmpeg';
 import { mediaRoutes } from './modules/media/routes';
 import { createStorage, type MediaStorage } from './modules/media/storage';
@@ -336,17 +339,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       outboxBacklog: () => app.relay.backlog(),
     }),
   );
+  const opsCustomers = createOpsCustomersService(
+    database.db,
+    clock,
+    merchants,
+    revocations.remember,
+    createHmac('sha256', deps.jwtSecret).update('ohgood audit query hashes').digest(),
+  );
   await app.register(
     opsRoutes({
       db: database.db,
       staff,
-      customers: createOpsCustomersService(
-        database.db,
-        clock,
-        merchants,
-        revocations.remember,
-        createHmac('sha256', deps.jwtSecret).update('ohgood audit query hashes').digest(),
-      ),
+      customers: opsCustomers,
       merchants: createOpsMerchantsService(database.db, clock),
       moderation: createModerationService(database.db, clock, config.MEDIA_BASE_URL, contentChanged),
     }),
@@ -367,6 +371,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         codeKey: createHmac('sha256', deps.jwtSecret).update('ohgood account verification codes').digest(),
       }),
     ),
+  );
+  await app.register(
+    collectionsRoutes({
+      db: database.db,
+      clock,
+      collections: createCollectionsService({
+        db: database.db,
+        clock,
+        bank,
+        previewKey: createHmac('sha256', deps.jwtSecret).update('ohgood bulk action previews').digest(),
+        suspend: opsCustomers.suspend,
+        lift: opsCustomers.lift,
+      }),
+      // A re-run autopay plan is debited at once, as after a scheduled one.
+      afterRun: async (job) => {
+        if (job === 'autopay') await runAutopay(database.db, bank, clock);
+      },
+    }),
   );
   if (config.SANDBOX_BANK_INBOX && !deps.bank) await app.register(sandboxInboxRoutes(database.db));
   const notices = await registerNotices(app, deps, database.db, notifications);

@@ -182,6 +182,17 @@ export const domainEvent = z.discriminatedUnion('type', [
     daysLeft: z.number().int().min(0),
     autopay: z.boolean(),
   }),
+  /**
+   * Staff asked a customer to pay now (docs/rules/operations.md#O22): the oldest bill with unpaid lines, and
+   * whether it is overdue. At most one a customer a KST day.
+   */
+  z.object({
+    type: z.literal('bill.payment_requested'),
+    ...customer,
+    month,
+    amount: krw,
+    overdue: z.boolean(),
+  }),
   /** An upload finished processing (docs/rules/shorts.md#S7): the short is READY or FAILED. */
   z.object({
     type: z.literal('shorts.upload_finished'),

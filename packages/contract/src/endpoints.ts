@@ -9,6 +9,7 @@ import { monthEndEndpoints } from './month-end';
 import { notificationEndpoints } from './notifications';
 import { opsEndpoints } from './ops';
 import { opsDeskEndpoints } from './ops-desk';
+import { opsCollectionsEndpoints } from './ops-collections';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { safetyEndpoints } from './safety';
@@ -51,4 +52,5 @@ export const staffEndpoints: readonly Endpoint[] = [
   ...Object.values<Endpoint>(monthEndEndpoints),
   ...Object.values<Endpoint>(merchantUserOpsEndpoints),
   ...Object.values<Endpoint>(opsDeskEndpoints),
+  ...Object.values<Endpoint>(opsCollectionsEndpoints),
 ];

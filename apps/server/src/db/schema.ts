@@ -853,6 +853,8 @@ export const autopayAttempts = pgTable(
       .notNull()
       .references(() => customers.id),
     kstDate: date('kst_date').notNull(),
+    /** 0 for the plan's attempt; each staff retry on the same day takes the next (migration 0073). */
+    round: integer('round').notNull().default(0),
     /** PENDING | PAID | FAILED | SKIPPED */
     status: text('status').notNull().default('PENDING'),
     amount: integer('amount'),
@@ -870,7 +872,9 @@ export const autopayAttempts = pgTable(
     surplusRefundedAt: timestamp('surplus_refunded_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('autopay_attempts_statement_day_key').on(t.statementId, t.kstDate),
+    uniqueIndex('autopay_attempts_statement_day_round_key').on(t.statementId, t.kstDate, t.round),
+    /** A statement has one open attempt at most: never two debits of one bill in flight. */
+    uniqueIndex('autopay_attempts_one_open_key').on(t.statementId).where(sql`${t.status} = 'PENDING'`),
     index('autopay_attempts_day_idx').on(t.kstDate, t.id),
     index('autopay_attempts_customer_idx').on(t.customerId, t.id),
     index('autopay_attempts_surplus_owed_idx').on(t.id).where(sql`${t.surplus} > 0 and ${t.surplusRefundedAt} is null`),

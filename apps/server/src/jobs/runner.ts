@@ -138,6 +138,8 @@ export interface RunOptions {
   skipped?: string;
   /** The bank a job reads; the sandbox bank on this database by default. */
   context?: JobContext;
+  /** Runs in the run's transaction after its work (a console re-run's audit row). */
+  alongside?: (tx: Tx, result: object) => Promise<void>;
 }
 
 export interface JobOutcome {
@@ -158,7 +160,7 @@ export async function runJob(
   clock: Clock,
   job: JobName,
   today = kstDate(clock.now()),
-  { runAt, skipped, context = { bank: createSandboxBank(db, clock) } }: RunOptions = {},
+  { runAt, skipped, context = { bank: createSandboxBank(db, clock) }, alongside }: RunOptions = {},
 ): Promise<JobOutcome> {
   // A job marks its period done: an impossible date must never reach that row.
   if (!isCalendarDate(today)) throw new Error(`not a calendar date: ${today}`);
@@ -176,6 +178,7 @@ export async function runJob(
       .update(jobRuns)
       .set({ finishedAt: clock.now(), result })
       .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+    await alongside?.(tx, result);
     return { job, period, ran: true, result };
   });
 }

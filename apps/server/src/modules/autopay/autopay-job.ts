@@ -90,35 +90,64 @@ export async function runAutopay(
   for (;;) {
     const claimed = await claimNext(db, clock.now(), lockWaitMs);
     if (!claimed) break;
-    if ('skipped' in claimed) {
-      result.skipped += 1;
-      continue;
-    }
-    if ('busy' in claimed) {
-      result.retrying += 1;
-      continue;
-    }
-    const { attempt, bankCode, account } = claimed;
-    const answer = await withinDeadline(
-      bank.debit({
-        customerId: attempt.customerId,
-        bank: bankCode,
-        account,
-        amount: attempt.amount ?? 0,
-        idempotencyKey: idempotencyKeyOf(attempt),
-      }),
-      timeoutMs,
-    );
-    const outcome = await withTx(db, (tx) => settle(tx, attempt, answer, clock.now()));
-    result[outcome.outcome] += 1;
-    if (outcome.surplus > 0) await refundSurplus(db, bank, clock, attempt.id, timeoutMs);
+    result[await debitClaimed(db, bank, clock, claimed, timeoutMs)] += 1;
   }
   return result;
 }
 
-/** The bank key of an attempt: one per (statement, KST day). */
-export const idempotencyKeyOf = (attempt: Pick<Attempt, 'statementId' | 'kstDate'>) =>
-  `autopay:${attempt.statementId}:${attempt.kstDate}`;
+/** What became of one claimed attempt. */
+type ClaimOutcome = keyof AutopayRunResult;
+
+/** Asks the bank for a claimed attempt's debit with its key, settles the answer and gives back any surplus. */
+async function debitClaimed(
+  db: Db,
+  bank: BankGateway,
+  clock: Clock,
+  claimed: Claim,
+  timeoutMs: number,
+): Promise<ClaimOutcome> {
+  if ('skipped' in claimed) return 'skipped';
+  if ('busy' in claimed) return 'retrying';
+  const { attempt, bankCode, account } = claimed;
+  const answer = await withinDeadline(
+    bank.debit({
+      customerId: attempt.customerId,
+      bank: bankCode,
+      account,
+      amount: attempt.amount ?? 0,
+      idempotencyKey: idempotencyKeyOf(attempt),
+    }),
+    timeoutMs,
+  );
+  const outcome = await withTx(db, (tx) => settle(tx, attempt, answer, clock.now()));
+  if (outcome.surplus > 0) await refundSurplus(db, bank, clock, attempt.id, timeoutMs);
+  return outcome.outcome;
+}
+
+/**
+ * Debits one attempt now, exactly as the run would (a staff retry): the same claim, key, settlement and
+ * surplus refund. `undefined` when it is not claimable now: another instance holds it (its lease or its
+ * row), or it is no longer PENDING; whoever holds it finishes it.
+ */
+export async function debitAttemptNow(
+  db: Db,
+  bank: BankGateway,
+  clock: Clock,
+  attemptId: number,
+  options: AutopayOptions = {},
+): Promise<ClaimOutcome | undefined> {
+  const timeoutMs = options.bankTimeoutMs ?? AUTOPAY_RULES.bankTimeoutSeconds * 1000;
+  const lockWaitMs = options.customerLockWaitMs ?? AUTOPAY_RULES.customerLockWaitMs;
+  const claimed = await claimNext(db, clock.now(), lockWaitMs, attemptId);
+  return claimed ? debitClaimed(db, bank, clock, claimed, timeoutMs) : undefined;
+}
+
+/**
+ * The bank key of an attempt: one per (statement, KST day, round). The plan's round 0 keeps the key it always
+ * had; a staff retry on the same day (round 1, 2, …) is a new debit request, so it needs a key of its own.
+ */
+export const idempotencyKeyOf = (attempt: Pick<Attempt, 'statementId' | 'kstDate' | 'round'>) =>
+  `autopay:${attempt.statementId}:${attempt.kstDate}${attempt.round > 0 ? `:${attempt.round}` : ''}`;
 
 /** The bank key of an attempt's surplus refund: one per attempt, whoever asks and however often. */
 export const surplusKeyOf = (attempt: Pick<Attempt, 'id'>) => `autopay-surplus:${attempt.id}`;
@@ -134,15 +163,16 @@ type Claim = { attempt: Attempt; bankCode: string; account: string } | { skipped
  * they were released and are fixed again. A customer whose row another transaction holds is passed over for
  * a minute instead of holding up everyone's debits.
  */
-async function claimNext(db: Db, now: Date, lockWaitMs: number): Promise<Claim | undefined> {
+async function claimNext(db: Db, now: Date, lockWaitMs: number, onlyId?: number): Promise<Claim | undefined> {
   let picked: number | undefined;
+  const only = onlyId === undefined ? sql`` : sql`and id = ${onlyId}`;
   try {
     return await withTx(db, async (tx) => {
       const [row] = await rowsOf<{ id: number; customer_id: number }>(
         tx,
         sql`select id, customer_id from ${autopayAttempts}
           where status = 'PENDING' and next_try_at <= ${now} and (lease_until is null or lease_until <= ${now})
-          order by id limit 1 for update skip locked`,
+          ${only} order by id limit 1 for update skip locked`,
       );
       if (!row) return undefined;
       picked = row.id;

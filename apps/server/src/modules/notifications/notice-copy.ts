@@ -111,6 +111,14 @@ function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
           }`,
         ),
       ];
+    case 'bill.payment_requested':
+      return [
+        billing(
+          event.overdue ? 'overdue' : 'reminder_dday',
+          event.overdue ? '연체된 금액을 납부해 주세요' : '납부를 잊지 마세요',
+          `${monthLabel(event.month)} 이용 금액 ${won(event.amount)}이 아직 납부되지 않았어요. 납부하기에서 바로 납부할 수 있어요.`,
+        ),
+      ];
     case 'autopay.succeeded':
       return [
         billing(

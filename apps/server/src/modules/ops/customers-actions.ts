@@ -31,6 +31,12 @@ function stateOf(customer: Pick<CustomerRow, 'id' | 'suspended' | 'staffSuspende
   };
 }
 
+/**
+ * A check run under the customer's lock before a change, in its transaction (a bulk action's "still in the
+ * filter"): throwing refuses the change.
+ */
+export type Guard = (tx: Tx) => Promise<void>;
+
 /** Whether `limit` is one risk may set for these grade points (docs/rules/operations.md#O8). */
 export function isLimitInBounds(gradePoint: number, limit: number): boolean {
   const { min, max, step } = creditLimitBounds(gradePoint);
@@ -54,9 +60,11 @@ export function createOpsCustomerActions(
     action: string,
     reason: string,
     work: (tx: Tx, before: CustomerRow) => Promise<void>,
+    guard?: Guard,
   ) {
     return withTx(db, async (tx) => {
       const before = await lockCustomer(tx, customerId);
+      await guard?.(tx);
       await work(tx, before);
       const state = stateOf((await findCustomer(tx, customerId)) ?? before);
       await writeAudit(tx, actorOf(by), clock.now(), {
@@ -88,20 +96,34 @@ export function createOpsCustomerActions(
       });
     },
 
-    suspend: (by: StaffPrincipal, customerId: number, reason: string) =>
-      change(by, customerId, 'customer.suspend', reason, async (tx, before) => {
-        if (before.staffSuspended) throw conflict('ALREADY_SUSPENDED', '이미 운영자가 정지한 고객입니다.');
-        await updateCustomer(tx, customerId, { staffSuspended: true });
-        await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
-      }),
+    suspend: (by: StaffPrincipal, customerId: number, reason: string, guard?: Guard) =>
+      change(
+        by,
+        customerId,
+        'customer.suspend',
+        reason,
+        async (tx, before) => {
+          if (before.staffSuspended) throw conflict('ALREADY_SUSPENDED', '이미 운영자가 정지한 고객입니다.');
+          await updateCustomer(tx, customerId, { staffSuspended: true });
+          await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
+        },
+        guard,
+      ),
 
     /** Ends an operator's suspension and forgives an overdue one until that debt is settled. */
-    lift: (by: StaffPrincipal, customerId: number, reason: string) =>
-      change(by, customerId, 'customer.lift', reason, async (tx, before) => {
-        if (!before.suspended) throw conflict('NOT_SUSPENDED', '결제 정지 상태가 아닙니다.');
-        await updateCustomer(tx, customerId, { staffSuspended: false, overdueLifted: true });
-        await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
-      }),
+    lift: (by: StaffPrincipal, customerId: number, reason: string, guard?: Guard) =>
+      change(
+        by,
+        customerId,
+        'customer.lift',
+        reason,
+        async (tx, before) => {
+          if (!before.suspended) throw conflict('NOT_SUSPENDED', '결제 정지 상태가 아닙니다.');
+          await updateCustomer(tx, customerId, { staffSuspended: false, overdueLifted: true });
+          await recomputeSuspension(tx, customerId, clock.now(), { byStaff: true });
+        },
+        guard,
+      ),
 
     async resetLockouts(by: StaffPrincipal, customerId: number, reason: string): Promise<number> {
       return withTx(db, async (tx) => {
