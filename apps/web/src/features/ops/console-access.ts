@@ -2,6 +2,7 @@ import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/e
 import { monthEndEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
+import { opsCollectionsEndpoints as collections } from '@ohgood/contract/ops-collections';
 
 /** Each role in Korean, with its name as the contract spells it. */
 export const ROLE_LABELS: Record<StaffRole, string> = {
@@ -24,8 +25,10 @@ export type Section =
   | 'home'
   | 'lists'
   | 'customers'
+  | 'collections'
   | 'reconciliation'
   | 'month-end'
+  | 'jobs'
   | 'moderation'
   | 'merchants'
   | 'staff'
@@ -36,9 +39,11 @@ const SECTIONS: ReadonlyArray<{ id: Section; label: string; opens: Endpoint }> =
   { id: 'home', label: '홈', opens: api.home },
   { id: 'lists', label: '업무 목록', opens: desk.pendingVerificationList },
   { id: 'customers', label: '고객', opens: api.searchCustomers },
+  { id: 'collections', label: '수납', opens: collections.collectionList },
   { id: 'reconciliation', label: '대사', opens: api.reconciliations },
   // Open to whoever may export a file; the report inside to those who may read it.
   { id: 'month-end', label: '월말 보고서', opens: monthEndEndpoints.exportPayments },
+  { id: 'jobs', label: '예약 작업', opens: collections.jobs },
   { id: 'moderation', label: '신고 검토', opens: api.moderation },
   { id: 'merchants', label: '가맹점', opens: api.merchants },
   { id: 'staff', label: '운영자', opens: api.staff },

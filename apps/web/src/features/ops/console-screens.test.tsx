@@ -80,6 +80,7 @@ const customerRoutes = (extra: Record<string, (body: unknown) => unknown> = {}) 
   'GET /api/ops/customers/7': () => page(),
   'GET /api/ops/customers/7/audit': () => ({ items: [], nextCursor: null }),
   'GET /api/ops/customers/7/timeline': () => ({ items: [], nextCursor: null }),
+  'GET /api/ops/customers/7/debits': () => ({ items: [] }),
   ...extra,
 });
 
@@ -350,14 +351,25 @@ describe('screens by role', () => {
   it('shows each role only the screens its endpoints allow', () => {
     const ids = (role: Parameters<typeof sectionsFor>[0]) => sectionsFor(role).map((s) => s.id);
     expect(ids('SUPPORT')).toEqual(['home', 'lists', 'customers', 'month-end']);
-    expect(ids('RISK')).toEqual(['home', 'lists', 'customers', 'reconciliation', 'month-end', 'audit']);
+    expect(ids('RISK')).toEqual([
+      'home',
+      'lists',
+      'customers',
+      'collections',
+      'reconciliation',
+      'month-end',
+      'jobs',
+      'audit',
+    ]);
     expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
     expect(ids('ADMIN')).toEqual([
       'home',
       'lists',
       'customers',
+      'collections',
       'reconciliation',
       'month-end',
+      'jobs',
       'moderation',
       'merchants',
       'staff',

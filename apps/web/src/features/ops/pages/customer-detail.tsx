@@ -2,6 +2,7 @@ import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
+import { opsCollectionsEndpoints } from '@ohgood/contract/ops-collections';
 import { withParticle } from '@ohgood/contract/particles';
 import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';
@@ -14,6 +15,7 @@ import { AuditTable } from '../components/audit-table';
 import { minute, PAYMENT_STATUS, Rows, Status } from '../components/console-ui';
 import { ContactNoteForm } from '../components/contact-note-form';
 import { CustomerTimeline } from '../components/customer-timeline';
+import { DebitsPanel } from '../components/debits-panel';
 import { LimitAction } from '../components/limit-action';
 import styles from '../components/ops-console.module.css';
 import { canCall } from '../console-access';
@@ -118,6 +120,7 @@ export function CustomerDetail({ customerId, staffRole }: { customerId: number; 
           </div>
 
           <CustomerActions customerId={customerId} page={data} can={can} />
+          {can(opsCollectionsEndpoints.debits) && <DebitsPanel customerId={customerId} />}
 
           {can(desk.addNote) && <ContactNoteForm customerId={customerId} staffRole={staffRole} />}
           {can(desk.timeline) && <CustomerTimeline customerId={customerId} />}

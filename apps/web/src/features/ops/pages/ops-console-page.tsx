@@ -7,9 +7,11 @@ import { callOps, opsToken, whenSignedOut } from '../api/staff-api';
 import styles from '../components/ops-console.module.css';
 import { ROLE_LABELS, type Section, sectionsFor } from '../console-access';
 import { AuditLog } from './audit-log';
+import { Collections } from './collections';
 import { Customers } from './customers';
 import { Enrol } from './enrol';
 import { Home } from './home';
+import { Jobs } from './jobs';
 import { Merchants } from './merchants';
 import { Moderation } from './moderation';
 import { MonthEnd } from './month-end';
@@ -104,8 +106,12 @@ function Console() {
         )}
         {shown === 'lists' && <WorkLists key={list} staffRole={me.role} initial={list} />}
         {shown === 'customers' && <Customers staffRole={me.role} />}
+        {shown === 'collections' && (
+          <Collections staffRole={me.role} initial="overdue" />
+        )}
         {shown === 'reconciliation' && <Reconciliation />}
         {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
+        {shown === 'jobs' && <Jobs staffRole={me.role} />}
         {shown === 'moderation' && <Moderation />}
         {shown === 'merchants' && <Merchants />}
         {shown === 'staff' && <Staff myStaffId={me.staffId} />}
