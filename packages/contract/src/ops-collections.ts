@@ -15,6 +15,18 @@ const RERUN: StaffAccess = { staff: ['ADMIN'] };
 
 /* ---- debits ---- */
 
+/** A debit's outcome in the console's words: the bank's answer, or why the run passed it over. */
+export const DEBIT_RESULT_LABELS: Record<string, string> = {
+  paid: '출금 완료',
+  insufficient_funds: '잔액 부족',
+  account_closed: '계좌 사용 불가 (해지 등)',
+  unavailable: '은행 점검 (응답 없음)',
+  unknown: '은행 응답 대기',
+  autopay_off: '자동 납부 꺼짐',
+  overdue: '연체된 청구서',
+  nothing_due: '남은 금액 없음',
+};
+
 export const debitRow = z.object({
   attemptId: z.number().int(),
   statementId: z.number().int(),

@@ -1,24 +1,12 @@
 import { kstIso } from '@ohgood/contract/kst';
-import type { DebitRow } from '@ohgood/contract/ops-collections';
+import { DEBIT_RESULT_LABELS, type DebitRow } from '@ohgood/contract/ops-collections';
 import { desc, eq } from 'drizzle-orm';
 import { autopayAttempts, statements } from '../../db/schema';
 import type { Executor } from '../../db/tx';
 
-/** A debit's outcome in the console's words: the bank's answer, or why the run passed it over. */
-const RESULT_TEXT: Record<string, string> = {
-  paid: '출금 완료',
-  insufficient_funds: '잔액 부족',
-  account_closed: '계좌 사용 불가 (해지 등)',
-  unavailable: '은행 점검 (응답 없음)',
-  unknown: '은행 응답 대기',
-  autopay_off: '자동 납부 꺼짐',
-  overdue: '연체된 청구서',
-  nothing_due: '남은 금액 없음',
-};
-
 function textOf(status: string, result: string | null): string {
-  if (status === 'PENDING') return result ? `출금 진행 중 (${RESULT_TEXT[result] ?? result})` : '출금 진행 중';
-  return (result && RESULT_TEXT[result]) ?? result ?? status;
+  if (status === 'PENDING') return result ? `출금 진행 중 (${DEBIT_RESULT_LABELS[result] ?? result})` : '출금 진행 중';
+  return (result && DEBIT_RESULT_LABELS[result]) ?? result ?? status;
 }
 
 const columns = {

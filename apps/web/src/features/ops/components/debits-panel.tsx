@@ -61,7 +61,7 @@ export function DebitsPanel({ customerId }: { customerId: number }) {
           className={answer.status === 'PAID' ? styles.tag : styles.tagDanger}
           data-testid="retry-answer"
         >
-          {answer.month} 재출금 결과: {STATUS_TEXT[answer.status]} · 은행 응답 {answer.resultText}
+          {answer.month} 재출금 결과: {answer.resultText}
           {answer.amount !== null ? ` · ${won(answer.amount)}` : ''}
         </p>
       )}

@@ -6,6 +6,7 @@ import {
   COLLECTION_FILTERS,
   type CollectionFilter,
   type CollectionRow,
+  DEBIT_RESULT_LABELS,
 } from '@ohgood/contract/ops-collections';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
@@ -113,7 +114,7 @@ function CustomerTable({
             <td>
               {c.oldestMonth ?? '-'} {c.overdue && <span className={styles.tagDanger}>연체</span>}
             </td>
-            <td>{c.failedToday ?? '-'}</td>
+            <td>{c.failedToday ? (DEBIT_RESULT_LABELS[c.failedToday] ?? c.failedToday) : '-'}</td>
             <td>{c.suspended ? '결제 정지' : '정상'}</td>
             {onOpen && (
               <td>

@@ -27,15 +27,25 @@ const COUNT_LABELS: Record<string, string> = {
   overdue: '연체',
   planned: '출금 예정',
   reminded: '알림',
+  suspended: '결제 정지',
+  day: '대사일',
   mismatches: '불일치',
+  notices: '지난 알림 삭제',
+  idempotencyKeys: '멱등 키 삭제',
+  rateLimitCounters: '제한 기록 삭제',
   skipped: '건너뜀',
 };
+
+/** A run's finish: the time alone on the day it started, else the full minute (a catch-up run). */
+const finishOf = (startedAt: string, finishedAt: string) =>
+  finishedAt.slice(0, 10) === startedAt.slice(0, 10) ? minute(finishedAt).slice(11) : minute(finishedAt);
 
 function resultText(result: Record<string, unknown> | null): string {
   if (!result) return '진행 중';
   if (result.skipped === 'late') return '건너뜀 (시각이 지난 알림)';
   const parts = Object.entries(result)
-    .filter(([, value]) => typeof value === 'number' || typeof value === 'string')
+    // An alert's sentence is on the home and the reconciliation screen; the counts are what a run did.
+    .filter(([key, value]) => key !== 'alert' && (typeof value === 'number' || typeof value === 'string'))
     .map(
       ([key, value]) =>
         `${COUNT_LABELS[key] ?? key} ${typeof value === 'number' ? value.toLocaleString('ko-KR') : value}`,
@@ -101,7 +111,7 @@ function JobLine({ job, canRerun }: { job: JobRow; canRerun: boolean }) {
             {job.lastRuns.map((run) => (
               <li key={run.period}>
                 <strong>{run.period}</strong> {minute(run.startedAt)}
-                {run.finishedAt ? ` → ${minute(run.finishedAt).slice(11)}` : ''} · {resultText(run.result)}
+                {run.finishedAt ? ` → ${finishOf(run.startedAt, run.finishedAt)}` : ''} · {resultText(run.result)}
               </li>
             ))}
           </ul>

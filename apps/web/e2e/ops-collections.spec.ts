@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AUTOPAY_CONSENT } from '@ohgood/contract/autopay';
+import { addMonths } from '@ohgood/contract/kst';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { apiCustomer, uniqueEmail } from './helpers';
+
+/*
+ * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O20): the home's count of refused
+ * debits opens the list, a row opens the customer, risk retries the debit now and sees the bank's answer,
+ * and the debit list shows it paid.
+ */
+
+const RISK = { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' };
+const shots = join(import.meta.dirname, '.tmp', 'ops');
+
+test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
+
+const codeNow = () => generate({ secret: RISK.secret, epoch: Math.floor(Date.now() / 1000) });
+
+/**
+ * Risk signed in through the API. A code is good once: if another spec just spent this step's code, wait for
+ * the authenticator's next one.
+ */
+async function riskToken(request: APIRequestContext): Promise<string> {
+  const first = await request.post('/api/ops/auth/sign-in', {
+    data: { email: RISK.email, password: 'ohgood-ops-123!' },
+  });
+  expect(first.ok()).toBe(true);
+  const token = (await first.json()).token as string;
+  const headers = { authorization: `Bearer ${token}` };
+  const tried = await codeNow();
+  let second = await request.post('/api/ops/auth/totp', { headers, data: { code: tried } });
+  if (second.status() === 401) {
+    await expect.poll(codeNow, { timeout: 35_000 }).not.toBe(tried);
+    second = await request.post('/api/ops/auth/totp', { headers, data: { code: await codeNow() } });
+  }
+  expect(second.ok(), await second.text()).toBe(true);
+  return token;
+}
+
+/** A customer with autopay on (consent and 1원 인증 through the API, the code read from the sandbox bank). */
+async function autopayCustomer(request: APIRequestContext, email: string) {
+  const token = await apiCustomer(request, email, `4${String(Date.now()).slice(-10)}`);
+  const headers = { authorization: `Bearer ${token}` };
+  const on = await request.put('/api/payment/autopay', {
+    headers,
+    data: { autopay: true, consentVersion: AUTOPAY_CONSENT.version },
+  });
+  expect(on.ok()).toBe(true);
+  expect((await request.post('/api/payment/autopay/verification', { headers })).ok()).toBe(true);
+  const inbox = await request.get('/api/payment/autopay/sandbox-deposits', { headers });
+  const [deposit] = (await inbox.json()).data as Array<{ depositorName: string }>;
+  const confirmed = await request.post('/api/payment/autopay/verification/confirm', {
+    headers,
+    data: { code: deposit?.depositorName.slice(2) },
+  });
+  expect(confirmed.ok()).toBe(true);
+}
+
+test('from the home count to a refused debit, retried now with the bank’s answer', async ({ page, request }) => {
+  mkdirSync(shots, { recursive: true });
+  const token = await riskToken(request);
+  const ops = { authorization: `Bearer ${token}` };
+  const today = (await (await request.get('/api/ops/home', { headers: ops })).json()).date as string;
+  const email = uniqueEmail('collect');
+  await autopayCustomer(request, email);
+  execFileSync('npx', ['tsx', 'src/test/e2e-failed-debit.ts', email, today], {
+    cwd: join(import.meta.dirname, '../../server'),
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
+    stdio: 'pipe',
+  });
+
+  await page.addInitScript((t) => sessionStorage.setItem('opsToken', t), token);
+  await page.goto('/ops');
+  const failures = page.getByRole('button', { name: /^자동납부 실패 \d+건 목록 열기$/ });
+  await expect(failures).toBeVisible();
+  await page.screenshot({ path: join(shots, 'collections-home.png') });
+  await failures.click();
+
+  await expect(page.getByRole('heading', { name: '수납 대상' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: '조건' })).toHaveValue('failed-today');
+  const row = page.getByRole('row').filter({ hasText: '잔액 부족' }).last();
+  await expect(row).toContainText('23,000원');
+  await page.screenshot({ path: join(shots, 'collections-list.png') });
+  await row.getByRole('button', { name: /열기$/ }).click();
+
+  const debits = page.getByRole('table', { name: '자동 납부 출금 내역' });
+  await expect(debits).toContainText('잔액 부족');
+  await debits.getByRole('button', { name: '지금 다시 출금' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/사유/).fill('고객이 잔액을 채웠다고 전화함');
+  await dialog.getByRole('button', { name: '다음' }).click();
+  await dialog.getByRole('button', { name: '실행' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(page.getByTestId('retry-answer')).toHaveText(
+    `${addMonths(today.slice(0, 7), -1)} 재출금 결과: 출금 완료 · 23,000원`,
+  );
+  await expect(debits.getByRole('row').nth(1)).toContainText('출금 완료');
+  await expect(debits.getByRole('button', { name: '지금 다시 출금' })).toHaveCount(0);
+  await page.getByTestId('retry-answer').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(shots, 'collections-retried.png') });
+
+  // The jobs page: every job with its schedule and next run.
+  await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '예약 작업' }).click();
+  await expect(page.getByRole('row', { name: /자동 납부/ })).toContainText('매일 10:00');
+  await page.screenshot({ path: join(shots, 'jobs.png') });
+});
