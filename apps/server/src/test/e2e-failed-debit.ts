@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { openCliDatabase, runCli } from '../db/cli-database';
 import { autopayAttempts, customers, statements } from '../db/schema';
 import { withTx } from '../db/tx';
+import { ensureStatement } from '../modules/bills/statements';
 import { writeDirectPurchases } from '../modules/payments/direct-purchases';
 import { ensureDemoMerchants } from '../seed/demo-merchants';
 
@@ -32,12 +33,12 @@ runCli(async () => {
           at: new Date(kstStartOfDay(dateInMonth(month, 20)).getTime() + 12 * 3_600_000),
         },
       ]);
-      await tx.insert(statements).values({ customerId: customer.id, month }).onConflictDoNothing();
+      await ensureStatement(tx, customer.id, month);
       const [statement] = await tx
         .select({ id: statements.id })
         .from(statements)
         .where(and(eq(statements.customerId, customer.id), eq(statements.month, month)));
-      if (!statement) throw new Error('no statement');
+      if (!statement) throw new Error(`no ${month} statement`);
       const at = new Date(kstStartOfDay(today).getTime() + 10 * 3_600_000);
       await tx.insert(autopayAttempts).values({
         statementId: statement.id,
