@@ -1,6 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, autopayAttempts, customers, repayments, sandboxBankDebits, statements } from '../../db/schema';
+import {
+  auditLog,
+  autopayAttempts,
+  customers,
+  repayments,
+  sandboxBankDebits,
+  staff,
+  statements,
+} from '../../db/schema';
 import { runJob } from '../../jobs/runner';
 import { verifyAutopay } from '../../test/autopay-fixture';
 import { createHarness, type Harness } from '../../test/harness';
@@ -9,7 +17,10 @@ import { insertPurchase } from '../../test/purchase-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
 import { runAutopay } from '../autopay/autopay-job';
 import { readSetting } from '../autopay/standing';
+import type { BankGateway } from '../bank/gateway';
 import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../bank/sandbox-bank';
+import type { StaffPrincipal } from '../ops/staff-principal';
+import { createCollectionsService } from './service';
 
 /** Collections on the real database (docs/rules/operations.md#O20–O23). */
 
@@ -112,6 +123,49 @@ describe('retry a failed debit now (O20)', () => {
       1,
     );
     expect((await attemptsOf(c.customerId)).filter((a) => a.status === 'PAID')).toHaveLength(1);
+  });
+
+  it('a retry whose process dies before the bank answers is finished once by the next autopay run', async () => {
+    const c = await failedCustomer();
+    await failOnThe15th();
+    const [failed] = await attemptsOf(c.customerId);
+    await setSandboxAccount(h.database.db, '신한', c.account, { balance: 50_000 }, h.clock.now());
+    const sandbox = createSandboxBank(h.database.db, h.clock);
+    // The bank takes the money, then this process "dies" before the answer is recorded.
+    const dying: BankGateway = {
+      ...sandbox,
+      async debit(request) {
+        await sandbox.debit(request);
+        throw new Error('process killed');
+      },
+    };
+    const [operator] = await h.database.db.select().from(staff).where(eq(staff.role, 'RISK')).limit(1);
+    const collections = createCollectionsService({
+      db: h.database.db,
+      clock: h.clock,
+      bank: dying,
+      previewKey: Buffer.alloc(32, 1),
+      suspend: async () => undefined,
+      lift: async () => undefined,
+    });
+    const by: StaffPrincipal = {
+      sessionId: 'test',
+      staffId: operator?.id ?? 0,
+      email: operator?.email ?? '',
+      name: '리스크',
+      role: 'RISK',
+      totp: true,
+    };
+    await expect(collections.retryDebit(by, c.customerId, failed?.statementId ?? 0, '재출금')).rejects.toThrow(
+      'process killed',
+    );
+    // After the lease, the scheduled background run asks again under the same key: the bank answers what it did.
+    h.clock.advance(3 * 60_000);
+    expect(await runAutopay(h.database.db, sandbox, h.clock)).toMatchObject({ paid: 1 });
+    expect((await sandboxAccount(h.database.db, '신한', c.account)).balance).toBe(20_000);
+    expect(await h.database.db.select().from(repayments).where(eq(repayments.customerId, c.customerId))).toHaveLength(
+      1,
+    );
   });
 
   it('refuses a bill whose debit never failed', async () => {
