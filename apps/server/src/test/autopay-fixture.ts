@@ -2,6 +2,7 @@ import { AUTOPAY_CONSENT, VERIFICATION_RULES } from '@ohgood/contract/autopay';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { customers } from '../db/schema';
+import type { BankGateway } from '../modules/bank/gateway';
 import { sandboxDeposits } from '../modules/bank/sandbox-bank';
 import type { Harness } from './harness';
 
@@ -51,4 +52,18 @@ export async function verifyAutopay(h: Harness, customer: { token: string; custo
   expect((await sendCode(h, customer.token)).statusCode).toBe(200);
   const confirmed = await confirmCode(h, customer.token, await depositedCode(h, customer.customerId));
   expect(confirmed.json().data.state).toBe('on');
+}
+
+/**
+ * A bank in front of which this process "dies": the bank debits, then the call throws before its answer can
+ * be recorded (what a crash between the bank call and the settlement leaves).
+ */
+export function dyingAfterDebit(bank: BankGateway): BankGateway {
+  return {
+    ...bank,
+    async debit(request) {
+      await bank.debit(request);
+      throw new Error('process killed');
+    },
+  };
 }

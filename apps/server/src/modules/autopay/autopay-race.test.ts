@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { autopayAttempts, notifications, purchases, repayments, sandboxBankDebits } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
-import { verifyAutopay } from '../../test/autopay-fixture';
+import { dyingAfterDebit, verifyAutopay } from '../../test/autopay-fixture';
 import { createHarness, type Harness, secondInstance } from '../../test/harness';
 import { kstAt, noticeKinds } from '../../test/notice-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
-import type { BankGateway } from '../bank/gateway';
 import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../bank/sandbox-bank';
 import { idempotencyKeyOf, runAutopay } from './autopay-job';
 
@@ -54,15 +53,8 @@ describe('autopay never debits twice (docs/rules/bills-and-grades.md#B17)', () =
   it('a process that dies between the bank’s answer and the repayment: retried with the same key, debited once', async () => {
     const { customerId } = await dueCustomer();
     const sandbox = createSandboxBank(h.database.db, h.clock);
-    // The bank debits, then the process "dies" before it can record the repayment.
-    const dying: BankGateway = {
-      ...sandbox,
-      async debit(request) {
-        await sandbox.debit(request);
-        throw new Error('process killed');
-      },
-      credit: sandbox.credit,
-    };
+    // The bank debits, then the process "dies" before it can record the answer.
+    const dying = dyingAfterDebit(sandbox);
     await runJob(h.database.db, h.clock, 'autopay');
     await expect(runAutopay(h.database.db, dying, h.clock)).rejects.toThrow('process killed');
     expect((await sandboxAccount(h.database.db, '신한', '11122233344')).balance).toBe(20_000);

@@ -10,14 +10,13 @@ import {
   statements,
 } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
-import { verifyAutopay } from '../../test/autopay-fixture';
+import { dyingAfterDebit, verifyAutopay } from '../../test/autopay-fixture';
 import { createHarness, type Harness } from '../../test/harness';
 import { kstAt, noticeKinds } from '../../test/notice-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
 import { runAutopay } from '../autopay/autopay-job';
 import { readSetting } from '../autopay/standing';
-import type { BankGateway } from '../bank/gateway';
 import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../bank/sandbox-bank';
 import type { StaffPrincipal } from '../ops/staff-principal';
 import { createCollectionsService } from './service';
@@ -131,14 +130,8 @@ describe('retry a failed debit now (O20)', () => {
     const [failed] = await attemptsOf(c.customerId);
     await setSandboxAccount(h.database.db, '신한', c.account, { balance: 50_000 }, h.clock.now());
     const sandbox = createSandboxBank(h.database.db, h.clock);
-    // The bank takes the money, then this process "dies" before the answer is recorded.
-    const dying: BankGateway = {
-      ...sandbox,
-      async debit(request) {
-        await sandbox.debit(request);
-        throw new Error('process killed');
-      },
-    };
+    // The bank debits, then the process "dies" before it can record the answer.
+    const dying = dyingAfterDebit(sandbox);
     const [operator] = await h.database.db.select().from(staff).where(eq(staff.role, 'RISK')).limit(1);
     const collections = createCollectionsService({
       db: h.database.db,
