@@ -8,7 +8,7 @@ import { generate } from 'otplib';
 import { apiCustomer, uniqueEmail } from './helpers';
 
 /*
- * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O20): the home's count of refused
+ * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O18): the home's count of refused
  * debits opens the list, a row opens the customer, risk retries the debit now and sees the bank's answer,
  * and the debit list shows it paid.
  */

@@ -183,7 +183,7 @@ export const domainEvent = z.discriminatedUnion('type', [
     autopay: z.boolean(),
   }),
   /**
-   * Staff asked a customer to pay now (docs/rules/operations.md#O22): the oldest bill with unpaid lines, and
+   * Staff asked a customer to pay now (docs/rules/operations.md#O20): the oldest bill with unpaid lines, and
    * whether it is overdue. At most one a customer a KST day.
    */
   z.object({

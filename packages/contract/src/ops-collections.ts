@@ -6,7 +6,7 @@ import { BANKS } from './limits';
 import { customerParams, customerRow, reason } from './ops';
 
 /**
- * The console's collections and jobs (docs/rules/operations.md#O20–O24): risk retries a failed debit, records a
+ * The console's collections and jobs (docs/rules/operations.md#O18–O22): risk retries a failed debit, records a
  * new debit account, reminds a customer and acts on a filtered list; admins re-run a job's missed period.
  */
 

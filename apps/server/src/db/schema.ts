@@ -853,7 +853,7 @@ export const autopayAttempts = pgTable(
       .notNull()
       .references(() => customers.id),
     kstDate: date('kst_date').notNull(),
-    /** 0 for the plan's attempt; each staff retry on the same day takes the next (migration 0073). */
+    /** 0 for the plan's attempt; each staff retry on the same day takes the next (migration 0077). */
     round: integer('round').notNull().default(0),
     /** PENDING | PAID | FAILED | SKIPPED */
     status: text('status').notNull().default('PENDING'),

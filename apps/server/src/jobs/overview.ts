@@ -6,7 +6,7 @@ import type { Executor } from '../db/tx';
 import { JOBS, type JobName, periodOf, scheduledAt } from './runner';
 
 /*
- * The console's view of the scheduled jobs (docs/rules/operations.md#O24), read from the job table (`JOBS`) and
+ * The console's view of the scheduled jobs (docs/rules/operations.md#O22), read from the job table (`JOBS`) and
  * `job_runs` through this one file, so moving the jobs onto a queue library repoints only it.
  */
 

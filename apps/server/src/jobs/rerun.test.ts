@@ -6,7 +6,7 @@ import { kstAt } from '../test/notice-helpers';
 import { signedInOperator } from '../test/staff-fixture';
 import { runJob } from './runner';
 
-/** The console's jobs page and an admin's re-run of a missed period (docs/rules/operations.md#O24). */
+/** The console's jobs page and an admin's re-run of a missed period (docs/rules/operations.md#O22). */
 
 let h: Harness;
 let admin: Record<string, string>;

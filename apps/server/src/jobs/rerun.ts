@@ -16,7 +16,7 @@ export interface RerunOptions {
 }
 
 /**
- * Runs one missed period of a job now (docs/rules/operations.md#O24), exactly as catch-up would: through
+ * Runs one missed period of a job now (docs/rules/operations.md#O22), exactly as catch-up would: through
  * `runJob`, whose `job_runs` key lets one instance of the cluster do it, and with catch-up's rule for a day
  * whose moment has passed (a late reminder is recorded as skipped, not sent). A period that already ran, or
  * whose time has not come, is refused with the reason.

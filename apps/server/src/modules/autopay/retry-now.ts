@@ -20,7 +20,7 @@ export interface RetryAttempt {
 }
 
 /**
- * Opens the attempt a staff retry debits (docs/rules/operations.md#O20), in the caller's transaction under the
+ * Opens the attempt a staff retry debits (docs/rules/operations.md#O18), in the caller's transaction under the
  * customer's lock: only for a statement autopay would debit (the customer's, autopay in force, not overdue,
  * with unpaid lines) whose debit failed before. A statement that already has an open attempt (the plan's, or another retry's) gets no
  * second one: the retry debits that one, under its key. Otherwise the attempt is today's next round, with a

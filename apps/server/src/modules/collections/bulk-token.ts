@@ -4,7 +4,7 @@ import { conflict } from '../../lib/errors';
 
 /**
  * A bulk action's preview, signed: the confirm acts on exactly the customers the operator saw, with the action
- * and reason they saw, and only for that operator and a few minutes (docs/rules/operations.md#O23). Nothing
+ * and reason they saw, and only for that operator and a few minutes (docs/rules/operations.md#O21). Nothing
  * is stored: the token carries the ids, and the server's key makes it unforgeable.
  */
 export interface BulkPlan {

@@ -21,7 +21,7 @@ import { createSandboxBank, sandboxAccount, setSandboxAccount } from '../bank/sa
 import type { StaffPrincipal } from '../ops/staff-principal';
 import { createCollectionsService } from './service';
 
-/** Collections on the real database (docs/rules/operations.md#O20–O23). */
+/** Collections on the real database (docs/rules/operations.md#O18–O21). */
 
 let h: Harness;
 let risk: Record<string, string>;
@@ -60,7 +60,7 @@ const attemptsOf = (customerId: number) =>
   h.database.db.select().from(autopayAttempts).where(eq(autopayAttempts.customerId, customerId));
 const auditOf = (action: string) => h.database.db.select().from(auditLog).where(eq(auditLog.action, action));
 
-describe('retry a failed debit now (O20)', () => {
+describe('retry a failed debit now (O18)', () => {
   it('debits once through autopay, shows the bank’s answer, and is audited', async () => {
     const c = await failedCustomer();
     await failOnThe15th();
@@ -176,7 +176,7 @@ describe('retry a failed debit now (O20)', () => {
   });
 });
 
-describe('send a reminder now (O22)', () => {
+describe('send a reminder now (O20)', () => {
   it('notifies through an event once a KST day, audited', async () => {
     const c = await failedCustomer();
     await failOnThe15th();
@@ -192,7 +192,7 @@ describe('send a reminder now (O22)', () => {
   });
 });
 
-describe('a new debit account (O21)', () => {
+describe('a new debit account (O19)', () => {
   it('links it, audited with the numbers masked, and autopay waits for the customer’s consent and 1원 code', async () => {
     const c = await failedCustomer();
     await failOnThe15th();
@@ -217,7 +217,7 @@ describe('a new debit account (O21)', () => {
   });
 });
 
-describe('bulk actions on a filtered list (O23)', () => {
+describe('bulk actions on a filtered list (O21)', () => {
   it('acts on exactly the previewed customers, one audit row each, none for one who left the filter', async () => {
     const a = await failedCustomer();
     const b = await failedCustomer();

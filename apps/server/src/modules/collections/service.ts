@@ -45,7 +45,7 @@ type Facts = { owed: number; oldest_month: string | null; overdue: boolean; fail
 const leftFilter = () => conflict('BULK_PREVIEW_STALE', '미리 본 뒤 조건에서 벗어난 고객입니다.');
 
 /**
- * Collections (docs/rules/operations.md#O20–O23): what risk does about customers who owe. Each act takes the
+ * Collections (docs/rules/operations.md#O18–O21): what risk does about customers who owe. Each act takes the
  * customer's lock and writes its audit row in its own transaction; money moves only through autopay's own
  * idempotent path, and notices only through domain events.
  */
@@ -130,7 +130,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     debits: async (customerId: number) => ({ items: await debitsOf(db, customerId) }),
 
     /**
-     * Retries a bill's autopay debit now (docs/rules/operations.md#O20): opens its attempt (or takes the open
+     * Retries a bill's autopay debit now (docs/rules/operations.md#O18): opens its attempt (or takes the open
      * one) under the customer's lock with the audit row, then debits it through autopay's own claim, key and
      * settlement. The bank's answer comes back on the debit.
      */
@@ -153,7 +153,7 @@ export function createCollectionsService(deps: CollectionsDeps) {
     },
 
     /**
-     * Links a new debit account the customer gave staff (docs/rules/operations.md#O21). The consent and the
+     * Links a new debit account the customer gave staff (docs/rules/operations.md#O19). The consent and the
      * 1원 인증 are the account's, so both lapse with the old one: autopay waits, pending, until the customer
      * agrees again and types the 1원 code in the app; staff never see or type a code.
      */

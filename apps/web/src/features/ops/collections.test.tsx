@@ -13,7 +13,7 @@ import { Home } from './pages/home';
 import { Jobs } from './pages/jobs';
 
 /*
- * The console's collections and jobs screens (docs/rules/operations.md#O20–O24) against a stubbed network: a
+ * The console's collections and jobs screens (docs/rules/operations.md#O18–O22) against a stubbed network: a
  * retry shows the bank's answer; a bulk action previews who it affects and confirms with the preview's token;
  * the jobs page shows runs and missed periods, and only an admin is offered a re-run.
  */

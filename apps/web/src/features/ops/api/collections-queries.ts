@@ -3,7 +3,7 @@ import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { opsKeys } from './keys';
 import { callOps } from './staff-api';
 
-/* The collections and jobs screens' reads and what their actions change (docs/rules/operations.md#O20–O24). */
+/* The collections and jobs screens' reads and what their actions change (docs/rules/operations.md#O18–O22). */
 
 export const collectionsKeys = {
   /** Every filtered list. */

@@ -19,7 +19,7 @@ const STATUS_TEXT: Record<DebitRow['status'], string> = {
 };
 
 /**
- * Collections on one customer (RISK, ADMIN; docs/rules/operations.md#O20–O22): the autopay debits with the
+ * Collections on one customer (RISK, ADMIN; docs/rules/operations.md#O18–O20): the autopay debits with the
  * bank's answers, a retry of a refused one now (the answer is shown at once), a reminder now, and a new debit
  * account the customer then verifies in the app.
  */

@@ -31,7 +31,7 @@ const ACTION_LABELS: Record<(typeof BULK_ACTIONS)[number], string> = {
 };
 
 /**
- * Collections (RISK, ADMIN; docs/rules/operations.md#O20–O23): a filtered list of customers who owe (overdue,
+ * Collections (RISK, ADMIN; docs/rules/operations.md#O18–O21): a filtered list of customers who owe (overdue,
  * a debit refused today, a grade), each opening the customer with their debits; and a bulk action on the
  * list: a reason, a preview of who is affected, and a confirm that acts on exactly those customers.
  */

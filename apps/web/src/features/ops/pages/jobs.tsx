@@ -54,7 +54,7 @@ function resultText(result: Record<string, unknown> | null): string {
 }
 
 /**
- * The scheduled jobs (RISK, ADMIN; docs/rules/operations.md#O24): each job's schedule, latest runs with their
+ * The scheduled jobs (RISK, ADMIN; docs/rules/operations.md#O22): each job's schedule, latest runs with their
  * counts, next run and missed periods; an admin re-runs a missed period, which runs once in the cluster.
  */
 export function Jobs({ staffRole }: { staffRole: StaffRole }) {
