@@ -75,13 +75,13 @@ test('from the home count to a refused debit, retried now with the bank’s answ
 
   await page.addInitScript((t) => sessionStorage.setItem('opsToken', t), token);
   await page.goto('/ops');
-  const failures = page.getByRole('button', { name: /^자동납부 실패 \d+건 목록 열기$/ });
+  const failures = page.getByRole('button', { name: /^자동납부 실패 \d+건 목록 보기$/ });
   await expect(failures).toBeVisible();
   await page.screenshot({ path: join(shots, 'collections-home.png') });
   await failures.click();
 
-  await expect(page.getByRole('heading', { name: '수납 대상' })).toBeVisible();
-  await expect(page.getByRole('combobox', { name: '조건' })).toHaveValue('failed-today');
+  await expect(page.getByRole('heading', { name: '업무 목록' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '오늘 실패한 자동이체', pressed: true })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: '잔액 부족' }).last();
   await expect(row).toContainText('23,000원');
   await page.screenshot({ path: join(shots, 'collections-list.png') });

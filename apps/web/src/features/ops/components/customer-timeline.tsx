@@ -1,3 +1,4 @@
+import { DEBIT_RESULT_LABELS } from '@ohgood/contract/ops-collections';
 import type { TimelineItem, TimelineKind } from '@ohgood/contract/ops-desk';
 import { won } from '../../../shared/format';
 import { useTimeline } from '../api/queries';
@@ -31,15 +32,8 @@ const AUTOPAY_STATUS: Record<string, string> = {
   SKIPPED: '건너뜀',
 };
 
-/** The bank's answers in Korean. */
-const BANK_ANSWERS: Record<string, string> = {
-  insufficient_funds: '잔액 부족',
-  account_closed: '해지된 계좌',
-  unavailable: '은행 점검·장애',
-  paid: '출금 완료',
-};
-
-export const bankAnswer = (result: string) => BANK_ANSWERS[result] ?? result;
+/** The bank's answers in Korean: the one wording the console uses for a debit (the contract's). */
+export const bankAnswer = (result: string) => DEBIT_RESULT_LABELS[result] ?? result;
 
 /** One item as a sentence. */
 export function describeItem(item: TimelineItem): string {
