@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { AUTOPAY_CONSENT } from '@ohgood/contract/autopay';
 import { addMonths } from '@ohgood/contract/kst';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { apiCustomer, uniqueEmail } from './helpers';
+import { openConsole, riskSession } from './staff-session';
 
 /*
  * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O18): the home's count of refused
@@ -13,33 +13,9 @@ import { apiCustomer, uniqueEmail } from './helpers';
  * and the debit list shows it paid.
  */
 
-const RISK = { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' };
 const shots = join(import.meta.dirname, '.tmp', 'ops');
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
-
-const codeNow = () => generate({ secret: RISK.secret, epoch: Math.floor(Date.now() / 1000) });
-
-/**
- * Risk signed in through the API. A code is good once: if another spec just spent this step's code, wait for
- * the authenticator's next one.
- */
-async function riskToken(request: APIRequestContext): Promise<string> {
-  const first = await request.post('/api/ops/auth/sign-in', {
-    data: { email: RISK.email, password: 'ohgood-ops-123!' },
-  });
-  expect(first.ok()).toBe(true);
-  const token = (await first.json()).token as string;
-  const headers = { authorization: `Bearer ${token}` };
-  const tried = await codeNow();
-  let second = await request.post('/api/ops/auth/totp', { headers, data: { code: tried } });
-  if (second.status() === 401) {
-    await expect.poll(codeNow, { timeout: 35_000 }).not.toBe(tried);
-    second = await request.post('/api/ops/auth/totp', { headers, data: { code: await codeNow() } });
-  }
-  expect(second.ok(), await second.text()).toBe(true);
-  return token;
-}
 
 /** A customer with autopay on (consent and 1원 인증 through the API, the code read from the sandbox bank). */
 async function autopayCustomer(request: APIRequestContext, email: string) {
@@ -62,7 +38,7 @@ async function autopayCustomer(request: APIRequestContext, email: string) {
 
 test('from the home count to a refused debit, retried now with the bank’s answer', async ({ page, request }) => {
   mkdirSync(shots, { recursive: true });
-  const token = await riskToken(request);
+  const token = await riskSession(request);
   const ops = { authorization: `Bearer ${token}` };
   const today = (await (await request.get('/api/ops/home', { headers: ops })).json()).date as string;
   const email = uniqueEmail('collect');
@@ -73,8 +49,7 @@ test('from the home count to a refused debit, retried now with the bank’s answ
     stdio: 'pipe',
   });
 
-  await page.addInitScript((t) => sessionStorage.setItem('opsToken', t), token);
-  await page.goto('/ops');
+  await openConsole(page, token);
   const failures = page.getByRole('button', { name: /^자동납부 실패 \d+건 목록 보기$/ });
   await expect(failures).toBeVisible();
   await page.screenshot({ path: join(shots, 'collections-home.png') });

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
+import { expect, test } from '@playwright/test';
 import { apiCustomer, uniqueEmail } from './helpers';
+import { openConsole, riskSession } from './staff-session';
 
 /*
  * The operator's desk end to end at a desktop's 1440×900: risk signs in, follows a home count to its work list,
@@ -10,23 +10,9 @@ import { apiCustomer, uniqueEmail } from './helpers';
  * timeline. Screenshots of the list and the customer (desktop, and a phone's 390×844) go to e2e/.tmp/desk.
  */
 
-const PASSWORD = 'ohgood-ops-123!';
-const RISK = { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' };
 const shots = join(import.meta.dirname, '.tmp', 'desk');
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
-
-async function signIn(page: Page) {
-  await page.goto('/ops');
-  await page.getByLabel('이메일').fill(RISK.email);
-  await page.getByLabel('비밀번호').fill(PASSWORD);
-  await page.getByRole('button', { name: '다음' }).click();
-  await page
-    .getByLabel('인증 앱의 6자리 코드')
-    .fill(await generate({ secret: RISK.secret, epoch: Math.floor(Date.now() / 1000) }));
-  await page.getByRole('button', { name: '로그인' }).click();
-  await expect(page.getByRole('navigation', { name: '운영 메뉴' })).toBeVisible();
-}
 
 test('from a home count to a list, a customer, a note with a promise date on the timeline', async ({
   page,
@@ -35,7 +21,7 @@ test('from a home count to a list, a customer, a note with a promise date on the
   mkdirSync(shots, { recursive: true });
   // A new customer: autopay is on and waits for consent, so they head the pending list (newest first).
   await apiCustomer(request, uniqueEmail('desk'));
-  await signIn(page);
+  await openConsole(page, await riskSession(request));
 
   const title = await page.getByRole('heading', { name: /^오늘의 현황 \(\d{4}-\d{2}-\d{2}\)$/ }).textContent();
   const appToday = /\d{4}-\d{2}-\d{2}/.exec(title ?? '')?.[0] as string;

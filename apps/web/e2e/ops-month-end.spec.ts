@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
+import { expect, type Page, test } from '@playwright/test';
 import { apiCustomer, apiPay, uniqueEmail } from './helpers';
+import { openConsole, riskSession } from './staff-session';
 
 /*
  * 월말 보고서 end to end at a desktop's 1440×900 (docs/rules/operations.md#O14–O15): a customer pays a shop whose
@@ -11,31 +11,9 @@ import { apiCustomer, apiPay, uniqueEmail } from './helpers';
  * name masked.
  */
 
-const RISK = { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' };
 const shots = join(import.meta.dirname, '.tmp', 'ops');
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
-
-/**
- * Risk's console session through the API. A TOTP code counts once; a spec before this one may have spent this
- * 30-second step's, so the next step's (within the one step of drift allowed) is the fallback.
- */
-async function riskSession(request: APIRequestContext): Promise<string> {
-  const first = await request.post('/api/ops/auth/sign-in', {
-    data: { email: RISK.email, password: 'ohgood-ops-123!' },
-  });
-  expect(first.ok()).toBe(true);
-  const token = (await first.json()).token as string;
-  const now = Math.floor(Date.now() / 1000);
-  for (const epoch of [now, now + 30]) {
-    const second = await request.post('/api/ops/auth/totp', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { code: await generate({ secret: RISK.secret, epoch }) },
-    });
-    if (second.ok()) return token;
-  }
-  throw new Error('risk could not pass the TOTP step');
-}
 
 /** Clicks a download button and returns the saved file's bytes. */
 async function downloaded(page: Page, button: string): Promise<Buffer> {
@@ -47,9 +25,7 @@ test('risk downloads the month-end report and the month’s payments, and reads 
   const customer = await apiCustomer(request, uniqueEmail('month-end'));
   await apiPay(request, customer, '=월말 김밥천국', 4_500);
 
-  const token = await riskSession(request);
-  await page.addInitScript((t) => sessionStorage.setItem('opsToken', t), token);
-  await page.goto('/ops');
+  await openConsole(page, await riskSession(request));
   await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '월말 보고서' }).click();
   await expect(page.getByRole('heading', { name: '월말 보고서' })).toBeVisible();
 

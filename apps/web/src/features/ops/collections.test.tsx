@@ -9,7 +9,6 @@ import { createConsoleQueryClient } from './api/query-client';
 import { opsToken } from './api/staff-api';
 import { DebitsPanel } from './components/debits-panel';
 import { Collections } from './pages/collections';
-import { Home } from './pages/home';
 import { Jobs } from './pages/jobs';
 
 /*
@@ -59,29 +58,6 @@ async function confirmWithReason(user: ReturnType<typeof userEvent.setup>, reaso
 
 beforeEach(() => opsToken.set('staff-token'));
 afterEach(() => vi.unstubAllGlobals());
-
-describe('the home counts', () => {
-  it('open the list behind them', async () => {
-    const user = userEvent.setup();
-    stubFetch({
-      'GET /api/ops/home': () => ({
-        date: '2026-12-15',
-        payments: { count: 0, amount: 0 },
-        refunds: { count: 0, amount: 0 },
-        overdueCustomers: 4,
-        autopayFailures: 3,
-        openReports: 0,
-        reconciliation: null,
-        alerts: [],
-      }),
-    });
-    const openList = vi.fn();
-    render(<Home openList={openList} />);
-    await user.click(await screen.findByRole('button', { name: '자동납부 실패 3건 목록 열기' }));
-    await user.click(screen.getByRole('button', { name: '연체 고객 4명 목록 열기' }));
-    expect(openList.mock.calls).toEqual([['failed-today'], ['overdue']]);
-  });
-});
 
 describe('retrying a debit', () => {
   it('offers the latest refusal again and shows the bank’s answer', async () => {
