@@ -8,8 +8,8 @@ import { merchantPaymentsEndpoints, merchantUserOpsEndpoints } from './merchant-
 import { monthEndEndpoints } from './month-end';
 import { notificationEndpoints } from './notifications';
 import { opsEndpoints } from './ops';
-import { opsDeskEndpoints } from './ops-desk';
 import { opsCollectionsEndpoints } from './ops-collections';
+import { opsDeskEndpoints } from './ops-desk';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { safetyEndpoints } from './safety';

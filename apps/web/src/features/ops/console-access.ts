@@ -1,8 +1,8 @@
 import { type Endpoint, isStaffAccess, type StaffRole } from '@ohgood/contract/endpoint';
 import { monthEndEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
-import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 import { opsCollectionsEndpoints as collections } from '@ohgood/contract/ops-collections';
+import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 
 /** Each role in Korean, with its name as the contract spells it. */
 export const ROLE_LABELS: Record<StaffRole, string> = {

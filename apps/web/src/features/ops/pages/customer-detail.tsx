@@ -1,8 +1,8 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { OpsCustomerPage } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
-import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 import { opsCollectionsEndpoints } from '@ohgood/contract/ops-collections';
+import { opsDeskEndpoints as desk } from '@ohgood/contract/ops-desk';
 import { withParticle } from '@ohgood/contract/particles';
 import { POINT_REASON_LABELS, type PointReason } from '@ohgood/contract/point-reasons';
 import { useState } from 'react';

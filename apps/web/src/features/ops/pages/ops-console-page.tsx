@@ -106,9 +106,7 @@ function Console() {
         )}
         {shown === 'lists' && <WorkLists key={list} staffRole={me.role} initial={list} />}
         {shown === 'customers' && <Customers staffRole={me.role} />}
-        {shown === 'collections' && (
-          <Collections staffRole={me.role} initial="overdue" />
-        )}
+        {shown === 'collections' && <Collections staffRole={me.role} initial="overdue" />}
         {shown === 'reconciliation' && <Reconciliation />}
         {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
         {shown === 'jobs' && <Jobs staffRole={me.role} />}
