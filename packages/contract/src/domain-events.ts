@@ -227,10 +227,40 @@ export const domainEvent = z.discriminatedUnion('type', [
   }),
   /** A moderator put a hidden short or comment of `customerId` back (restore, or dismiss of an auto-hidden one). */
   z.object({ type: z.literal('shorts.content_restored'), ...customer, ...moderatedItem }),
+  /**
+   * A merchant's KST day closed into a settlement (docs/rules/settlement.md): its amounts as fixed at close. Its
+   * fees post to the ledger. A merchant's fact: no customer.
+   */
+  z.object({
+    type: z.literal('settlement.closed'),
+    settlementId: id,
+    merchantId: id,
+    date,
+    sales: krw,
+    refunds: krw,
+    fees: z.number().int(),
+    net: z.number().int(),
+    payout: krw,
+    dueDate: date,
+  }),
+  /** The bank credited a settlement's payout to the merchant's account; it posts the payout to the ledger. */
+  z.object({
+    type: z.literal('settlement.paid'),
+    settlementId: id,
+    merchantId: id,
+    date,
+    amount: krw,
+    bank: z.string(),
+    /** Masked, like everywhere an account is shown. */
+    account: z.string(),
+  }),
   /** Watch points reached the daily cap (docs/rules/points.md#R6). */
   z.object({ type: z.literal('shorts.watch_cap_reached'), ...customer, date, limit: z.number().int().positive() }),
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 export type DomainEventType = DomainEvent['type'];
+/** An event about one customer (every event but a merchant's settlement facts). */
+export type CustomerEvent = Extract<DomainEvent, { customerId: number }>;
+export const isCustomerEvent = (event: DomainEvent): event is CustomerEvent => 'customerId' in event;
 /** One event type's shape, e.g. `DomainEventOf<'payment.completed'>`. */
 export type DomainEventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

@@ -13,6 +13,7 @@ import { opsDeskEndpoints } from './ops-desk';
 import { merchantEndpoints, paymentEndpoints } from './payments';
 import { reportEndpoints } from './report';
 import { safetyEndpoints } from './safety';
+import { merchantSettlementEndpoints, opsSettlementEndpoints } from './settlements';
 import { shortsEndpoints } from './shorts';
 import { discoveryEndpoints } from './shorts-discovery';
 import { webhookEndpoints } from './webhooks';
@@ -26,6 +27,7 @@ export const endpointGroups = {
   auth: authEndpoints,
   merchants: merchantEndpoints,
   merchantPayments: merchantPaymentsEndpoints,
+  settlements: merchantSettlementEndpoints,
   payments: paymentEndpoints,
   bills: billEndpoints,
   autopay: autopayEndpoints,
@@ -53,4 +55,5 @@ export const staffEndpoints: readonly Endpoint[] = [
   ...Object.values<Endpoint>(merchantUserOpsEndpoints),
   ...Object.values<Endpoint>(opsDeskEndpoints),
   ...Object.values<Endpoint>(opsCollectionsEndpoints),
+  ...Object.values<Endpoint>(opsSettlementEndpoints),
 ];
