@@ -1,4 +1,4 @@
-import { type DomainEvent, domainEvent } from '@ohgood/contract/domain-events';
+import { type DomainEvent, domainEvent, isCustomerEvent } from '@ohgood/contract/domain-events';
 import { domainEvents } from '../db/schema';
 import { noteForCommit, type Tx } from '../db/tx';
 
@@ -32,7 +32,12 @@ export function eventsInsertQuery(tx: Tx, events: readonly TimedEvent[]) {
   if (events.length === 0) return undefined;
   const rows = events.map(({ event, at }) => {
     const checked = domainEvent.parse(event);
-    return { type: checked.type, customerId: checked.customerId, payload: checked, occurredAt: at };
+    return {
+      type: checked.type,
+      customerId: isCustomerEvent(checked) ? checked.customerId : null,
+      payload: checked,
+      occurredAt: at,
+    };
   });
   noteForCommit(tx, EVENTS_COMMITTED);
   return tx.insert(domainEvents).values(rows);

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@ohgood/contract/domain-events';
+import type { CustomerEvent } from '@ohgood/contract/domain-events';
 import { describe, expect, it } from 'vitest';
 import { noticesOf } from './notice-copy';
 
@@ -11,7 +11,7 @@ const customerId = 7;
 const requestId = '00000000-0000-4000-8000-000000000001';
 
 /** A refund of a 12,500원 payment: unpaid (payout 0) or already repaid. */
-const refund = (amounts: { payout: number; pointsReturned: number; pointsTakenBack: number }): DomainEvent => ({
+const refund = (amounts: { payout: number; pointsReturned: number; pointsTakenBack: number }): CustomerEvent => ({
   type: 'payment.refunded',
   customerId,
   paymentId: 1,
@@ -22,7 +22,7 @@ const refund = (amounts: { payout: number; pointsReturned: number; pointsTakenBa
 });
 
 /** One event of each kind whose notice carries a number, each number large enough to need a separator. */
-const EVENTS: DomainEvent[] = [
+const EVENTS: CustomerEvent[] = [
   {
     type: 'payment.completed',
     customerId,
@@ -73,7 +73,7 @@ const EVENTS: DomainEvent[] = [
   { type: 'shorts.watch_cap_reached', customerId, date: '2026-11-10', limit: 1_000 },
 ];
 
-const texts = (event: DomainEvent) =>
+const texts = (event: CustomerEvent) =>
   noticesOf(event, 1, { autopay: false }).map((notice) => `${notice.title} ${notice.body}`);
 
 describe('notice copy (docs/rules/notifications.md#N2)', () => {
@@ -85,7 +85,7 @@ describe('notice copy (docs/rules/notifications.md#N2)', () => {
   });
 
   it('says the points a payment used, the roulette prize and the watch cap as the screens do', () => {
-    const byType = (type: DomainEvent['type']) => EVENTS.filter((event) => event.type === type).flatMap(texts);
+    const byType = (type: CustomerEvent['type']) => EVENTS.filter((event) => event.type === type).flatMap(texts);
     const [payment, roulette, cap] = [
       byType('payment.completed'),
       byType('points.posted'),

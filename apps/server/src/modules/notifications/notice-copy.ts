@@ -1,6 +1,6 @@
 import { DEBIT_FAILURE_TEXT } from '@ohgood/contract/autopay';
 import { limitChangedText } from '@ohgood/contract/bill-messages';
-import type { DomainEvent, DomainEventOf } from '@ohgood/contract/domain-events';
+import type { CustomerEvent, DomainEventOf } from '@ohgood/contract/domain-events';
 import { GRADES } from '@ohgood/contract/grades';
 import type { NoticeCategory, NoticeKind } from '@ohgood/contract/notifications';
 import { groupedNumber, points, won } from '@ohgood/contract/number-format';
@@ -32,7 +32,7 @@ type Draft = Omit<NoticeDraft, 'dedupeKey'> & { dedupeKey?: string };
  * concerns. An event no customer needs to hear about (a point use, an early repayment the customer made
  * themself) gives none. `eventId` keys each notice to its event, so dispatching an event again adds nothing.
  */
-export function noticesOf(event: DomainEvent, eventId: number, facts: CustomerFacts): NoticeDraft[] {
+export function noticesOf(event: CustomerEvent, eventId: number, facts: CustomerFacts): NoticeDraft[] {
   return draftsOf(event, facts).map((draft, index) => ({
     ...draft,
     dedupeKey: draft.dedupeKey ?? `event:${eventId}:${index}`,
@@ -48,11 +48,11 @@ export interface CustomerFacts {
  * The events whose copy reads `CustomerFacts` (draftsOf below): the dispatcher looks the facts up for these
  * alone, so a batch of watch claims' points costs no read of their customers.
  */
-const READS_CUSTOMER_FACTS: ReadonlySet<DomainEvent['type']> = new Set(['statement.issued']);
+const READS_CUSTOMER_FACTS: ReadonlySet<CustomerEvent['type']> = new Set(['statement.issued']);
 
-export const readsCustomerFacts = (event: DomainEvent): boolean => READS_CUSTOMER_FACTS.has(event.type);
+export const readsCustomerFacts = (event: CustomerEvent): boolean => READS_CUSTOMER_FACTS.has(event.type);
 
-function draftsOf(event: DomainEvent, facts: CustomerFacts): Draft[] {
+function draftsOf(event: CustomerEvent, facts: CustomerFacts): Draft[] {
   const customerId = event.customerId;
   const billing = (kind: NoticeKind, title: string, body: string, link = '/payment'): Draft => ({
     customerId,

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@ohgood/contract/domain-events';
+import { type DomainEvent, isCustomerEvent } from '@ohgood/contract/domain-events';
 import { NOTIFICATION_RULES } from '@ohgood/contract/notifications';
 import { eq, sql } from 'drizzle-orm';
 import { customers, notifications, shortSubscriptions } from '../../db/schema';
@@ -18,8 +18,10 @@ import { deliveryOf, preferencesOf } from './preferences';
 export function noticesConsumer(onPushDue: () => void = () => undefined): EventConsumer {
   return {
     name: 'notices',
-    wants: () => true,
-    async handle(batch, { tx, now, afterCommit }) {
+    // Notices are a customer's: a merchant's fact (a settlement) gives none.
+    wants: isCustomerEvent,
+    async handle(all, { tx, now, afterCommit }) {
+      const batch = all.flatMap((item) => (isCustomerEvent(item.event) ? [{ ...item, event: item.event }] : []));
       const autopay = await autopayOf(
         tx,
         batch.filter(({ event }) => readsCustomerFacts(event)).map(({ event }) => event.customerId),
