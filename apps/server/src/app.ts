@@ -85,6 +85,8 @@ import { reportRoutes } from './modules/report/routes';
 import { createReportService } from './modules/report/service';
 import { safetyRoutes } from './modules/safety/routes';
 import { createSafetyService } from './modules/safety/service';
+import { createSettlementOpsActions } from './modules/settlements/ops-actions';
+import { merchantSettlementRoutes, opsSettlementRoutes } from './modules/settlements/routes';
 import { createCommentsService } from './modules/shorts/comments-service';
 import { feedPosterOf } from './modules/shorts/feed-poster';
 import { createFeedService } from './modules/shorts/feed-service';
@@ -357,6 +359,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(monthEndRoutes(database.db, clock));
   await app.register(opsDeskRoutes(database.db, clock));
+  await app.register(merchantSettlementRoutes(database.db));
+  await app.register(opsSettlementRoutes(database.db, createSettlementOpsActions(database.db, clock)));
   await app.register(paymentRoutes(createPaymentService(database.db, clock)));
 
   const bills = createBillsService(database.db, clock);

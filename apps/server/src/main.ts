@@ -26,6 +26,7 @@ const loadAppModules = () =>
     import('./modules/bank/sandbox-bank'),
     import('./modules/media/sweep'),
     import('./db/tx'),
+    import('./modules/settlements/payouts'),
   ]);
 
 function storeWhere(config: ReturnType<typeof loadConfig>, mediaDir: (c: typeof config) => string): string {
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
     { createSandboxBank },
     { sweepMedia },
     { CommitListeners, listenedDb },
+    { payDueSettlements },
   ] = await modules;
   phases.modulesLoaded = Math.round(performance.now());
   const clock = config.CLOCK_START ? shiftedClock(config.CLOCK_START) : systemClock;
@@ -176,6 +178,7 @@ async function main(): Promise<void> {
         app.log,
         {
           autopay: () => runAutopay(db, bank, clock),
+          payouts: () => payDueSettlements(db, bank, clock),
           pushes: () => app.notices.push.drain(),
           webhooks: () => app.webhooks.sender.drain(),
           mediaSweep: () => sweepMedia(db, storage, clock),

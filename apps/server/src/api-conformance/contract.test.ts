@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import type { Endpoint } from '@ohgood/contract/endpoint';
 import { allEndpoints, endpointGroups } from '@ohgood/contract/endpoints';
 import { errorBody } from '@ohgood/contract/errors';
+import { addDays, kstDate } from '@ohgood/contract/kst';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifications } from '../db/schema';
+import { notifications, settlements } from '../db/schema';
+import { withTx } from '../db/tx';
+import { merchantIdForKey } from '../modules/merchants/keys';
+import { closeSettlements } from '../modules/settlements/close';
 import { consentToAutopay, depositedCode, sendCode } from '../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../test/harness';
 import { type EndpointSample, injectEndpoint } from '../test/inject-endpoint';
@@ -111,6 +116,19 @@ const samples: Samples = {
     payments: async (f) => {
       await paidRequest(f, await f.fresh());
       return { headers: (await f.merchant()).headers, query: { status: 'PAID', limit: 5 } };
+    },
+  },
+  settlements: {
+    list: async (f) => ({ headers: (await f.merchant()).headers, query: {} }),
+    get: async (f) => {
+      const { headers } = await f.merchant();
+      await paidRequest(f, await f.fresh());
+      // Today's sales closed as tomorrow's run would close them.
+      const { db } = f.h.database;
+      await withTx(db, (tx) => closeSettlements(tx, addDays(kstDate(f.h.clock.now()), 1), f.h.clock.now()));
+      const merchantId = (await merchantIdForKey(db, headers['x-merchant-key'] ?? '')) ?? 0;
+      const [row] = await db.select().from(settlements).where(eq(settlements.merchantId, merchantId));
+      return { headers, params: { settlementId: row?.id ?? 0 } };
     },
   },
   payments: {

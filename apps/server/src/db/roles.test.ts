@@ -78,6 +78,14 @@ it('the runtime role cannot alter, disable, empty or bypass the audit log', asyn
     expect(await refusal(`delete from ${table}`)).toBe(insufficientPrivilege);
     expect(await refusal(`alter table ${table} disable trigger all`)).toBe(insufficientPrivilege);
   }
+  // A settlement's amounts are fixed at close: the runtime role may update only its payout's columns.
+  expect(await refusal('update settlements set net = net')).toBe(insufficientPrivilege);
+  expect(await refusal('delete from settlements')).toBe(insufficientPrivilege);
+  expect(await refusal('truncate settlements')).toBe(insufficientPrivilege);
+  expect(await refusal("update settlements set last_result = 'x' where false")).toBe('ok');
+  for (const verb of ['truncate', 'delete from']) {
+    expect(await refusal(`${verb} settlement_lines`)).toBe(insufficientPrivilege);
+  }
   // What the app needs still works: reading it, and the DML of every other table.
   expect(await refusal('select count(*) from audit_log')).toBe('ok');
   expect(await refusal('update customers set name = name where false')).toBe('ok');

@@ -20,6 +20,22 @@ const APPEND_ONLY = [
   'ledger_entries',
   'ledger_lines',
   'merchant_portal_actions',
+  'settlement_lines',
+];
+
+/**
+ * Settlements: never removed, and the runtime role may update only a payout's own columns, never the amounts
+ * fixed at close (docs/rules/settlement.md#M4; a trigger also refuses any change to a final one).
+ */
+const SETTLEMENT_PAYOUT_COLUMNS = [
+  'status',
+  'paid_at',
+  'payout_bank',
+  'payout_account',
+  'attempts',
+  'claimed_until',
+  'next_try_at',
+  'last_result',
 ];
 
 /**
@@ -52,6 +68,9 @@ export async function grantRuntimeRole(owner: Runner, runtime: string): Promise<
     // The job queue: its worker adds, takes, completes and fails jobs through the library's functions and
     // tables; the schema itself changes only at migrate time, as the owner.
     ...queueGrants(escapeIdentifier(JOB_QUEUE_SCHEMA), role),
+    // Revoking the table's UPDATE also revokes its columns', so the columns are granted again after it.
+    `revoke update, delete, truncate on settlements from ${role}`,
+    `grant update (${SETTLEMENT_PAYOUT_COLUMNS.join(', ')}) on settlements to ${role}`,
   ];
   for (const statement of statements) await owner.query(statement);
 }

@@ -108,6 +108,15 @@ export const merchants = pgTable('merchants', {
   /** A disabled merchant's keys open nothing (docs/rules/operations.md#O7). */
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
   createdAt: createdAt(),
+  /** The fee on a sale in basis points, and the cycle: paid D+N business days (docs/rules/settlement.md). */
+  feeBps: integer('fee_bps').notNull().default(250),
+  settlementDays: integer('settlement_days').notNull().default(1),
+  /** Set by one operator, verified by another (ADR 0229); payouts wait until it is verified. */
+  settlementBank: text('settlement_bank'),
+  settlementAccount: text('settlement_account'),
+  settlementAccountSetBy: integer('settlement_account_set_by'),
+  settlementAccountVerifiedAt: timestamp('settlement_account_verified_at', { withTimezone: true }),
+  settlementAccountVerifiedBy: integer('settlement_account_verified_by'),
 });
 
 export const merchantApiKeys = pgTable(
@@ -1208,4 +1217,65 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_order_idx').on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'PENDING'`),
     index('webhook_deliveries_merchant_idx').on(t.merchantId, t.id),
   ],
+);
+
+/** RISK's holds on a merchant's payouts (docs/rules/settlement.md#M6): one open at a time, kept for good. */
+export const merchantPayoutHolds = pgTable('merchant_payout_holds', {
+  id: serial('id').primaryKey(),
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  reason: text('reason').notNull(),
+  heldBy: integer('held_by'),
+  heldAt: timestamp('held_at', { withTimezone: true }).notNull(),
+  releasedBy: integer('released_by'),
+  releasedAt: timestamp('released_at', { withTimezone: true }),
+  releaseReason: text('release_reason'),
+});
+
+/**
+ * One merchant's closed KST day (docs/rules/settlement.md, migration 0076): amounts fixed at close, immutable
+ * once PAID or NO_PAYOUT (a trigger refuses; the runtime role may update only the payout's own columns).
+ */
+export const settlements = pgTable('settlements', {
+  id: serial('id').primaryKey(),
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  businessDate: date('business_date').notNull(),
+  feeBps: integer('fee_bps').notNull(),
+  sales: bigint('sales', { mode: 'number' }).notNull(),
+  refunds: bigint('refunds', { mode: 'number' }).notNull(),
+  fees: bigint('fees', { mode: 'number' }).notNull(),
+  carriedIn: bigint('carried_in', { mode: 'number' }).notNull(),
+  net: bigint('net', { mode: 'number' }).notNull(),
+  payout: bigint('payout', { mode: 'number' }).notNull(),
+  dueDate: date('due_date').notNull(),
+  status: text('status', { enum: ['PENDING', 'PAID', 'NO_PAYOUT'] }).notNull(),
+  closedAt: timestamp('closed_at', { withTimezone: true }).notNull(),
+  payoutBank: text('payout_bank'),
+  payoutAccount: text('payout_account'),
+  attempts: integer('attempts').notNull().default(0),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+  nextTryAt: timestamp('next_try_at', { withTimezone: true }),
+  lastResult: text('last_result'),
+  paidAt: timestamp('paid_at', { withTimezone: true }),
+});
+
+/** A settlement's sales and refunds; each payment's sale and refund in exactly one settlement. */
+export const settlementLines = pgTable(
+  'settlement_lines',
+  {
+    settlementId: integer('settlement_id')
+      .notNull()
+      .references(() => settlements.id),
+    kind: text('kind', { enum: ['SALE', 'REFUND'] }).notNull(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => purchases.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    fee: bigint('fee', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.paymentId] })],
 );

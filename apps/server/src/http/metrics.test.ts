@@ -53,7 +53,13 @@ describe('/metrics', () => {
       h.database,
       h.clock,
       h.app.log,
-      { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
+      {
+        autopay: async () => ({}),
+        payouts: async () => ({}),
+        pushes: async () => 0,
+        webhooks: async () => 0,
+        mediaSweep: async () => ({}),
+      },
       h.app.metrics,
     );
     await stop();

@@ -60,6 +60,7 @@ async function instance(clock: ManualClock, jobs: readonly RegisteredJob[], bank
     clock,
     context: bank && { bank },
     autopayDebits: async () => ({}),
+    payouts: async () => ({}),
     pushes: async () => 0,
     webhooks: async () => 0,
     mediaSweep: async () => ({}),

@@ -37,6 +37,8 @@ export interface ClusterWork {
   context?: JobContext;
   /** Autopay's debit attempts that are due (after the daily plan, and retries a bank asked for). */
   autopayDebits(): Promise<object>;
+  /** Settlement payouts that are due (modules/settlements/payouts.ts), retried until the bank credits them. */
+  payouts(): Promise<object>;
   /** Pushes that are due (held back by quiet hours, or retried). */
   pushes(): Promise<number>;
   /** Merchant webhook deliveries due now: retries after their back-off, and any a wake-up missed. */
@@ -85,6 +87,8 @@ export const calendarJob = (job: JobName): RegisteredJob => ({
     );
     work.reported?.(job, seconds(), outcome);
     if (job === 'autopay') await debitsAfterPlan(work);
+    // A close's payouts due today (a catch-up's older days) are paid at once, not at the next tick.
+    if (job === 'settlement') await work.payouts();
     return outcome;
   },
 });
@@ -119,8 +123,10 @@ export const REGISTRY: readonly RegisteredJob[] = [
   calendarJob('autopay'),
   calendarJob('reconciliation'),
   calendarJob('prune'),
+  calendarJob('settlement'),
   catchUpJob,
   { name: 'autopay-debits', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.autopayDebits() },
+  { name: 'settlement-payouts', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.payouts() },
   { name: 'push-sending', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.pushes() },
   { name: 'webhook-sending', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.webhooks() },
   { name: 'media-sweep', schedule: { cron: MEDIA_SWEEP_CRON }, scope: 'cluster', run: (w) => w.mediaSweep() },

@@ -20,6 +20,7 @@ import { remindDueStatements } from '../modules/autopay/reminders-job';
 import type { BankStatements } from '../modules/bank/gateway';
 import { createSandboxBank } from '../modules/bank/sandbox-bank';
 import { reconcileDay } from '../modules/reconciliation/reconcile';
+import { closeSettlements } from '../modules/settlements/close';
 import { autoExtend, issueStatements, markOverdue } from './bill-jobs';
 import { pruneExpired } from './prune-job';
 
@@ -57,6 +58,12 @@ export interface JobContext {
  * and refunds are over and the bank has booked them, and before the 03:30 prune.
  */
 const RECONCILIATION_MINUTE = 90;
+
+/**
+ * The settlement close's KST minute (00:30): each merchant's day before is closed once it is over; its payout
+ * is made on the due business day by the background work (modules/settlements/payouts.ts).
+ */
+const SETTLEMENT_MINUTE = 30;
 
 /** The KST day a closed month's statements are issued: the first day after the month. */
 const STATEMENT_ISSUE_DAY = 1;
@@ -118,6 +125,14 @@ export const JOBS = {
     minute: RECONCILIATION_MINUTE,
     cron: dailyAt(RECONCILIATION_MINUTE),
     run: (tx, today, at, { bank }) => reconcileDay(tx, bank, addDays(today, -1), at),
+  },
+  // Every run closes every day not yet closed (docs/rules/settlement.md#M3), so a missed day needs no replay.
+  settlement: {
+    cadence: 'daily',
+    missed: 'latest',
+    minute: SETTLEMENT_MINUTE,
+    cron: dailyAt(SETTLEMENT_MINUTE),
+    run: closeSettlements,
   },
 } as const satisfies Record<string, JobSpec>;
 export type JobName = keyof typeof JOBS;

@@ -44,6 +44,7 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
   const ran = finished('auto-extension');
   const stop = await startScheduler(database, clock, log, {
     autopay: async () => ({}),
+    payouts: async () => ({}),
     pushes: async () => 0,
     webhooks: async () => 0,
     mediaSweep: async () => ({}),
@@ -73,6 +74,7 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   });
   const stop = await startScheduler(database, clock, log, {
     autopay: async () => ({}),
+    payouts: async () => ({}),
     pushes: async () => 0,
     webhooks: async () => 0,
     mediaSweep: async () => {
@@ -106,7 +108,13 @@ it('says at warn level that a reconciled day does not match, when its run finds 
     database,
     clock,
     log,
-    { autopay: async () => ({}), pushes: async () => 0, webhooks: async () => 0, mediaSweep: async () => ({}) },
+    {
+      autopay: async () => ({}),
+      payouts: async () => ({}),
+      pushes: async () => 0,
+      webhooks: async () => 0,
+      mediaSweep: async () => ({}),
+    },
     undefined,
     { bank },
   );

@@ -17,6 +17,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  */
 export interface BackgroundWork {
   autopay(): Promise<object>;
+  /** Settlement payouts that are due (modules/settlements/payouts.ts), retried until the bank credits them. */
+  payouts(): Promise<object>;
   pushes(): Promise<number>;
   /** Merchant webhook deliveries due now: retries after their back-off, and any a wake-up missed. */
   webhooks(): Promise<number>;
@@ -85,6 +87,7 @@ export async function startScheduler(
   const background = async () => {
     try {
       await work.autopay();
+      await work.payouts();
       await work.pushes();
       await work.webhooks();
     } catch (error) {
@@ -96,6 +99,7 @@ export async function startScheduler(
     clock,
     context,
     autopayDebits: work.autopay,
+    payouts: work.payouts,
     pushes: work.pushes,
     webhooks: work.webhooks,
     async mediaSweep() {
@@ -121,7 +125,7 @@ export async function startScheduler(
     const caughtUpAt = performance.now();
     // A missed day's debits run right after its plan, before the next missed run (an extension) judges the bill.
     const debitAfterPlan = async (outcome: { job: JobName }) => {
-      if (outcome.job === 'autopay') await background();
+      if (outcome.job === 'autopay' || outcome.job === 'settlement') await background();
     };
     for (const outcome of await catchUp(database.db, clock, debitAfterPlan, context)) {
       if (outcome.ran) log.info(outcome, 'caught up a missed job run');

@@ -13,7 +13,7 @@ export interface LedgerMismatch {
 /**
  * The ledger's invariants against the facts' own tables (docs/rules/ledger.md#L4), each account in one
  * statement: a customer's receivable is their unpaid bill lines; a merchant's payable is sales − refunds −
- * fees − payouts (credit, so negative; no fee or payout exists yet); the points liability is the sum of the
+ * fees − payouts (credit, so negative; fees as settled, payouts as the bank credited them); the points liability is the sum of the
  * customers' point balances; a customer's payable is their repaid lines refunded plus the autopay surpluses
  * not yet given back. Returns every account that disagrees (empty when the books agree).
  */
@@ -25,6 +25,9 @@ export async function ledgerMismatches(db: Db): Promise<LedgerMismatch[]> {
         union all
         select 'MERCHANT_PAYABLE', merchant_id, -(sum(total_price) - coalesce(sum(total_price)
           filter (where status = 'REFUNDED'), 0)) from purchases group by 2
+        union all
+        select 'MERCHANT_PAYABLE', merchant_id, sum(fees) + coalesce(sum(payout) filter (where status = 'PAID'), 0)
+          from settlements group by 2
         union all
         select 'POINTS_LIABILITY', 0, -coalesce(sum(point_balance), 0) from customers
         union all

@@ -15,9 +15,13 @@ export interface DebitRequest {
   idempotencyKey: string;
 }
 
-/** One credit to a customer's linked account: money the product gives back (docs/rules/bills-and-grades.md#B18). */
+/**
+ * One credit: money the product gives back to a customer's linked account (docs/rules/bills-and-grades.md#B18)
+ * or pays to a merchant's settlement account (docs/rules/settlement.md#M5). Names whose account it is.
+ */
 export interface CreditRequest {
-  customerId: number;
+  customerId?: number;
+  merchantId?: number;
   bank: string;
   account: string;
   amount: number;

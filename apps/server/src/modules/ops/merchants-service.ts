@@ -14,7 +14,7 @@ type MerchantRow = typeof merchants.$inferSelect;
 /** Live keys: a key revoked in the merchant portal no longer counts. */
 const keyCount = sql<number>`(select count(*)::int from ${merchantApiKeys} where ${merchantApiKeys.merchantId} = ${merchants.id} and ${merchantApiKeys.revokedAt} is null)`;
 
-function rowOf(row: MerchantRow & { keys: number }) {
+function rowOf(row: Pick<MerchantRow, 'id' | 'name' | 'category' | 'disabledAt' | 'createdAt'> & { keys: number }) {
   return {
     merchantId: row.id,
     name: row.name,

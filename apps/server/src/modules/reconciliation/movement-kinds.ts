@@ -1,10 +1,11 @@
 import type { MovementDirection } from '@ohgood/contract/reconciliation';
 import { and, eq, gte, isNotNull, lt, ne } from 'drizzle-orm';
-import { accountVerifications, autopayAttempts } from '../../db/schema';
+import { accountVerifications, autopayAttempts, settlements } from '../../db/schema';
 import type { Executor } from '../../db/tx';
 import { idempotencyKeyOf, surplusKeyOf } from '../autopay/autopay-job';
 import { verificationKeyOf } from '../autopay/verification';
 import { VERIFICATION_DEPOSIT } from '../bank/gateway';
+import { payoutKeyOf } from '../settlements/payouts';
 
 /** One entry of our books that says the bank moved money: its reference (the key we sent), amount and time. */
 export interface BookEntry {
@@ -73,6 +74,15 @@ async function verificationDeposits(executor: Executor, from: Date, to: Date): P
   return rows.map((row) => ({ reference: verificationKeyOf(row.id), amount: VERIFICATION_DEPOSIT, at: row.sentAt }));
 }
 
+/** Settlement payouts to merchants: each PAID settlement, under its own key (docs/rules/settlement.md#M5). */
+async function settlementPayouts(executor: Executor, from: Date, to: Date): Promise<BookEntry[]> {
+  const rows = await executor
+    .select({ id: settlements.id, payout: settlements.payout, paidAt: settlements.paidAt })
+    .from(settlements)
+    .where(and(isNotNull(settlements.paidAt), gte(settlements.paidAt, from), lt(settlements.paidAt, to)));
+  return rows.map((row) => ({ reference: payoutKeyOf(row.id), amount: row.payout, at: row.paidAt ?? to }));
+}
+
 /**
  * Every kind of bank movement the product makes (docs/rules/bills-and-grades.md#B20). A new kind is one entry
  * here, with the read of where its books record it.
@@ -81,6 +91,7 @@ export const MOVEMENT_KINDS: readonly MovementKind[] = [
   { kind: 'autopay_debit', direction: 'debit', prefix: 'autopay:', books: autopayDebits },
   { kind: 'surplus_refund', direction: 'credit', prefix: 'autopay-surplus:', books: surplusRefunds },
   { kind: 'verification_deposit', direction: 'credit', prefix: 'account-verification:', books: verificationDeposits },
+  { kind: 'settlement_payout', direction: 'credit', prefix: 'settlement-payout:', books: settlementPayouts },
 ];
 
 /** The kind a bank reference belongs to, by its prefix; `unknown` for a reference the product never sends. */

@@ -10,6 +10,7 @@ const MOVEMENT_LABELS: Record<string, string> = {
   autopay_debit: '자동 납부 출금',
   surplus_refund: '초과 출금 환급',
   verification_deposit: '1원 인증 입금',
+  settlement_payout: '가맹점 정산 지급',
   repayment: '상환',
   unknown: '알 수 없는 거래',
 };
