@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, isBusinessDay } from './business-days';
+import { addBusinessDays, holidaysKnown, isBusinessDay } from './business-days';
 
 /* Korean business days from the holiday file (docs/rules/settlement.md#M2). */
 describe('business days', () => {
@@ -19,7 +19,10 @@ describe('business days', () => {
     expect(isBusinessDay('2026-06-04')).toBe(true);
   });
 
-  it('refuses a year the holiday file does not hold rather than guess', () => {
-    expect(() => addBusinessDays('2027-12-31', 1)).toThrow(/2028/);
+  it('knows only weekends in a year the holiday file does not hold', () => {
+    expect(holidaysKnown('2027-12-31')).toBe(true);
+    expect(holidaysKnown('2028-01-03')).toBe(false);
+    // 2028-01-01 is a Saturday: Friday 2027-12-31 is followed by Monday 2028-01-03.
+    expect(addBusinessDays('2027-12-31', 1)).toBe('2028-01-03');
   });
 });

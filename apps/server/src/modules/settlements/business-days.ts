@@ -9,11 +9,16 @@ import calendar from './korean-holidays.json' with { type: 'json' };
 const HOLIDAYS: ReadonlySet<string> = new Set(calendar.holidays.map((h) => h.date));
 const YEARS: ReadonlySet<number> = new Set(calendar.years);
 
-/** True when `date` is a business day. A year the file does not hold is refused rather than guessed. */
+/** Whether the holiday file holds `date`'s year; outside it only weekends are known (see `isBusinessDay`). */
+export function holidaysKnown(date: string): boolean {
+  return YEARS.has(Number(date.slice(0, 4)));
+}
+
+/**
+ * True when `date` is a business day. In a year the file does not hold only weekends are skipped: a payout
+ * may then fall on a holiday (the bank books it the next business day) rather than every close stopping.
+ */
 export function isBusinessDay(date: string): boolean {
-  if (!YEARS.has(Number(date.slice(0, 4)))) {
-    throw new Error(`no public holidays known for ${date.slice(0, 4)}: add the year to korean-holidays.json`);
-  }
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
   return weekday !== 0 && weekday !== 6 && !HOLIDAYS.has(date);
 }
