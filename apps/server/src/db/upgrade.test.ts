@@ -9,11 +9,12 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { latestRelease } from '../../../../scripts/releases.mjs';
-import { customers, merchants, purchases } from '../db/schema';
+import { customers, purchases } from '../db/schema';
 import { withTx } from '../db/tx';
 import { repayLines } from '../modules/bills/service';
 import { trialBalance } from '../modules/ledger/trial-balance';
 import { refundPurchaseOfRequest } from '../modules/payments/refund';
+import { DEMO_MERCHANTS } from '../seed/demo-merchants';
 import { entriesOf, ledgerMismatches } from '../test/ledger-invariants';
 import { insertPurchase } from '../test/purchase-fixture';
 import { createTestDatabaseUrl, openTestDatabase } from '../test/test-database';
@@ -138,9 +139,13 @@ it('money facts from before the ledger get opening entries: the books balance an
     )
     .returning({ id: customers.id });
   if (!a || !b) throw new Error('customers not inserted');
-  // The shop's row only: its API key's table gained columns since (merchant portal keys).
-  const [shop] = await db.insert(merchants).values({ name: '업그레이드상점' }).returning({ id: merchants.id });
-  const merchantId = shop?.id ?? 0;
+  // Merchants as the schema of that release holds them (today's drizzle insert names columns added later).
+  for (const m of DEMO_MERCHANTS)
+    await pool.query('insert into merchants (name, category) values ($1, $2)', [m.name, m.category]);
+  const shop = await pool.query<{ id: number }>(
+    "insert into merchants (name, category) values ('업그레이드 상점', '식비') returning id",
+  );
+  const merchantId = shop.rows[0]?.id ?? 0;
   await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 12_000, pointUsed: 500, at });
   const repaid = await insertPurchase(db, { customerId: a.id, merchantId, totalPrice: 3_000, pointEarned: 30, at });
   const unpaidRefund = await insertPurchase(db, { customerId: b.id, merchantId, totalPrice: 7_000, at });

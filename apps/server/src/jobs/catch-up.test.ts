@@ -64,6 +64,8 @@ describe('catch-up after a downtime', () => {
       'reminders@2026-12-15',
       'autopay@2026-12-15',
       'auto-extension@2026-12',
+      // The settlement close runs once, at its latest day: that run closes every day not yet closed.
+      'settlement@2026-12-16',
       'reconciliation@2026-12-16',
       'prune@2026-12-16',
       'reminders@2026-12-16',
@@ -104,6 +106,7 @@ describe('catch-up after a downtime', () => {
       'reconciliation@2026-12-01',
       'reminders@2026-12-01',
       'autopay@2026-12-01',
+      'settlement@2026-12-02',
       'reconciliation@2026-12-02',
       'prune@2026-12-02',
       'reminders@2026-12-02',

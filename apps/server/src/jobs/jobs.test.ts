@@ -238,9 +238,10 @@ describe('once per cluster', () => {
       ['statement-issue', '2026-12', true],
       ['auto-extension', '2026-12', true],
       // The daily jobs never ran on this database: only their latest day, in the order of their instants:
-      // autopay (10:00) of yesterday, then today's reconciliation (01:30), prune (03:30) and reminders (08:00),
-      // as it is 09:00.
+      // autopay (10:00) of yesterday, then today's settlement (00:30), reconciliation (01:30), prune (03:30) and
+      // reminders (08:00), as it is 09:00.
       ['autopay', '2026-12-19', true],
+      ['settlement', '2026-12-20', true],
       ['reconciliation', '2026-12-20', true],
       ['prune', '2026-12-20', true],
       ['reminders', '2026-12-20', true],
@@ -256,7 +257,7 @@ describe('once per cluster', () => {
     const second = await catchUp(h.database.db, h.clock);
     expect(second).toEqual([]);
     expect((await customer(customerId)).gradePoint).toBe(10);
-    expect(await h.database.db.select().from(jobRuns)).toHaveLength(16);
+    expect(await h.database.db.select().from(jobRuns)).toHaveLength(17);
   });
 
   it('lists the scheduled KST runs up to now, the 1st before the 16th', () => {
