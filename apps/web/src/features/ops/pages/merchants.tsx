@@ -6,6 +6,7 @@ import { useConsoleAction, useMerchant, useMerchants } from '../api/queries';
 import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from '../components/console-ui';
+import { MerchantSettlement } from '../components/merchant-settlement';
 import styles from '../components/ops-console.module.css';
 import { MerchantUsers } from './merchant-users';
 
@@ -184,6 +185,7 @@ function MerchantDetail({ merchantId }: { merchantId: number }) {
         </div>
       )}
       {d && <MerchantUsers merchantId={merchantId} />}
+      <MerchantSettlement merchantId={merchantId} />
     </section>
   );
 }
