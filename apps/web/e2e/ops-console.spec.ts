@@ -312,6 +312,10 @@ test('admin screens: merchants, operators, a customer with statements and the wh
   await expect(page.getByRole('cell', { name: '#1' })).toBeVisible();
   await page.getByRole('button', { name: '상세' }).first().click();
   await expect(page.getByRole('heading', { name: '최근 결제 요청' })).toBeVisible();
+  // The merchant's settlement: its terms and the admin's actions.
+  const settlement = page.getByRole('region', { name: '정산' });
+  await expect(settlement).toContainText('2.50% · D+1 영업일');
+  await expect(settlement.getByRole('button', { name: '정산 계좌 등록' })).toBeVisible();
   await page.screenshot({ path: join(shots, 'merchants.png'), fullPage: true });
   await menu.getByRole('button', { name: '운영자' }).click();
   await expect(page.getByRole('cell', { name: 'risk@ops.ohgood.kr' })).toBeVisible();
