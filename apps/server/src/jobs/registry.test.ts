@@ -13,7 +13,14 @@ it('registers every calendar job once per cluster, and every row under a name of
   expect(new Set(names).size).toBe(names.length);
   for (const job of Object.keys(JOBS)) expect(byName(job)).toMatchObject({ scope: 'cluster' });
   // The rest of the background work: drains once per cluster, process state on every instance.
-  for (const name of ['autopay-debits', 'settlement-payouts', 'push-sending', 'webhook-sending', 'media-sweep', 'catch-up'])
+  for (const name of [
+    'autopay-debits',
+    'settlement-payouts',
+    'push-sending',
+    'webhook-sending',
+    'media-sweep',
+    'catch-up',
+  ])
     expect(byName(name).scope).toBe('cluster');
   for (const name of ['ranking-refresh', 'transcode-takeover']) expect(byName(name).scope).toBe('instance');
 });
