@@ -1234,7 +1234,7 @@ export const merchantPayoutHolds = pgTable('merchant_payout_holds', {
 });
 
 /**
- * One merchant's closed KST day (docs/rules/settlement.md, migration 0077): amounts fixed at close, immutable
+ * One merchant's closed KST day (docs/rules/settlement.md, migration 0078): amounts fixed at close, immutable
  * once PAID or NO_PAYOUT (a trigger refuses; the runtime role may update only the payout's own columns).
  */
 export const settlements = pgTable('settlements', {
