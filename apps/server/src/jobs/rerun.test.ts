@@ -36,6 +36,7 @@ describe('the jobs page', () => {
       'reminders',
       'autopay',
       'reconciliation',
+      'settlement',
     ]);
     const prune = jobs.find((job) => job.job === 'prune');
     expect(prune).toMatchObject({

@@ -18,6 +18,7 @@ const JOB_LABELS: Record<string, string> = {
   reminders: '납부 알림',
   autopay: '자동 납부',
   reconciliation: '일일 대사',
+  settlement: '가맹점 정산 마감',
 };
 
 /** What a run's counts are called; a count added later shows as its key. */
@@ -34,6 +35,8 @@ const COUNT_LABELS: Record<string, string> = {
   idempotencyKeys: '멱등 키 삭제',
   rateLimitCounters: '제한 기록 삭제',
   skipped: '건너뜀',
+  settlements: '정산',
+  lines: '정산 거래',
 };
 
 /** A run's finish: the time alone on the day it started, else the full minute (a catch-up run). */
