@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
 import { apiCustomer, openAsCustomer, settled, uniqueEmail } from './helpers';
+import { OPERATORS, signInOnScreen, staffSession } from './staff-session';
 
 /*
  * The operator console end to end, on the demo operators (README's demo table), at a desktop's 1440×900: an
@@ -12,47 +12,9 @@ import { apiCustomer, openAsCustomer, settled, uniqueEmail } from './helpers';
  * comment with the short it is on.
  */
 
-const PASSWORD = 'ohgood-ops-123!';
-const OPERATORS = {
-  RISK: { email: 'risk@ops.ohgood.kr', secret: 'XLYB565EMYZ3HONA3KRDCKY5QGLFVHQ6' },
-  MODERATOR: { email: 'moderator@ops.ohgood.kr', secret: 'NPGH446TF7SD64GYCIX4SKQYFGK3DGQM' },
-  ADMIN: { email: 'admin@ops.ohgood.kr', secret: 'QPGIMB3LVH3TATUS5RBTLBV26KZUM6WB' },
-};
 const shots = join(import.meta.dirname, '.tmp', 'ops');
 
 test.use({ viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false });
-
-/**
- * The code a real authenticator shows now: the server checks TOTP against real time, even while its own clock
- * runs shifted (CLOCK_START).
- */
-const codeFor = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) });
-
-/** An operator signed in through the API (setup and clean-up only): password, then the code. */
-async function apiOperator(request: APIRequestContext, who: keyof typeof OPERATORS) {
-  const first = await request.post('/api/ops/auth/sign-in', {
-    data: { email: OPERATORS[who].email, password: PASSWORD },
-  });
-  expect(first.ok()).toBe(true);
-  const headers = { authorization: `Bearer ${(await first.json()).token}` };
-  const second = await request.post('/api/ops/auth/totp', {
-    headers,
-    data: { code: await codeFor(OPERATORS[who].secret) },
-  });
-  expect(second.ok(), await second.text()).toBe(true);
-  return headers;
-}
-
-/** Signs in on the console's own screen: email and password, then the authenticator's code. */
-async function signInOnScreen(page: Page, who: keyof typeof OPERATORS) {
-  await page.goto('/ops');
-  await page.getByLabel('이메일').fill(OPERATORS[who].email);
-  await page.getByLabel('비밀번호').fill(PASSWORD);
-  await page.getByRole('button', { name: '다음' }).click();
-  await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(OPERATORS[who].secret));
-  await page.getByRole('button', { name: '로그인' }).click();
-  await expect(page.getByRole('navigation', { name: '운영 메뉴' })).toBeVisible();
-}
 
 /** Gives a reason, goes on to the confirmation and runs the action in the open dialog. */
 async function confirmWithReason(page: Page, reason: string) {
@@ -102,7 +64,7 @@ let admin: Record<string, string>;
 
 test.beforeAll(async ({ request }) => {
   mkdirSync(shots, { recursive: true });
-  admin = await apiOperator(request, 'ADMIN');
+  admin = { authorization: `Bearer ${await staffSession(request, OPERATORS.ADMIN)}` };
 });
 
 test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers the limit, and reads both in the audit log', async ({
@@ -123,7 +85,7 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   });
   expect(suspended.ok()).toBe(true);
 
-  await signInOnScreen(page, 'RISK');
+  await signInOnScreen(page, OPERATORS.RISK);
   await expect(page.getByText('오늘의 현황')).toBeVisible();
   await page.screenshot({ path: join(shots, 'home.png') });
   // Risk has no merchant or operator screens.
@@ -238,7 +200,7 @@ test('a moderator hides a reported short and an anonymous feed no longer shows i
     expect(reported.ok(), await reported.text()).toBe(true);
   }
 
-  await signInOnScreen(page, 'MODERATOR');
+  await signInOnScreen(page, OPERATORS.MODERATOR);
   const menu = page.getByRole('navigation', { name: '운영 메뉴' });
   await expect(menu.getByRole('button', { name: '고객' })).toHaveCount(0);
   await menu.getByRole('button', { name: '신고 검토' }).click();
