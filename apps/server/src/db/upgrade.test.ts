@@ -11,7 +11,7 @@ import { afterAll, expect, it } from 'vitest';
 import { latestRelease } from '../../../../scripts/releases.mjs';
 import { customers, purchases } from '../db/schema';
 import { withTx } from '../db/tx';
-import { repayLines } from '../modules/bills/service';
+import { repayLines } from '../modules/bills/bills-actions';
 import { trialBalance } from '../modules/ledger/trial-balance';
 import { refundPurchaseOfRequest } from '../modules/payments/refund';
 import { DEMO_MERCHANTS } from '../seed/demo-merchants';

@@ -8,7 +8,7 @@ import { isLockTimeout, rowsOf, type Tx, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { type BankGateway, withinDeadline } from '../bank/gateway';
-import { repayLines } from '../bills/service';
+import { repayLines } from '../bills/bills-actions';
 import { dueDate } from '../bills/statements';
 import { autopayActiveSql } from './standing';
 
