@@ -4,7 +4,7 @@ import { hit } from '../../db/rate-limit-counters';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { createRequest } from '../../test/payment-helpers';
-import { VALIDATE_FAILURES_PER_IP } from '../payments/service';
+import { VALIDATE_FAILURES_PER_IP } from '../payments/payments-actions';
 import { AUTH_LIMITS, signupHashingStats } from './service';
 
 let h: Harness;

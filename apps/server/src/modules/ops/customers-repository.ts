@@ -23,7 +23,7 @@ export type CustomerRow = typeof customers.$inferSelect;
 
 /**
  * The counters that lock a customer out (docs/rules/operations.md#O5): failed logins on their email
- * (`auth/service.ts`) and failed payment codes (`payments/service.ts`), both in 10-minute windows.
+ * (`auth/service.ts`) and failed payment codes (`payments/payments-actions.ts`), both in 10-minute windows.
  */
 export const LOCKOUT_WINDOW_MS = 10 * 60 * 1000;
 /**
