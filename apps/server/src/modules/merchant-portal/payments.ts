@@ -5,7 +5,8 @@ import { and, desc, eq, gt, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client';
 import { merchantPortalActions, paymentRequests } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { effectiveStatus, type MerchantService } from '../merchants/service';
+import { effectiveStatus } from '../merchants/payment-requests-reads';
+import type { MerchantService } from '../merchants/service';
 import type { MerchantUserPrincipal } from './principal';
 
 type RequestRow = typeof paymentRequests.$inferSelect;

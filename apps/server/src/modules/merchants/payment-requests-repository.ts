@@ -1,0 +1,90 @@
+import { and, eq, gt, inArray, lte } from 'drizzle-orm';
+import { isActiveRequest, paymentRequests } from '../../db/schema';
+import type { Executor, Tx } from '../../db/tx';
+
+/** The SQL of a merchant's payment requests; the reads and actions beside it decide and shape. */
+
+export type RequestRow = typeof paymentRequests.$inferSelect;
+type RequestValues = typeof paymentRequests.$inferInsert;
+
+const ofMerchant = (merchantId: number, requestId: string) =>
+  and(eq(paymentRequests.id, requestId), eq(paymentRequests.merchantId, merchantId));
+
+/** The merchant's request `requestId`; undefined for another merchant's or a missing one. */
+export async function findRequest(db: Executor, merchantId: number, requestId: string) {
+  const [row] = await db.select().from(paymentRequests).where(ofMerchant(merchantId, requestId));
+  return row;
+}
+
+/** The merchant's request for the order `orderId`. */
+export async function findOrderRequest(db: Executor, merchantId: number, orderId: string) {
+  const [row] = await db
+    .select()
+    .from(paymentRequests)
+    .where(and(eq(paymentRequests.merchantId, merchantId), eq(paymentRequests.orderId, orderId)));
+  return row;
+}
+
+/** Inserts the request unless its order already has one (then undefined); a held PIN throws its unique violation. */
+export async function insertRequest(db: Executor, values: RequestValues): Promise<RequestRow | undefined> {
+  const [row] = await db
+    .insert(paymentRequests)
+    .values(values)
+    .onConflictDoNothing({ target: [paymentRequests.merchantId, paymentRequests.orderId] })
+    .returning();
+  return row;
+}
+
+/** Marks expired ACTIVE rows EXPIRED so their PINs can be reused (the PIN index covers ACTIVE rows). */
+export async function sweepExpired(db: Executor, now: Date): Promise<void> {
+  // Rows another transaction holds (a final in progress) are skipped, never waited on: no lock cycles.
+  const expired = db
+    .select({ id: paymentRequests.id })
+    .from(paymentRequests)
+    .where(and(isActiveRequest, lte(paymentRequests.expiresAt, now)))
+    .for('update', { skipLocked: true });
+  await db
+    .update(paymentRequests)
+    .set({ status: 'EXPIRED', closedAt: now })
+    .where(and(inArray(paymentRequests.id, expired), isActiveRequest));
+}
+
+/** Cancels the merchant's request if it is still active and not past its expiry; undefined otherwise. */
+export async function cancelActive(db: Executor, merchantId: number, requestId: string, now: Date) {
+  const [row] = await db
+    .update(paymentRequests)
+    .set({ status: 'CANCELLED', closedAt: now })
+    .where(
+      and(
+        ofMerchant(merchantId, requestId),
+        isActiveRequest,
+        // Expiry is the clock's decision: a request past its expiry is EXPIRED, never CANCELLED.
+        gt(paymentRequests.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Who paid the merchant's request and its status, read without a lock. */
+export async function payerOf(tx: Tx, merchantId: number, requestId: string) {
+  const [payer] = await tx
+    .select({ customerId: paymentRequests.reservedBy, status: paymentRequests.status })
+    .from(paymentRequests)
+    .where(ofMerchant(merchantId, requestId));
+  return payer;
+}
+
+export async function lockRequest(tx: Tx, merchantId: number, requestId: string) {
+  const [locked] = await tx.select().from(paymentRequests).where(ofMerchant(merchantId, requestId)).for('update');
+  return locked;
+}
+
+export async function markRefunded(tx: Tx, requestId: string, now: Date): Promise<RequestRow | undefined> {
+  const [updated] = await tx
+    .update(paymentRequests)
+    .set({ status: 'REFUNDED', closedAt: now })
+    .where(eq(paymentRequests.id, requestId))
+    .returning();
+  return updated;
+}
