@@ -8,9 +8,9 @@ import { apiCustomer, uniqueEmail } from './helpers';
 import { openConsole, riskSession } from './staff-session';
 
 /*
- * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O18): the home's count of refused
- * debits opens the list, a row opens the customer, risk retries the debit now and sees the bank's answer,
- * and the debit list shows it paid.
+ * Collections end to end at a desktop's 1440×900 (docs/rules/operations.md#O17, #O18): the home's count of
+ * refused debits opens the list, a row opens the customer, risk retries the debit now and sees the bank's
+ * answer, notes the call with a promise to pay, and the timeline shows the note, the refusal and the paid retry.
  */
 
 const shots = join(import.meta.dirname, '.tmp', 'ops');
@@ -78,6 +78,20 @@ test('from the home count to a refused debit, retried now with the bank’s answ
   await expect(debits.getByRole('button', { name: '지금 다시 출금' })).toHaveCount(0);
   await page.getByTestId('retry-answer').scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(shots, 'collections-retried.png') });
+
+  // The call that led to the retry, with a promise to pay; the timeline shows both, the debit paid.
+  const form = page.getByRole('form', { name: '상담 메모 남기기' });
+  await form.getByLabel('결과').selectOption('PROMISED');
+  const promise = new Date(Date.parse(`${today}T00:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
+  await form.getByLabel('납부 약속일 (선택)').fill(promise);
+  await form.getByLabel('메모').fill('잔액을 채웠다고 전화함');
+  await form.getByRole('button', { name: '메모 저장' }).click();
+  const timeline = page.getByRole('region', { name: '타임라인' });
+  await expect(
+    timeline.getByRole('listitem').filter({ hasText: `납부 약속 ${promise} — 잔액을 채웠다고 전화함` }),
+  ).toHaveCount(1);
+  await expect(timeline.getByRole('listitem').filter({ hasText: '23,000원 · 출금 완료' })).toHaveCount(1);
+  await expect(timeline.getByRole('listitem').filter({ hasText: '은행 응답: 잔액 부족' })).not.toHaveCount(0);
 
   // The jobs page: every job with its schedule and next run.
   await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '예약 작업' }).click();

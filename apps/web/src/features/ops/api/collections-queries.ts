@@ -14,12 +14,18 @@ export const collectionsKeys = {
 } as const;
 
 export const collectionsChanges = {
-  /** A retry moves money: the customer's page and debits, the lists, today's figures. */
-  debit: (id: number): QueryKey[] => [opsKeys.customer(id), collectionsKeys.lists, opsKeys.home, opsKeys.audit],
+  /** A retry moves money: the customer's page, debits and timeline, the lists (the desk's too), today's figures. */
+  debit: (id: number): QueryKey[] => [
+    opsKeys.customer(id),
+    collectionsKeys.lists,
+    opsKeys.lists,
+    opsKeys.home,
+    opsKeys.audit,
+  ],
   /** A reminder, a new account, a bulk action: the customers, the lists and the audit log. */
-  customers: (): QueryKey[] => [opsKeys.customers, collectionsKeys.lists, opsKeys.home, opsKeys.audit],
+  customers: (): QueryKey[] => [opsKeys.customers, collectionsKeys.lists, opsKeys.lists, opsKeys.home, opsKeys.audit],
   /** A re-run: the jobs, and whatever a run changes (figures, lists). */
-  job: (): QueryKey[] => [collectionsKeys.jobs, opsKeys.home, collectionsKeys.lists, opsKeys.audit],
+  job: (): QueryKey[] => [collectionsKeys.jobs, opsKeys.home, collectionsKeys.lists, opsKeys.lists, opsKeys.audit],
 };
 
 export const useCollectionList = (filter: CollectionFilter) =>
