@@ -70,6 +70,15 @@ export const domainEvent = z.discriminatedUnion('type', [
     pointsReturned: krw,
     pointsTakenBack: krw,
   }),
+  /**
+   * A merchant cancelled its still active request (docs/rules/webhooks.md#W3). A merchant's fact: no customer.
+   */
+  z.object({ type: z.literal('payment.cancelled'), requestId: z.string().uuid(), merchantId: id }),
+  /**
+   * An unpaid request passed its expiry and the expiry sweep closed it (ADR 0237): recorded at its expiry
+   * instant. Reads decide expiry by the clock before this; the event is the fact for those who listen.
+   */
+  z.object({ type: z.literal('payment.expired'), requestId: z.string().uuid(), merchantId: id }),
   /** Lines repaid in one immutable record: by the customer (EARLY) or by an automatic debit (AUTOMATIC). */
   z.object({
     type: z.literal('repayment.made'),
@@ -259,7 +268,7 @@ export const domainEvent = z.discriminatedUnion('type', [
 ]);
 export type DomainEvent = z.infer<typeof domainEvent>;
 export type DomainEventType = DomainEvent['type'];
-/** An event about one customer (every event but a merchant's settlement facts). */
+/** An event about one customer (every event but a merchant's own facts: settlements, cancels, expiries). */
 export type CustomerEvent = Extract<DomainEvent, { customerId: number }>;
 export const isCustomerEvent = (event: DomainEvent): event is CustomerEvent => 'customerId' in event;
 /** One event type's shape, e.g. `DomainEventOf<'payment.completed'>`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { merchantKeyHeaders, paymentRequestView } from './payments';
+import { settlementSummary } from './settlements';
 
 /*
  * Signed merchant webhooks (docs/rules/webhooks.md): a shop's server registers HTTPS endpoints and hears of
@@ -54,7 +55,8 @@ export const webhookEvent = z.object({
   type: z.enum([...WEBHOOK_EVENT_TYPES, 'webhook.test']),
   /** When the fact happened (ISO instant). */
   createdAt: z.string(),
-  data: z.object({ payment: webhookPayment.optional() }).loose(),
+  /** A payment event carries `payment`; `settlement.paid` carries `settlement`, as the merchant API shows it. */
+  data: z.object({ payment: webhookPayment.optional(), settlement: settlementSummary.optional() }).loose(),
 });
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 

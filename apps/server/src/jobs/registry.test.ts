@@ -14,6 +14,7 @@ it('registers every calendar job once per cluster, and every row under a name of
   for (const job of Object.keys(JOBS)) expect(byName(job)).toMatchObject({ scope: 'cluster' });
   // The rest of the background work: drains once per cluster, process state on every instance.
   for (const name of [
+    'payment-expiry',
     'autopay-debits',
     'settlement-payouts',
     'push-sending',

@@ -1,6 +1,7 @@
 import { kstDate, kstIso } from '@ohgood/contract/kst';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
+import { expireDueRequests } from '../modules/merchants/expiry';
 import { RANK_REFRESH_MS } from '../modules/shorts/ranking';
 import { TRANSCODE_LEASE } from '../modules/shorts/transcode-lease';
 import { catchUp, JOBS, type JobContext, type JobName, type JobOutcome, periodOf, runJob } from './runner';
@@ -59,6 +60,11 @@ export interface InstanceWork {
 
 /** The autopay debits and pushes look for due rows this often (one cheap indexed query each). */
 const DUE_ROWS_CRON = '*/5 * * * *';
+/**
+ * Unpaid requests past their expiry are closed with their `payment.expired` event each minute (ADR 0237): a
+ * request lives two minutes, so its merchant's webhook hears of the expiry within a minute of it.
+ */
+const EXPIRY_CRON = '* * * * *';
 /** The media sweep lists the swept prefixes of the store: hourly, off the hour's busy minutes. */
 const MEDIA_SWEEP_CRON = '41 * * * *';
 /**
@@ -125,6 +131,12 @@ export const REGISTRY: readonly RegisteredJob[] = [
   calendarJob('prune'),
   calendarJob('settlement'),
   catchUpJob,
+  {
+    name: 'payment-expiry',
+    schedule: { cron: EXPIRY_CRON },
+    scope: 'cluster',
+    run: (w) => expireDueRequests(w.db, w.clock.now()),
+  },
   { name: 'autopay-debits', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.autopayDebits() },
   { name: 'settlement-payouts', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.payouts() },
   { name: 'push-sending', schedule: { cron: DUE_ROWS_CRON }, scope: 'cluster', run: (w) => w.pushes() },

@@ -3,9 +3,11 @@ import type { CreatePaymentRequestBody, PaymentRequestView } from '@ohgood/contr
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { conflict, unprocessable } from '../../lib/errors';
 import { refundPurchaseOfRequest } from '../payments/refund';
+import { expireDueRequests } from './expiry';
 import { effectiveStatus, loadRequest, requestNotFound, requestView } from './payment-requests-reads';
 import {
   cancelActive,
@@ -15,7 +17,6 @@ import {
   markRefunded,
   payerOf,
   type RequestRow,
-  sweepExpired,
 } from './payment-requests-repository';
 
 const REFUND_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
@@ -62,9 +63,9 @@ export function createPaymentRequestActions(db: Db, clock: Clock, ttlSeconds: nu
           });
           return row ? view(row, origin) : repeatOf(merchantId, body, origin);
         } catch (error) {
-          // Another request holds this PIN: free the expired ones' PINs and draw again.
+          // Another request holds this PIN: close the expired ones (freeing their PINs) and draw again.
           if (!isUniqueViolation(error, 'payment_requests_active_pin_key')) throw error;
-          await sweepExpired(db, now);
+          await expireDueRequests(db, now);
         }
       }
       throw new Error('could not allocate a unique PIN');
@@ -72,12 +73,17 @@ export function createPaymentRequestActions(db: Db, clock: Clock, ttlSeconds: nu
 
     async cancel(merchantId: number, requestId: string, origin: string): Promise<PaymentRequestView> {
       const now = clock.now();
-      const row = await cancelActive(db, merchantId, requestId, now);
+      // The cancel and its `payment.cancelled` event commit together (the merchant's webhooks hear of it).
+      const row = await withTx(db, async (tx) => {
+        const cancelled = await cancelActive(tx, merchantId, requestId, now);
+        if (cancelled) await recordEvent(tx, { type: 'payment.cancelled', requestId, merchantId }, now);
+        return cancelled;
+      });
       if (row) return view(row, origin);
       const current = await loadRequest(db, merchantId, requestId);
       if (current.status === 'CANCELLED') return view(current, origin);
       if (effectiveStatus(current, now) === 'EXPIRED') {
-        await sweepExpired(db, now);
+        await expireDueRequests(db, now);
         throw conflict('REQUEST_EXPIRED', '이미 만료된 결제 요청입니다. (상태: EXPIRED)');
       }
       throw conflict('NOT_CANCELLABLE', '진행 중인 결제 요청만 취소할 수 있습니다.');

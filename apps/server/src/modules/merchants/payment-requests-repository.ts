@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { isActiveRequest, paymentRequests } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 
@@ -35,18 +35,23 @@ export async function insertRequest(db: Executor, values: RequestValues): Promis
   return row;
 }
 
-/** Marks expired ACTIVE rows EXPIRED so their PINs can be reused (the PIN index covers ACTIVE rows). */
-export async function sweepExpired(db: Executor, now: Date): Promise<void> {
-  // Rows another transaction holds (a final in progress) are skipped, never waited on: no lock cycles.
-  const expired = db
+/**
+ * Closes up to `limit` ACTIVE requests past their expiry as EXPIRED, at their expiry instant; answers the rows it
+ * closed. Rows another transaction holds (a final in progress) are skipped, never waited on: no lock cycles.
+ */
+export async function expireDueBatch(tx: Tx, now: Date, limit: number) {
+  const due = tx
     .select({ id: paymentRequests.id })
     .from(paymentRequests)
     .where(and(isActiveRequest, lte(paymentRequests.expiresAt, now)))
+    .orderBy(asc(paymentRequests.expiresAt))
+    .limit(limit)
     .for('update', { skipLocked: true });
-  await db
+  return tx
     .update(paymentRequests)
-    .set({ status: 'EXPIRED', closedAt: now })
-    .where(and(inArray(paymentRequests.id, expired), isActiveRequest));
+    .set({ status: 'EXPIRED', closedAt: sql`${paymentRequests.expiresAt}` })
+    .where(and(inArray(paymentRequests.id, due), isActiveRequest))
+    .returning({ id: paymentRequests.id, merchantId: paymentRequests.merchantId, at: paymentRequests.expiresAt });
 }
 
 /** Cancels the merchant's request if it is still active and not past its expiry; undefined otherwise. */

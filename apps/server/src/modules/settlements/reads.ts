@@ -18,7 +18,8 @@ type SettlementRow = typeof settlements.$inferSelect;
 
 const PAGE = 50;
 
-function summaryOf(row: SettlementRow): SettlementSummary {
+/** A settlement as the merchant API shows it (its list, and the `settlement.paid` webhook). */
+export function settlementSummaryOf(row: SettlementRow): SettlementSummary {
   return {
     settlementId: row.id,
     date: row.businessDate,
@@ -43,7 +44,7 @@ export async function merchantSettlements(db: Db, merchantId: number, before?: n
     .where(and(eq(settlements.merchantId, merchantId), before ? lt(settlements.id, before) : undefined))
     .orderBy(desc(settlements.id))
     .limit(PAGE);
-  return rows.map(summaryOf);
+  return rows.map(settlementSummaryOf);
 }
 
 /** One of the merchant's own settlements with its lines; another merchant's is not found, like a missing one. */
@@ -68,7 +69,7 @@ export async function merchantSettlement(db: Db, merchantId: number, settlementI
     .innerJoin(paymentRequests, eq(paymentRequests.id, purchases.requestId))
     .where(eq(settlementLines.settlementId, settlementId))
     .orderBy(asc(settlementLines.at), asc(settlementLines.paymentId));
-  return { ...summaryOf(row), lines: lines.map((line) => ({ ...line, at: kstIso(line.at) })) };
+  return { ...settlementSummaryOf(row), lines: lines.map((line) => ({ ...line, at: kstIso(line.at) })) };
 }
 
 const CSV_HEADER = ['구분', '결제번호', '주문번호', '상품명', '금액', '수수료', '일시'];

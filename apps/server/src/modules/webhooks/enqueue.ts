@@ -1,34 +1,37 @@
 import { createHash } from 'node:crypto';
-import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { WEBHOOK_RULES, type WebhookEvent, type WebhookEventType } from '@ohgood/contract/webhooks';
 import { and, arrayContains, eq, inArray } from 'drizzle-orm';
-import { paymentRequests, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
+import { paymentRequests, settlements, webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema';
 import type { Tx } from '../../db/tx';
-import { type EventConsumer, eventTypes } from '../../events/relay';
+import { type EventConsumer, eventTypes, type RecordedEvent } from '../../events/relay';
+import { settlementSummaryOf } from '../settlements/reads';
 
-/** A payment fact a merchant hears of: which webhook event it is, and the status its resource shows. */
-interface PaymentFact {
-  type: WebhookEventType;
-  merchantId: number;
-  requestId: string;
-}
+/** A fact a merchant hears of: which webhook event it is, what it is about, and when it happened. */
+type WebhookFact = { type: WebhookEventType; merchantId: number; at: Date } & (
+  | { requestId: string }
+  | { settlementId: number }
+);
 
 /**
- * The domain events that are webhook events. A new one (the settlement's `settlement.paid`, a request
- * cancelled or expired once those are recorded as facts) is one more case here.
+ * The domain events that are webhook events; a new one is one more case here. A payment's events are about
+ * its request, `settlement.paid` about the settlement.
  */
-function paymentFactOf(event: DomainEvent): PaymentFact | undefined {
+function factOf({ event, occurredAt: at }: RecordedEvent): WebhookFact | undefined {
   switch (event.type) {
     case 'payment.completed':
-      return { type: 'payment.paid', merchantId: event.merchantId, requestId: event.requestId };
+      return { type: 'payment.paid', merchantId: event.merchantId, requestId: event.requestId, at };
     case 'payment.refunded':
-      return { type: 'payment.refunded', merchantId: event.merchantId, requestId: event.requestId };
+    case 'payment.cancelled':
+    case 'payment.expired':
+      return { type: event.type, merchantId: event.merchantId, requestId: event.requestId, at };
+    case 'settlement.paid':
+      return { type: 'settlement.paid', merchantId: event.merchantId, settlementId: event.settlementId, at };
     default:
       return undefined;
   }
 }
 
-/** The status the resource shows at each event, whatever happened to the request since. */
+/** The status the resource shows at each payment event, whatever happened to the request since. */
 const STATUS_AT = {
   'payment.paid': 'PAID',
   'payment.refunded': 'REFUNDED',
@@ -37,8 +40,9 @@ const STATUS_AT = {
 } as const;
 
 /**
- * The event's id, derived from the fact (a request is paid once and refunded once): the same on every run of
- * the outbox's batch, so a repeated batch finds its event and deliveries already there.
+ * The event's id, derived from the fact (a request is paid, refunded, cancelled or expired once; a settlement
+ * paid once): the same on every run of the outbox's batch, so a repeated batch finds its event and deliveries
+ * already there.
  */
 export function webhookEventIdOf(type: string, resourceId: string): string {
   return `evt_${createHash('sha256').update(`${type}:${resourceId}`).digest('hex').slice(0, 32)}`;
@@ -49,62 +53,89 @@ export const dueIn = (now: Date) => ({
   giveUpAt: new Date(now.getTime() + WEBHOOK_RULES.retryDays * 24 * 3_600_000),
 });
 
+type RequestRow = typeof paymentRequests.$inferSelect;
+
+/** The merchant API's payment request without its PIN and QR, with the status the event gave it. */
+function paymentResource(row: RequestRow, type: WebhookEventType) {
+  return {
+    requestId: row.id,
+    orderId: row.orderId,
+    requestName: row.requestName,
+    totalPrice: row.totalPrice,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    status: STATUS_AT[type as keyof typeof STATUS_AT],
+  };
+}
+
+/** The requests and settlements the facts are about, each of the fact's own merchant (or absent). */
+async function resourcesOf(tx: Tx, facts: readonly WebhookFact[]) {
+  const requestIds = [...new Set(facts.flatMap((fact) => ('requestId' in fact ? [fact.requestId] : [])))];
+  const settlementIds = [...new Set(facts.flatMap((fact) => ('settlementId' in fact ? [fact.settlementId] : [])))];
+  const requests =
+    requestIds.length > 0 ? await tx.select().from(paymentRequests).where(inArray(paymentRequests.id, requestIds)) : [];
+  const paid =
+    settlementIds.length > 0 ? await tx.select().from(settlements).where(inArray(settlements.id, settlementIds)) : [];
+  const requestById = new Map(requests.map((row) => [row.id, row]));
+  const settlementById = new Map(paid.map((row) => [row.id, row]));
+  return (fact: WebhookFact): { resourceId: string; data: WebhookEvent['data']; orderKey: string } | undefined => {
+    if ('requestId' in fact) {
+      const row = requestById.get(fact.requestId);
+      if (row?.merchantId !== fact.merchantId) return undefined;
+      return { resourceId: row.id, data: { payment: paymentResource(row, fact.type) }, orderKey: row.id };
+    }
+    const row = settlementById.get(fact.settlementId);
+    if (row?.merchantId !== fact.merchantId) return undefined;
+    return {
+      resourceId: `settlement:${row.id}`,
+      data: { settlement: settlementSummaryOf(row) },
+      orderKey: `settlement:${row.id}`,
+    };
+  };
+}
+
 /**
- * The outbox's webhook consumer (docs/rules/webhooks.md#W3): in the relay's transaction, each payment event
- * of a merchant with an endpoint taking it becomes one stored event and one delivery per such endpoint. It
- * only enqueues; the sender POSTs after the commit (`onEnqueued` wakes it). Nothing is stored for a merchant
+ * The outbox's webhook consumer (docs/rules/webhooks.md#W3): in the relay's transaction, each fact of a
+ * merchant with an endpoint taking it becomes one stored event and one delivery per such endpoint. It only
+ * enqueues; the sender POSTs after the commit (`onEnqueued` wakes it). Nothing is stored for a merchant
  * without endpoints.
  */
 export function createWebhookConsumer(onEnqueued: () => void): EventConsumer {
   return {
     name: 'webhooks',
-    wants: eventTypes('payment.completed', 'payment.refunded'),
+    wants: eventTypes(
+      'payment.completed',
+      'payment.refunded',
+      'payment.cancelled',
+      'payment.expired',
+      'settlement.paid',
+    ),
     async handle(batch, { tx, now, afterCommit }): Promise<void> {
-      const facts = batch.flatMap(({ event }) => paymentFactOf(event) ?? []);
+      const facts = batch.flatMap((recorded) => factOf(recorded) ?? []);
       if (facts.length === 0) return;
       const endpoints = await tx
-        .select({ id: webhookEndpoints.id, merchantId: webhookEndpoints.merchantId, events: webhookEndpoints.events })
+        .select({ merchantId: webhookEndpoints.merchantId, events: webhookEndpoints.events })
         .from(webhookEndpoints)
         .where(inArray(webhookEndpoints.merchantId, [...new Set(facts.map((fact) => fact.merchantId))]));
       const wanted = facts.filter((fact) =>
         endpoints.some((e) => e.merchantId === fact.merchantId && e.events.includes(fact.type)),
       );
       if (wanted.length === 0) return;
-      const requests = await tx
-        .select()
-        .from(paymentRequests)
-        .where(inArray(paymentRequests.id, [...new Set(wanted.map((fact) => fact.requestId))]));
-      const byId = new Map(requests.map((row) => [row.id, row]));
+      const resourceOf = await resourcesOf(tx, wanted);
       let enqueued = 0;
       for (const fact of wanted) {
-        const row = byId.get(fact.requestId);
-        if (!row || row.merchantId !== fact.merchantId) continue;
-        const at = (fact.type === 'payment.paid' ? row.paidAt : row.closedAt) ?? now;
-        const id = webhookEventIdOf(fact.type, fact.requestId);
-        const body: WebhookEvent = {
-          id,
-          type: fact.type,
-          createdAt: at.toISOString(),
-          data: {
-            payment: {
-              requestId: row.id,
-              orderId: row.orderId,
-              requestName: row.requestName,
-              totalPrice: row.totalPrice,
-              createdAt: row.createdAt.toISOString(),
-              expiresAt: row.expiresAt.toISOString(),
-              paidAt: row.paidAt?.toISOString() ?? null,
-              status: STATUS_AT[fact.type as keyof typeof STATUS_AT],
-            },
-          },
-        };
+        const resource = resourceOf(fact);
+        if (!resource) continue;
+        const id = webhookEventIdOf(fact.type, resource.resourceId);
+        const body: WebhookEvent = { id, type: fact.type, createdAt: fact.at.toISOString(), data: resource.data };
         enqueued += await enqueueEvent(tx, {
           id,
           merchantId: fact.merchantId,
           type: fact.type,
           body: JSON.stringify(body),
-          createdAt: at,
-          orderKey: fact.requestId,
+          createdAt: fact.at,
+          orderKey: resource.orderKey,
           now,
         });
       }
