@@ -155,6 +155,6 @@ test.describe('phone', () => {
     await expect(page.getByTestId('new-api-key')).toHaveCount(0);
 
     await page.getByRole('link', { name: /정산/ }).click();
-    await expect(page.getByText(/준비 중이에요/)).toBeVisible();
+    await expect(page.getByRole('heading', { name: '정산' })).toBeVisible();
   });
 });

@@ -4,18 +4,20 @@ import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { callPortal, createPortalQueryClient, portalToken, whenPortalSignedOut } from './api/portal-api';
 import styles from './components/portal.module.css';
-import { ComingSoon } from './pages/coming-soon';
 import { Enrol } from './pages/enrol';
 import { ApiKeys } from './pages/keys';
 import { Payments } from './pages/payments';
+import { Settlements } from './pages/settlements';
 import { SignIn } from './pages/sign-in';
+import { Webhooks } from './pages/webhooks';
 
 /** The portal's one cache (its own, apart from the customer app's). */
 const portalQueryClient = createPortalQueryClient();
 
 /**
  * The merchant portal (`/merchant/portal`, desktop first, usable at 390 px): a shop's own people sign in with a
- * password and a TOTP code, then read payments and refund them, and manage the shop's API keys. `/merchant`
+ * password and a TOTP code, then read payments and refund them, read settlements and download their CSV, and manage the shop's API
+ * keys and webhooks. `/merchant`
  * stays the checkout screen.
  */
 export default function MerchantPortalPage() {
@@ -37,12 +39,11 @@ function EnrolRoute() {
 /** Links are absolute: the portal's screens sit under a splat route, where relative ones would nest. */
 const BASE = '/merchant/portal';
 
-/** The menu; 정산 and 웹훅 are places kept for the settlement and webhook screens. */
 const SECTIONS = [
   { path: 'payments', label: '결제 내역' },
+  { path: 'settlements', label: '정산' },
   { path: 'keys', label: 'API 키' },
-  { path: 'settlements', label: '정산', soon: true },
-  { path: 'webhooks', label: '웹훅', soon: true },
+  { path: 'webhooks', label: '웹훅' },
 ] as const;
 
 function Portal() {
@@ -90,7 +91,6 @@ function Portal() {
         {SECTIONS.map((section) => (
           <NavLink key={section.path} to={`${BASE}/${section.path}`} className={styles.navLink}>
             {section.label}
-            {'soon' in section && <span className={styles.soon}>준비 중</span>}
           </NavLink>
         ))}
         <button type="button" className={`${styles.navLink} ${styles.signOut}`} onClick={signOut}>
@@ -102,8 +102,8 @@ function Portal() {
           <Route index element={<Navigate to={`${BASE}/payments`} replace />} />
           <Route path="payments" element={<Payments />} />
           <Route path="keys" element={<ApiKeys />} />
-          <Route path="settlements" element={<ComingSoon title="정산" what="정산 내역과 CSV 내려받기" />} />
-          <Route path="webhooks" element={<ComingSoon title="웹훅" what="웹훅 엔드포인트와 전송 기록" />} />
+          <Route path="settlements" element={<Settlements />} />
+          <Route path="webhooks" element={<Webhooks />} />
           <Route path="*" element={<Navigate to={`${BASE}/payments`} replace />} />
         </Routes>
       </main>

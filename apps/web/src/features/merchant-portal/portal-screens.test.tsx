@@ -226,8 +226,9 @@ describe('the portal', () => {
     expect(await screen.findByRole('heading', { name: '결제 내역' })).toBeInTheDocument();
     expect(portalToken.get()).toBe('pending-token');
     const menu = screen.getByRole('navigation', { name: '가맹점 메뉴' });
-    expect(within(menu).getByRole('link', { name: /정산/ })).toHaveTextContent('준비 중');
-    expect(within(menu).getByRole('link', { name: /웹훅/ })).toHaveTextContent('준비 중');
+    expect(within(menu).getByRole('link', { name: '정산' })).toHaveAttribute('href', '/merchant/portal/settlements');
+    expect(within(menu).getByRole('link', { name: '웹훅' })).toHaveAttribute('href', '/merchant/portal/webhooks');
+    expect(menu).not.toHaveTextContent('준비 중');
     expect(posts().map((c) => c.body)).toEqual([
       { email: 'shop@example.com', password: 'shop-password-1' },
       { code: '123456' },

@@ -1,6 +1,7 @@
 import { kstDate, kstTime } from '@ohgood/contract/kst';
 import type { ReactNode } from 'react';
 import { ApiError } from '../../../shared/api-client';
+import { notify } from '../../../shared/notify';
 import type { TwoFactorLook } from '../../../shared/ui/two-factor-forms';
 import styles from './portal.module.css';
 
@@ -73,3 +74,49 @@ export const portalLook: TwoFactorLook = {
 
 /** An ISO instant as KST 'YYYY-MM-DD HH:mm'. */
 export const kstMinute = (iso: string) => `${kstDate(iso)} ${kstTime(iso)}`;
+
+/**
+ * A secret the server answers once (a new API key, a webhook signing secret): shown here with a copy button
+ * until the person says they kept it, since it cannot be shown again.
+ */
+export function ShownOnce({
+  title,
+  note,
+  value,
+  testId,
+  onDone,
+}: {
+  title: string;
+  note: string;
+  value: string;
+  testId: string;
+  onDone: () => void;
+}) {
+  return (
+    <div className={`${styles.card} ${styles.secret}`} role="status">
+      <p>
+        <strong>{title}</strong> — {note}
+      </p>
+      <p className={styles.mono} data-testid={testId}>
+        {value}
+      </p>
+      <div className={styles.row}>
+        <button
+          type="button"
+          className={styles.secondary}
+          onClick={() =>
+            navigator.clipboard.writeText(value).then(
+              () => notify('복사했어요.'),
+              () => notify('복사하지 못했어요. 직접 선택해 복사해주세요.'),
+            )
+          }
+        >
+          복사
+        </button>
+        <button type="button" className={styles.primary} onClick={onDone}>
+          보관했어요
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@ import { confirmSheet } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import { useApiKeys, useKeyActions } from '../api/queries';
 import styles from '../components/portal.module.css';
-import { failure, kstMinute, ReadState } from '../components/portal-ui';
+import { failure, kstMinute, ReadState, ShownOnce } from '../components/portal-ui';
 
 /** A key as a shop tells it apart: its last four characters (keys made before the portal have none shown). */
 const keyLabel = (key: PortalKey) => (key.hint ? `ogm_…${key.hint}` : `키 #${key.keyId}`);
@@ -64,7 +64,15 @@ export function ApiKeys() {
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">API 키</h2>
-      {shown && <NewKey apiKey={shown} onDone={() => setShown(null)} />}
+      {shown && (
+        <ShownOnce
+          title="새 API 키"
+          note="지금 한 번만 보여드려요. 안전한 곳에 보관해주세요."
+          value={shown}
+          testId="new-api-key"
+          onDone={() => setShown(null)}
+        />
+      )}
       <div className={styles.card}>
         <div className={styles.row}>
           <p className={styles.muted}>결제 요청 API는 헤더 X-Merchant-Key에 키를 담아 호출해요.</p>
@@ -131,36 +139,5 @@ export function ApiKeys() {
         </ReadState>
       </div>
     </section>
-  );
-}
-
-/** A new key, shown this once: only its hash is kept, so it cannot be shown again. */
-function NewKey({ apiKey, onDone }: { apiKey: string; onDone: () => void }) {
-  return (
-    <div className={`${styles.card} ${styles.secret}`} role="status">
-      <p>
-        <strong>새 API 키</strong> — 지금 한 번만 보여드려요. 안전한 곳에 보관해주세요.
-      </p>
-      <p className={styles.mono} data-testid="new-api-key">
-        {apiKey}
-      </p>
-      <div className={styles.row}>
-        <button
-          type="button"
-          className={styles.secondary}
-          onClick={() =>
-            navigator.clipboard.writeText(apiKey).then(
-              () => notify('키를 복사했어요.'),
-              () => notify('복사하지 못했어요. 직접 선택해 복사해주세요.'),
-            )
-          }
-        >
-          복사
-        </button>
-        <button type="button" className={styles.primary} onClick={onDone}>
-          보관했어요
-        </button>
-      </div>
-    </div>
   );
 }
