@@ -59,6 +59,8 @@ export default defineConfig({
       SIGNUPS_PER_IP_PER_DAY: '1000',
       // The sandbox bank's "bank app": specs read the 1원 인증 code as the account holder would.
       SANDBOX_BANK_INBOX: 'true',
+      // The merchant portal spec's webhook endpoint is a server inside the test on 127.0.0.1.
+      WEBHOOKS_ALLOW_LOOPBACK: 'true',
     },
   },
 });
