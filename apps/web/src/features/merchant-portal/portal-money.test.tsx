@@ -111,7 +111,7 @@ describe('settlements', () => {
             orderId: 'ORDER-2',
             requestName: '쿠키',
             amount: 4_000,
-            fee: -100,
+            fee: 100,
             at: '2026-11-27T13:00:00+09:00',
           },
         ],
@@ -128,7 +128,11 @@ describe('settlements', () => {
     await user.click(screen.getByRole('button', { name: '2026-11-27 정산 상세' }));
     const detail = screen.getByRole('region', { name: '2026-11-27 정산' });
     expect(await within(detail).findByText('ORDER-2')).toBeInTheDocument();
-    expect(within(detail).getByText('환불')).toBeInTheDocument();
+    const refundLine = within(detail).getByText('ORDER-2').closest('tr') as HTMLElement;
+    expect(within(refundLine).getByText('환불')).toBeInTheDocument();
+    // A refund takes its amount and its fee back: both shown as minus.
+    expect(within(refundLine).getByText('-4,000원')).toBeInTheDocument();
+    expect(within(refundLine).getByText('-100원')).toBeInTheDocument();
     expect(within(detail).getByText('수수료 (2.50%)')).toBeInTheDocument();
   });
 

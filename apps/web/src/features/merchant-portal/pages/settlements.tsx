@@ -15,6 +15,9 @@ export const SETTLEMENT_STATUS_LABEL: Record<SettlementSummary['status'], string
 
 const LINE_LABEL = { SALE: '결제', REFUND: '환불' } as const;
 
+/** A refund takes its amount back and gives its fee back: shown as minus, as the totals count it. */
+const signed = (kind: keyof typeof LINE_LABEL, amount: number) => won(kind === 'REFUND' ? -amount : amount);
+
 /** The shop's settlements, newest day first; one opens with its lines and its CSV for the accountant. */
 export function Settlements() {
   const read = useSettlements();
@@ -162,10 +165,10 @@ function SettlementDetail({ summary, onClose }: { summary: SettlementSummary; on
                 </td>
                 <td data-label="상품">{line.requestName}</td>
                 <td data-label="금액" className={styles.amount}>
-                  {won(line.amount)}
+                  {signed(line.kind, line.amount)}
                 </td>
                 <td data-label="수수료" className={styles.amount}>
-                  {won(line.fee)}
+                  {signed(line.kind, line.fee)}
                 </td>
                 <td data-label="일시" className={styles.muted}>
                   {line.at.slice(0, 16).replace('T', ' ')}

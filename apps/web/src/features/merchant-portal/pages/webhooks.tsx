@@ -65,7 +65,7 @@ export function Webhooks() {
       <div className={styles.card}>
         <h3>엔드포인트</h3>
         <ReadState read={read} isEmpty={endpoints.length === 0} empty="등록된 엔드포인트가 없어요.">
-          <ul className={styles.form}>
+          <ul className={`${styles.list} ${styles.form}`}>
             {endpoints.map((endpoint) => (
               <Endpoint key={endpoint.endpointId} endpoint={endpoint} actions={actions} onSecret={setSecret} />
             ))}
