@@ -117,6 +117,38 @@ it('an expiry becomes a fact once, at its instant, even with two sweeps at once 
   expect(JSON.parse(m.hook.received[0]?.body ?? '{}').createdAt).toBe(request.expiresAt);
 });
 
+it('a request another transaction holds at its expiry (a final in progress) is skipped, never expired behind it', async () => {
+  const m = await createMerchant(db());
+  const request = await createRequest(h, m.headers, 2_000);
+  h.clock.advance(5 * 60_000);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  // Holds the row as a final does, then ends it PAID (as a final that had checked its expiry before it).
+  const final = withTx(db(), async (tx) => {
+    await tx.select().from(paymentRequests).where(eq(paymentRequests.id, request.requestId)).for('update');
+    locked();
+    await released;
+    await tx.update(paymentRequests).set({ status: 'PAID' }).where(eq(paymentRequests.id, request.requestId));
+  });
+  await holding;
+  // The sweep does not wait on the held row: it returns at once, having closed nothing of it.
+  await expireDueRequests(db(), h.clock.now());
+  expect(await eventsOfRequest(request.requestId)).toEqual([]);
+  release();
+  await final;
+  // Once paid it is never expired by a later sweep.
+  await expireDueRequests(db(), h.clock.now());
+  const [row] = await db().select().from(paymentRequests).where(eq(paymentRequests.id, request.requestId));
+  expect(row?.status).toBe('PAID');
+  expect(await eventsOfRequest(request.requestId)).toEqual([]);
+});
+
 it('the once-per-cluster expiry row runs the sweep every minute', async () => {
   const job = REGISTRY.find((row) => row.name === 'payment-expiry');
   expect(job).toMatchObject({ scope: 'cluster', schedule: { cron: '* * * * *' } });
