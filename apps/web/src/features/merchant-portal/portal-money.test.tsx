@@ -248,4 +248,27 @@ describe('webhooks', () => {
       ['DELETE', `/api/merchant/webhooks/${ENDPOINT_ID}`, undefined],
     ]);
   });
+
+  it('rotates the secret only after the confirmation and shows the new one once', async () => {
+    const user = userEvent.setup();
+    serve({
+      'GET /api/merchant/webhooks': () => ({ items: [endpoint()] }),
+      'GET /api/merchant/webhooks/deliveries': () => ({ items: [] }),
+      [`POST /api/merchant/webhooks/${ENDPOINT_ID}/rotate-secret`]: () => ({
+        endpoint: endpoint({ previousSecretExpiresAt: '2026-11-23T03:00:00.000Z' }),
+        secret: 'whsec_rotated',
+      }),
+    });
+    render(<Webhooks />);
+    const item = await screen.findByRole('listitem', { name: 'https://shop.example.com/hooks' });
+    await user.click(within(item).getByRole('button', { name: '비밀키 교체' }));
+    const sheet = await screen.findByTestId('confirm-sheet');
+    expect(writes()).toEqual([]);
+    await user.click(within(sheet).getByRole('button', { name: '교체' }));
+    expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_rotated');
+    expect(writes()).toEqual([
+      { method: 'POST', path: `/api/merchant/webhooks/${ENDPOINT_ID}/rotate-secret`, body: undefined },
+    ]);
+    expect(toastLog).toContain('비밀키를 교체했어요.');
+  });
 });
