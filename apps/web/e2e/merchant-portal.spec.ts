@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { apiCustomer, MERCHANT, settled } from './helpers';
+import { OPERATORS, signInOnScreen as signInToConsole } from './staff-session';
 
 /*
  * The merchant portal end to end: an ADMIN adds a merchant user to the demo shop on the console's screen, the
@@ -18,7 +19,6 @@ import { apiCustomer, MERCHANT, settled } from './helpers';
  */
 
 const shots = join(import.meta.dirname, '.tmp', 'merchant-portal');
-const ADMIN = { email: 'admin@ops.ohgood.kr', password: 'ohgood-ops-123!', secret: 'QPGIMB3LVH3TATUS5RBTLBV26KZUM6WB' };
 const DEMO_USER = {
   email: 'shop@merchant.ohgood.kr',
   password: 'ohgood-shop-123!',
@@ -72,12 +72,7 @@ test.describe('desktop', () => {
     request,
   }) => {
     // The ADMIN adds the user on the console's screen: the merchant's detail, a reason, a confirmation.
-    await page.goto('/ops');
-    await page.getByLabel('이메일').fill(ADMIN.email);
-    await page.getByLabel('비밀번호').fill(ADMIN.password);
-    await page.getByRole('button', { name: '다음' }).click();
-    await page.getByLabel('인증 앱의 6자리 코드').fill(await codeFor(ADMIN.secret));
-    await page.getByRole('button', { name: '로그인' }).click();
+    await signInToConsole(page, OPERATORS.ADMIN);
     await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '가맹점' }).click();
     await page
       .getByRole('row', { name: /스타벅스 강남점/ })
