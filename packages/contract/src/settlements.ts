@@ -69,9 +69,6 @@ export const settlementDetail = settlementSummary.extend({ lines: z.array(settle
 export const settlementParams = z.object({ settlementId: dbId() });
 export const settlementsQuery = z.object({ before: dbId().optional() }).strict();
 
-/** The CSV of one settlement (UTF-8 with a BOM, so spreadsheet apps read the Korean); outside the JSON contract. */
-export const SETTLEMENT_CSV_PATH = '/api/merchant/settlements/:settlementId/csv';
-
 export const merchantSettlementEndpoints = {
   list: defineEndpoint({
     method: 'GET',
@@ -91,6 +88,17 @@ export const merchantSettlementEndpoints = {
     response: settlementDetail,
     access: 'merchant',
     summary: '정산 상세 (결제 · 환불 내역)',
+    tags: ['merchant'],
+  }),
+  /** The CSV of one settlement: UTF-8 with a BOM, so spreadsheet apps read the Korean. */
+  csv: defineEndpoint({
+    method: 'GET',
+    path: '/api/merchant/settlements/:settlementId/csv',
+    params: settlementParams,
+    headers: merchantKeyHeaders,
+    response: z.string().describe('text/csv; charset=utf-8 (BOM, CRLF, RFC 4180)'),
+    access: 'merchant',
+    summary: '정산 내역 CSV',
     tags: ['merchant'],
   }),
 } as const;

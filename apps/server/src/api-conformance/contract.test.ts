@@ -82,6 +82,18 @@ async function webhookEndpoint(f: Fixtures): Promise<{ headers: Record<string, s
   return { headers, endpointId: created.json().endpoint.endpointId };
 }
 
+/** The merchant's settlement of today's sales, closed as tomorrow's run would close them. */
+const closedSettlement = async (f: Fixtures): Promise<EndpointSample> => {
+  const { headers } = await f.merchant();
+  await paidRequest(f, await f.fresh());
+  // Today's sales closed as tomorrow's run would close them.
+  const { db } = f.h.database;
+  await withTx(db, (tx) => closeSettlements(tx, addDays(kstDate(f.h.clock.now()), 1), f.h.clock.now()));
+  const merchantId = (await merchantIdForKey(db, headers['x-merchant-key'] ?? '')) ?? 0;
+  const [row] = await db.select().from(settlements).where(eq(settlements.merchantId, merchantId));
+  return { headers, params: { settlementId: row?.id ?? 0 } };
+};
+
 const samples: Samples = {
   auth: {
     register: async () => ({
@@ -120,16 +132,8 @@ const samples: Samples = {
   },
   settlements: {
     list: async (f) => ({ headers: (await f.merchant()).headers, query: {} }),
-    get: async (f) => {
-      const { headers } = await f.merchant();
-      await paidRequest(f, await f.fresh());
-      // Today's sales closed as tomorrow's run would close them.
-      const { db } = f.h.database;
-      await withTx(db, (tx) => closeSettlements(tx, addDays(kstDate(f.h.clock.now()), 1), f.h.clock.now()));
-      const merchantId = (await merchantIdForKey(db, headers['x-merchant-key'] ?? '')) ?? 0;
-      const [row] = await db.select().from(settlements).where(eq(settlements.merchantId, merchantId));
-      return { headers, params: { settlementId: row?.id ?? 0 } };
-    },
+    get: (f) => closedSettlement(f),
+    csv: (f) => closedSettlement(f),
   },
   payments: {
     validate: async (f) => {

@@ -1,8 +1,6 @@
 import {
   merchantSettlementEndpoints as merchantApi,
   opsSettlementEndpoints as opsApi,
-  SETTLEMENT_CSV_PATH,
-  settlementParams,
 } from '@ohgood/contract/settlements';
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,27 +22,15 @@ export function merchantSettlementRoutes(db: Db): FastifyPluginAsyncZod {
     registerEndpoint(app, merchantApi.get, async (request) =>
       merchantSettlement(db, requireMerchant(request), request.params.settlementId),
     );
-    // A file, not JSON: outside the contract's JSON bodies, like the status stream.
-    app.get(
-      SETTLEMENT_CSV_PATH,
-      {
-        config: { access: 'merchant' },
-        schema: {
-          tags: ['merchant'],
-          security: [{ merchantKey: [] }],
-          summary: '정산 내역 CSV (UTF-8 BOM, 계약 밖: JSON 본문 없음)',
-          params: settlementParams,
-        },
-      },
-      async (request, reply) => {
-        const { settlementId } = request.params;
-        const csv = await settlementCsv(db, requireMerchant(request), settlementId);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="settlement-${settlementId}.csv"`)
-          .send(csv);
-      },
-    );
+    registerEndpoint(app, merchantApi.csv, async (request, reply) => {
+      const { settlementId } = request.params;
+      const csv = await settlementCsv(db, requireMerchant(request), settlementId);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="settlement-${settlementId}.csv"`)
+        .send(csv);
+      return reply as never;
+    });
   };
 }
 

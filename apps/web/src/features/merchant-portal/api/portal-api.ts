@@ -1,4 +1,4 @@
-import { SETTLEMENT_CSV_PATH } from '@ohgood/contract/settlements';
+import { merchantSettlementEndpoints } from '@ohgood/contract/settlements';
 import { saveCsv } from '../../../shared/save-csv';
 import { createSessionQueryClient } from '../../../shared/session-query-client';
 import { createTabSessionCaller } from '../../../shared/tab-session-caller';
@@ -17,16 +17,10 @@ export const callPortal = session.call;
 /** The portal's own cache: a shop's payments never sit beside a customer's data. Signing out empties it. */
 export const createPortalQueryClient = createSessionQueryClient;
 
-/**
- * Downloads one settlement's CSV (a file, outside the JSON contract, so fetched here with the session's
- * token) and hands it to the browser as `settlement-<date>.csv`.
- */
+/** Downloads one settlement's CSV with the session and hands it to the browser as `settlement-<date>.csv`. */
 export async function downloadSettlementCsv(settlementId: number, date: string): Promise<void> {
-  const token = portalToken.get();
-  const response = await fetch(SETTLEMENT_CSV_PATH.replace(':settlementId', String(settlementId)), {
-    method: 'GET',
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  if (!response.ok) throw new Error(`settlement CSV answered ${response.status}`);
-  saveCsv(`settlement-${date}.csv`, await response.text());
+  saveCsv(
+    `settlement-${date}.csv`,
+    await callPortal(merchantSettlementEndpoints.csv, { headers: {}, params: { settlementId } }),
+  );
 }
