@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 
 /** A seeded operator (README's demo accounts). */
@@ -28,6 +28,8 @@ export async function withTotp(secret: string, tryCode: (code: string) => Promis
   for (let round = 0; round < 3; round++) {
     const now = step();
     for (const ahead of [0, 1]) if (await tryCode(await generate({ secret, epoch: (now + ahead) * 30 }))) return;
+    // Waiting for the next step is the authenticator's pace, not the test's: the test gets that time too.
+    test.info().setTimeout(test.info().timeout + 35_000);
     await expect.poll(step, { timeout: 35_000 }).toBeGreaterThan(now);
   }
   throw new Error('could not pass the TOTP step');
