@@ -145,7 +145,7 @@ function BulkAction({ filter }: { filter: CollectionFilter }) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const confirm = useConsoleAction(
+  const confirmBulk = useConsoleAction(
     (token: string) => callOps(api.bulkConfirm, { body: { token } }),
     () => collectionsChanges.customers(),
   );
@@ -169,7 +169,7 @@ function BulkAction({ filter }: { filter: CollectionFilter }) {
     setBusy(true);
     setError(null);
     try {
-      const done = await confirm(token);
+      const done = await confirmBulk(token);
       const text = `${ACTION_LABELS[done.action]}: ${done.done.length}명 처리${
         done.skipped.length > 0 ? `, ${done.skipped.length}명 제외 (조건에서 벗어났거나 이미 처리됨)` : ''
       }`;
