@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { jobRuns } from '../db/schema';
-import { shiftedClock } from '../lib/clock';
+import { ManualClock, shiftedClock } from '../lib/clock';
 import type { BankMovement, BankStatements } from '../modules/bank/gateway';
 import { openTestDatabase } from '../test/test-database';
 import { startScheduler } from './scheduler';
@@ -62,7 +62,7 @@ it('runs a job when the shifted clock (CLOCK_START) passes its boundary while th
   } finally {
     await stop();
   }
-}, 30_000);
+});
 
 it('runs the media sweep when the clock passes its minute of the hour', async () => {
   // Two seconds before xx:41 KST, the sweep's minute.
@@ -87,7 +87,7 @@ it('runs the media sweep when the clock passes its minute of the hour', async ()
   } finally {
     await stop();
   }
-}, 30_000);
+});
 
 it('says at warn level that a reconciled day does not match, when its run finds a mismatch', async () => {
   // Two seconds before 01:30 KST on 2 April, when the 1st is reconciled; the bank booked a debit on the 1st
@@ -127,4 +127,33 @@ it('says at warn level that a reconciled day does not match, when its run finds 
   } finally {
     await stop();
   }
-}, 30_000);
+});
+
+it('queues an instant that passes while the start-up catch-up runs at once, not a period later', async () => {
+  const boundary = Date.parse('2027-05-16T00:05:00+09:00');
+  const clock = new ManualClock(new Date(boundary - 1_000));
+  const { log, finished } = recordingLog();
+  const ran = finished('auto-extension');
+  const stop = await startScheduler(database, clock, log, {
+    // A slow start: the 16th 00:05 KST passes while the catch-up's background work runs.
+    autopay: async () => {
+      clock.set(new Date(boundary + 1_000));
+      return {};
+    },
+    payouts: async () => ({}),
+    pushes: async () => 0,
+    webhooks: async () => 0,
+    mediaSweep: async () => ({}),
+  });
+  try {
+    // Armed from after the catch-up, the timer would wait for June's 16th.
+    expect(await ran).toMatchObject({ job: 'auto-extension', period: '2027-05' });
+    const rows = await database.db
+      .select()
+      .from(jobRuns)
+      .where(and(eq(jobRuns.job, 'auto-extension'), eq(jobRuns.period, '2027-05')));
+    expect(rows).toHaveLength(1);
+  } finally {
+    await stop();
+  }
+});

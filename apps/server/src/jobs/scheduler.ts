@@ -39,9 +39,14 @@ function warnStaff(log: FastifyBaseLogger, outcome: JobOutcome) {
  * Calls `task` at each instant of `schedule` on the app's clock, one after another. Croner only computes the
  * instants (KST); the timers are ours, on the app clock: with CLOCK_START (a shifted clock for e2e and
  * demos) a boundary such as the 16th 00:05 KST passes while the server runs, as it would in production.
- * Returns a stop function.
+ * The first instant is the one after `from`: one that passed since then is run at once. Returns a stop function.
  */
-function onSchedule(clock: Clock, schedule: Schedule, task: (due: Date) => Promise<void>): () => void {
+function onSchedule(
+  clock: Clock,
+  schedule: Schedule,
+  task: (due: Date) => Promise<void>,
+  from = clock.now(),
+): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const pattern = 'cron' in schedule ? new Cron(schedule.cron, { timezone: 'Asia/Seoul', paused: true }) : undefined;
@@ -61,7 +66,7 @@ function onSchedule(clock: Clock, schedule: Schedule, task: (due: Date) => Promi
     );
     timer.unref();
   };
-  arm(nextAfter(clock.now()));
+  arm(nextAfter(from));
   return () => {
     stopped = true;
     clearTimeout(timer);
@@ -121,6 +126,9 @@ export async function startScheduler(
   // The worker starts while the catch-up runs (their start-up costs overlap); a failed start fails this one.
   const starting = startJobQueue(database.pool, clusterWork, log, jobs);
   starting.catch(() => undefined);
+  // The timers count from before the catch-up: an instant that passes while it runs (a slow start) is queued at
+  // once, not a whole period later; its period's key makes a run the catch-up already did a no-op.
+  const catchUpFrom = clock.now();
   try {
     const caughtUpAt = performance.now();
     // A missed day's debits run right after its plan, before the next missed run (an extension) judges the bill.
@@ -137,16 +145,19 @@ export async function startScheduler(
     await starting.then((queue) => queue.stop()).catch(() => undefined);
     throw error;
   }
-  // Each timer is armed now, from the app clock's present, so no due instant passes while the worker starts.
   const stops = jobs.flatMap((job) =>
     job.scope === 'cluster'
       ? [
-          onSchedule(clock, job.schedule, (due) =>
-            starting
-              .then((queue) => queue.add(job, due))
-              .catch((error: unknown) => {
-                log.error({ err: error, job: job.name }, 'could not queue a job run; the catch-up runs it later');
-              }),
+          onSchedule(
+            clock,
+            job.schedule,
+            (due) =>
+              starting
+                .then((queue) => queue.add(job, due))
+                .catch((error: unknown) => {
+                  log.error({ err: error, job: job.name }, 'could not queue a job run; the catch-up runs it later');
+                }),
+            catchUpFrom,
           ),
         ]
       : [],
