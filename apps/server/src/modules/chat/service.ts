@@ -17,7 +17,7 @@ import { mediaUrl } from '@ohgood/contract/media-url';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type chatProducts, chatSessions, customers } from '../../db/schema';
-import { rowsOf, type Tx, withTx } from '../../db/tx';
+import { type Executor, rowsOf, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { type LimitBasis, limitLeft, owedSql } from '../bills/statements';
 import {
@@ -30,7 +30,7 @@ import {
   runTurn,
 } from './engine';
 import type { ChatLlm } from './llm';
-import { forgetBeyondCap, readSessionForTurn, type SessionRow, saveSession } from './session-store';
+import { createSession, readSession, type SessionRow, updateSession } from './session-store';
 
 export interface ChatService {
   turn(customerId: number, input: { sessionId?: string | null; inputMessage: string }): Promise<ChatReply>;
@@ -74,10 +74,10 @@ type CatalogRow = { [K in keyof ProductRow]: ProductRow[K] | null } & LimitBasis
  * The catalogue and the limit come in one statement, written out like the session's (session-store.ts):
  * a recommending turn was the slowest of the chat benchmark's script by one round trip.
  */
-function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string): CatalogPort {
+function catalogFor(executor: Executor, clock: Clock, customerId: number, sessionId: string): CatalogPort {
   return {
     async suspension() {
-      const [row] = await tx
+      const [row] = await executor
         .select({ suspended: customers.suspended, staffSuspended: customers.staffSuspended })
         .from(customers)
         .where(eq(customers.id, customerId));
@@ -87,7 +87,7 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
     async recommend({ mood, hobby, excludeIds }: { mood: Mood; hobby: Hobby; excludeIds: readonly number[] }) {
       const shown = new Set(excludeIds);
       const found = await rowsOf<CatalogRow>(
-        tx,
+        executor,
         sql`
         select p.id, p.name, p.price, p.image_key as "imageKey", p.url, p.category, p.moods,
                ${customers.gradePoint} as "gradePoint", ${customers.creditLimit} as "creditLimit",
@@ -122,22 +122,60 @@ function catalogFor(tx: Tx, clock: Clock, customerId: number, sessionId: string)
   };
 }
 
+/**
+ * How many times a turn of an existing session runs on an unlocked read before it takes the session's row
+ * lock (ADR 0245): only turns of one session sent together (a double tap, two tabs, a script) ever retry.
+ */
+const UNLOCKED_ATTEMPTS = 3;
+
 export function createChatService(db: Db, clock: Clock, options: ChatServiceOptions): ChatService {
+  /** The turn on the session as `row` holds it (none, or expired: a new conversation). */
+  const turnOn = (
+    executor: Executor,
+    row: SessionRow | undefined,
+    customerId: number,
+    sessionId: string,
+    input: string,
+  ) => {
+    const expired = row !== undefined && clock.now().getTime() - row.updatedAtMs > CHAT_SESSION_IDLE_MS;
+    const state = row && !expired ? stateOf(row) : initialState();
+    return runTurn(state, input, catalogFor(executor, clock, customerId, sessionId));
+  };
+
+  /**
+   * A turn of an existing session: read without a lock, run, saved if the row is still as read (two
+   * statements, no transaction). Undefined when there is no such session, or another turn of it saved in
+   * between each time.
+   */
+  async function unlockedTurn(customerId: number, sessionId: string, input: string) {
+    for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
+      const row = await readSession(db, customerId, sessionId, { lock: false });
+      if (!row) return undefined;
+      const result = await turnOn(db, row, customerId, sessionId, input);
+      if (await updateSession(db, row, result.state, clock.now())) return result;
+    }
+    return undefined;
+  }
+
+  /** A turn holding the session's row lock, or starting the session (and keeping the customer's cap). */
+  const lockedTurn = (customerId: number, sessionId: string, given: boolean, input: string) =>
+    withTx(db, async (tx) => {
+      const now = clock.now();
+      const row = given ? await readSession(tx, customerId, sessionId, { lock: true }) : undefined;
+      const result = await turnOn(tx, row, customerId, sessionId, input);
+      if (row) await updateSession(tx, row, result.state, now);
+      else await createSession(tx, sessionId, customerId, result.state, now);
+      return result;
+    });
+
   return {
     async turn(customerId, { sessionId: given, inputMessage }) {
-      const { reply, sessionId } = await withTx(db, async (tx) => {
-        const now = clock.now();
-        // The client names its session (docs/rules/chat.md#C1) and the customer of the token owns it: the same id of
-        // another customer is that customer's own conversation. No id at all: the server names a new one.
-        const sessionId = given ?? randomUUID();
-        const row = given ? await readSessionForTurn(tx, customerId, given) : undefined;
-        const expired = row !== undefined && now.getTime() - row.updatedAtMs > CHAT_SESSION_IDLE_MS;
-        const state = row && !expired ? stateOf(row) : initialState();
-        const result = await runTurn(state, inputMessage, catalogFor(tx, clock, customerId, sessionId));
-        await saveSession(tx, sessionId, customerId, result.state, now);
-        if (!row) await forgetBeyondCap(tx, customerId);
-        return { ...result, sessionId };
-      });
+      // The client names its session (docs/rules/chat.md#C1) and the customer of the token owns it: the same id of
+      // another customer is that customer's own conversation. No id at all: the server names a new one.
+      const sessionId = given ?? randomUUID();
+      const { reply } =
+        (given ? await unlockedTurn(customerId, given, inputMessage) : undefined) ??
+        (await lockedTurn(customerId, sessionId, given != null, inputMessage));
       const rephrased = options.llm ? await options.llm.rephrase(reply.message) : null;
       return {
         message: rephrased ?? reply.message,
