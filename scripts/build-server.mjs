@@ -33,10 +33,13 @@ const SEPARATE = [
 ];
 /**
  * Never loaded: Fastify's default JSON-schema compilers (Ajv, fast-json-stringify and theirs, ~0.6 MB of the
- * bundle), which it builds only when not given its own; app.ts gives it zod's. Left external, so they would
+ * bundle), which it builds only when not given its own; app.ts gives it zod's. And TypeScript (6.3 MB), which
+ * the job queue's configuration loader imports only to read a `.ts` configuration file, which this server never
+ * has: bundled, it shared a chunk with a small package every start loads, so each start compiled it (the
+ * start-to-ready regression that came with the job queue, docs/performance.md). Left external, so they would
  * still load from node_modules if that changed.
  */
-const NOT_LOADED = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
+const NOT_LOADED = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'typescript'];
 /**
  * pg's `lib/stream.js` chooses its socket by probing for Cloudflare Workers: on Node 20, which has no
  * `navigator`, the probe builds a `Response`, and that loads Node's whole fetch implementation (30–45 ms of
