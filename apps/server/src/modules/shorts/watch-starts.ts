@@ -32,6 +32,19 @@ export async function openView(
 }
 
 /**
+ * The start of each served short without an unpaid watch of the customer. Built once: every signed-in feed page
+ * sends it (drizzle built its text on each page before).
+ */
+const startWatchesStatement = builtOnce(
+  sql`insert into short_views (short_id, customer_id, started_at)
+      select ids.id, ${sql.placeholder('customerId')}::int, ${sql.placeholder('at')}::timestamptz
+        from unnest(${sql.placeholder('shortIds')}::int[]) as ids(id), ${commitWithoutWaitingForDisk}
+       where not exists (select 1 from short_views v
+                          where v.customer_id = ${sql.placeholder('customerId')}::int and v.short_id = ids.id
+                            and v.rewarded_at is null)`,
+);
+
+/**
  * The customer was just served these shorts: each one without an unpaid watch gets one starting `at`.
  * Reloading a page adds no rows (an open watch keeps its earlier start, which only ever allows what real
  * time since then allows).
@@ -43,11 +56,5 @@ export async function startWatches(
   at: Date,
 ): Promise<void> {
   if (shortIds.length === 0) return;
-  await executor.execute(
-    sql`insert into short_views (short_id, customer_id, started_at)
-      select ids.id, ${customerId}::int, ${at.toISOString()}::timestamptz
-        from unnest(${`{${shortIds.join(',')}}`}::int[]) as ids(id), ${commitWithoutWaitingForDisk}
-       where not exists (select 1 from short_views v
-                          where v.customer_id = ${customerId} and v.short_id = ids.id and v.rewarded_at is null)`,
-  );
+  await startWatchesStatement(executor, { customerId, shortIds: `{${shortIds.join(',')}}`, at: at.toISOString() });
 }
