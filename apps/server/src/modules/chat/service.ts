@@ -144,24 +144,27 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
 
   /**
    * A turn of an existing session: read without a lock, run, saved if the row is still as read (two
-   * statements, no transaction). Undefined when there is no such session, or another turn of it saved in
-   * between each time.
+   * statements, no transaction). `missing` when there is no such session, `contended` when another turn of it
+   * saved in between each time.
    */
   async function unlockedTurn(customerId: number, sessionId: string, input: string) {
     for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
       const row = await readSession(db, customerId, sessionId, { lock: false });
-      if (!row) return undefined;
+      if (!row) return 'missing';
       const result = await turnOn(db, row, customerId, sessionId, input);
       if (await updateSession(db, row, result.state, clock.now())) return result;
     }
-    return undefined;
+    return 'contended';
   }
 
-  /** A turn holding the session's row lock, or starting the session (and keeping the customer's cap). */
-  const lockedTurn = (customerId: number, sessionId: string, given: boolean, input: string) =>
+  /**
+   * A turn holding the session's row lock (`existing`), or starting the session and keeping the customer's
+   * cap. A session another turn started meanwhile is updated by the start (docs/rules/chat.md#C1).
+   */
+  const lockedTurn = (customerId: number, sessionId: string, existing: boolean, input: string) =>
     withTx(db, async (tx) => {
       const now = clock.now();
-      const row = given ? await readSession(tx, customerId, sessionId, { lock: true }) : undefined;
+      const row = existing ? await readSession(tx, customerId, sessionId, { lock: true }) : undefined;
       const result = await turnOn(tx, row, customerId, sessionId, input);
       if (row) await updateSession(tx, row, result.state, now);
       else await createSession(tx, sessionId, customerId, result.state, now);
@@ -173,9 +176,11 @@ export function createChatService(db: Db, clock: Clock, options: ChatServiceOpti
       // The client names its session (docs/rules/chat.md#C1) and the customer of the token owns it: the same id of
       // another customer is that customer's own conversation. No id at all: the server names a new one.
       const sessionId = given ?? randomUUID();
+      const unlocked = given ? await unlockedTurn(customerId, given, inputMessage) : 'missing';
       const { reply } =
-        (given ? await unlockedTurn(customerId, given, inputMessage) : undefined) ??
-        (await lockedTurn(customerId, sessionId, given != null, inputMessage));
+        typeof unlocked === 'object'
+          ? unlocked
+          : await lockedTurn(customerId, sessionId, unlocked === 'contended', inputMessage);
       const rephrased = options.llm ? await options.llm.rephrase(reply.message) : null;
       return {
         message: rephrased ?? reply.message,
