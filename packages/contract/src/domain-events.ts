@@ -263,6 +263,13 @@ export const domainEvent = z.discriminatedUnion('type', [
     /** Masked, like everywhere an account is shown. */
     account: z.string(),
   }),
+  /**
+   * A 1원 인증 code was recorded and its deposit asked of the bank (docs/rules/bills-and-grades.md#B22): the won
+   * leaves the product's bank and posts to the ledger as verification expense.
+   */
+  z.object({ type: z.literal('account.verification_deposited'), ...customer, verificationId: id, amount: krw }),
+  /** The bank refused a code's 1원 deposit (the account is closed): its posting is reversed. */
+  z.object({ type: z.literal('account.verification_refused'), ...customer, verificationId: id, amount: krw }),
   /** Watch points reached the daily cap (docs/rules/points.md#R6). */
   z.object({ type: z.literal('shorts.watch_cap_reached'), ...customer, date, limit: z.number().int().positive() }),
 ]);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /*
  * The double-entry ledger's accounts (docs/rules/ledger.md). A line's amount is signed won: debit positive,
- * credit negative. Assets and expenses (receivables, bank clearing, points expense) normally hold a debit
+ * credit negative. Assets and expenses (receivables, bank clearing, points and verification expense) hold a debit
  * balance; liabilities, revenue and equity (payables, points liability, fee revenue, opening balance) a credit.
  */
 export const LEDGER_ACCOUNT_KINDS = [
@@ -22,6 +22,8 @@ export const LEDGER_ACCOUNT_KINDS = [
   'BANK_CLEARING',
   /** The balancing side of the opening entry of a database that held money facts before the ledger. */
   'OPENING_BALANCE',
+  /** The 1원 인증 deposits the product sent to prove a customer owns an account (its cost, never paid back). */
+  'VERIFICATION_EXPENSE',
 ] as const;
 export type LedgerAccountKind = (typeof LEDGER_ACCOUNT_KINDS)[number];
 

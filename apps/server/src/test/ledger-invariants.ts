@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/tx';
+import { VERIFICATION_DEPOSIT } from '../modules/bank/gateway';
 
 /** An account whose ledger balance is not what the product's own tables say it should be. */
 export interface LedgerMismatch {
@@ -15,7 +16,8 @@ export interface LedgerMismatch {
  * statement: a customer's receivable is their unpaid bill lines; a merchant's payable is sales − refunds −
  * fees − payouts (credit, so negative; fees as settled, payouts as the bank credited them); the points liability is the sum of the
  * customers' point balances; a customer's payable is their repaid lines refunded plus the autopay surpluses
- * not yet given back. Returns every account that disagrees (empty when the books agree).
+ * not yet given back; the verification expense is 1원 for every 1원 인증 code the bank did not refuse (as the
+ * reconciliation books them). Returns every account that disagrees (empty when the books agree).
  */
 export async function ledgerMismatches(db: Db): Promise<LedgerMismatch[]> {
   const rows = await rowsOf<{ kind: string; owner_id: number; ledger: string; expected: string }>(
@@ -35,11 +37,15 @@ export async function ledgerMismatches(db: Db): Promise<LedgerMismatch[]> {
         union all
         select 'CUSTOMER_PAYABLE', customer_id, -sum(surplus) from autopay_attempts
           where surplus > 0 and surplus_refunded_at is null group by 2
+        union all
+        select 'VERIFICATION_EXPENSE', 0, count(*) * ${VERIFICATION_DEPOSIT} from account_verifications
+          where status <> 'NOT_DELIVERED'
       ), wanted as (
         select kind, owner_id, sum(amount) as amount from expected group by 1, 2
       ), held as (
         select account_kind as kind, owner_id, sum(amount) as amount from ledger_lines
-        where account_kind in ('CUSTOMER_RECEIVABLE', 'MERCHANT_PAYABLE', 'POINTS_LIABILITY', 'CUSTOMER_PAYABLE')
+        where account_kind in ('CUSTOMER_RECEIVABLE', 'MERCHANT_PAYABLE', 'POINTS_LIABILITY', 'CUSTOMER_PAYABLE',
+          'VERIFICATION_EXPENSE')
         group by 1, 2
       )
       select kind, owner_id, coalesce(held.amount, 0)::text as ledger, coalesce(wanted.amount, 0)::text as expected

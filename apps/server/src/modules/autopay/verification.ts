@@ -5,9 +5,10 @@ import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { accountVerifications } from '../../db/schema';
 import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
+import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, tooMany, unprocessable } from '../../lib/errors';
-import { type BankGateway, withinDeadline } from '../bank/gateway';
+import { type BankGateway, VERIFICATION_DEPOSIT, withinDeadline } from '../bank/gateway';
 import { readStanding } from './standing';
 
 /*
@@ -103,6 +104,12 @@ export function createVerification(deps: VerificationDeps) {
         })
         .returning({ id: accountVerifications.id });
       if (!row) throw new Error('verification row missing after insert');
+      // The code's won is booked as sent with its row (the reconciliation reads it so), posted to the ledger.
+      await recordEvent(
+        tx,
+        { type: 'account.verification_deposited', customerId, verificationId: row.id, amount: VERIFICATION_DEPOSIT },
+        now,
+      );
       return { id: row.id, code, bank: standing.bank, account: standing.account };
     });
     // The deposit sits after the commit, as any bank call: its key is the code's row, so asking again never
@@ -119,11 +126,28 @@ export function createVerification(deps: VerificationDeps) {
       deps.bankTimeoutMs ?? AUTOPAY_RULES.bankTimeoutSeconds * 1000,
     );
     if (answer === 'credited' || answer === 'unknown') return;
-    await db
-      .update(accountVerifications)
-      .set({ status: 'NOT_DELIVERED' })
-      .where(and(eq(accountVerifications.id, sent.id), eq(accountVerifications.status, 'SENT')));
+    await refused(customerId, sent.id);
     throw unprocessable('BANK_DEPOSIT_FAILED', AUTOPAY_MSG.depositFailed);
+  }
+
+  /**
+   * The bank refused a code's deposit: the row becomes NOT_DELIVERED and the won's posting is reversed, in one
+   * transaction and only by the change of status, so a refusal heard twice reverses once.
+   */
+  async function refused(customerId: number, id: number): Promise<void> {
+    await withTx(db, async (tx) => {
+      const [changed] = await tx
+        .update(accountVerifications)
+        .set({ status: 'NOT_DELIVERED' })
+        .where(and(eq(accountVerifications.id, id), eq(accountVerifications.status, 'SENT')))
+        .returning({ id: accountVerifications.id });
+      if (!changed) return;
+      await recordEvent(
+        tx,
+        { type: 'account.verification_refused', customerId, verificationId: id, amount: VERIFICATION_DEPOSIT },
+        clock.now(),
+      );
+    });
   }
 
   type Outcome = 'verified' | 'none' | 'expired' | 'locked' | { wrong: number };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, purchases } from '../../db/schema';
 import { rowsOf } from '../../db/tx';
 import { catchUp } from '../../jobs/runner';
-import { verifyAutopay } from '../../test/autopay-fixture';
+import { consentToAutopay, sendCode, verifyAutopay } from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { ledgerMismatches, unbalancedEntries } from '../../test/ledger-invariants';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
@@ -18,7 +18,8 @@ import { trialBalance } from './trial-balance';
  * The ledger's invariants (docs/rules/ledger.md#L4) after randomized sequences of real money facts on the real
  * database: finals through the API, purchases with points through the payments' writer, check-in points,
  * early repayments, merchant refunds of unpaid and repaid lines, and days passing with the bill jobs and
- * autopay's debits (a customer whose account runs dry fails and is tried again). After every step the books
+ * autopay's debits (a customer whose account runs dry fails and is tried again), and 1원 인증 codes (each
+ * customer's, and newcomers' whose bank may refuse the deposit). After every step the books
  * balance and every account agrees with the facts' own tables.
  */
 let h: Harness;
@@ -35,6 +36,7 @@ type Step =
   | { kind: 'points'; who: number; amount: number }
   | { kind: 'repay'; who: number; take: number }
   | { kind: 'refund'; pick: number }
+  | { kind: 'code'; closed: boolean }
   | { kind: 'days'; days: number };
 
 const who = fc.integer({ min: 0, max: 1 });
@@ -69,6 +71,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('repay' as const), who, take: fc.integer({ min: 1, max: 4 }) }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('code' as const), closed: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('days' as const), days: fc.integer({ min: 1, max: 40 }) }) },
 );
 
@@ -150,6 +153,14 @@ async function apply(s: Step, people: Customer[]): Promise<void> {
     });
     // Refunded already, or past the refund window: refused, nothing posted.
     expect([200, 409, 422]).toContain(res.statusCode);
+  } else if (s.kind === 'code') {
+    // A newcomer asks for a 1원 인증 code: its won leaves the bank, or the bank refuses a closed account.
+    accounts += 1;
+    const account = String(70_000_000_000 + accounts);
+    const { token } = await h.signUp({ account, accountName: '신한' });
+    expect((await consentToAutopay(h, token)).statusCode).toBe(200);
+    if (s.closed) await setSandboxAccount(db, '신한', account, { state: 'closed' }, h.clock.now());
+    expect((await sendCode(h, token)).statusCode).toBe(s.closed ? 422 : 200);
   } else {
     h.clock.advance(s.days * 86_400_000);
     const bank = createSandboxBank(db, h.clock);
@@ -192,7 +203,7 @@ describe('ledger invariants (property)', () => {
       sql`select distinct source_kind from ledger_entries`,
     );
     expect(sources.map((row) => row.source_kind).sort()).toEqual(
-      expect.arrayContaining(['payment', 'points', 'refund', 'repayment']),
+      expect.arrayContaining(['payment', 'points', 'refund', 'repayment', 'verification-deposit']),
     );
     const [automatic] = await rowsOf<{ n: number }>(
       h.database.db,
