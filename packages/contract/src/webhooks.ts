@@ -32,6 +32,10 @@ export const WEBHOOK_RULES = {
   maxEndpoints: 10,
   /** How far a receiver should accept `t` from its own clock (the README's recipe). */
   toleranceSeconds: 300,
+  /** A delivered delivery stays in the log this long after its last attempt, then the daily prune drops it. */
+  deliveredRetentionDays: 30,
+  /** A given-up delivery stays longer: a receiver's outage is looked into, and replayed, from it. */
+  failedRetentionDays: 90,
 } as const;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;

@@ -1216,6 +1216,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'PENDING'`),
     index('webhook_deliveries_order_idx').on(t.endpointId, t.orderKey, t.id).where(sql`${t.status} = 'PENDING'`),
     index('webhook_deliveries_merchant_idx').on(t.merchantId, t.id),
+    index('webhook_deliveries_settled_idx')
+      .on(t.status, t.lastAttemptAt, t.id)
+      .where(sql`${t.status} IN ('SUCCEEDED', 'FAILED')`),
+    index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );
 
