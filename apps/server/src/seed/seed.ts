@@ -8,6 +8,7 @@ import { ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
 import { ensureDemoMerchantUser } from './demo-merchant-user';
 import { ensureDemoOperators } from './demo-operators';
+import { ensureDemoSettlementAccounts } from './demo-settlement-accounts';
 import { seedDemoShorts } from './demo-shorts';
 
 export interface SeedContext {
@@ -35,6 +36,7 @@ export async function seedDemo({
   await ensureDemoOperators(db, clock.now());
   await ensureDemoMerchantUser(db, clock.now());
   await seedDemoBills(db, clock);
+  await ensureDemoSettlementAccounts(db, clock);
   await seedDemoShorts(db, clock, config, media);
   await seedChatProducts(db, config, media);
 }
