@@ -3,7 +3,8 @@
 // one way (web → contract ← server; the e2e specs may also use server code), `events/` imports no module
 // (consumers plug into it, not the reverse), product code never imports `src/test/`, `lib/` never imports
 // `db/` (lib holds plain helpers; what touches the database lives in db/ or a module), `app.ts` starts no
-// timer (recurring work belongs to the jobs), and file names are kebab-case. The why stays inside the repository:
+// timer (recurring work belongs to the jobs), no module's service file outgrows SERVICE_MAX_LINES, and file
+// names are kebab-case. The why stays inside the repository:
 // code cites no section (§) of a document outside it, and every `docs/….md` it names exists, with the rule
 // ids it names on that page. Plain Node, no dependencies.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -154,6 +155,26 @@ export function appTimerViolations(root, allowed = APP_TIMERS_ALLOWED) {
   return problems;
 }
 
+const MODULES = `${SERVER}modules/`;
+/** A module's service file, or one of the reads, actions and repository a service is split into. */
+const SERVICE_FILE = /(?:^|-)(?:service|reads|actions|repository)\.ts$/;
+/**
+ * The most lines a service file may have: the longest today (ops/customers-actions.ts). A service that
+ * outgrows it is split by reads and actions, with its SQL in a repository file beside them.
+ */
+export const SERVICE_MAX_LINES = 216;
+
+/** A server module's service file longer than `max` lines. */
+export function serviceSizeViolations(root, files, max = SERVICE_MAX_LINES) {
+  const problems = [];
+  for (const file of files) {
+    if (!file.startsWith(MODULES) || !SERVICE_FILE.test(file.split('/').pop() ?? '')) continue;
+    const lines = readFileSync(join(root, file), 'utf8').split('\n').length - 1;
+    if (lines > max) problems.push(`service file over ${max} lines: ${file} (${lines}; split it by reads and actions)`);
+  }
+  return problems;
+}
+
 /** The rule ids of a docs/rules page: the first cell of its table rows (`| P10 | … |`). */
 function ruleIdsOf(text) {
   return new Set([...text.matchAll(/^\|\s*([A-Z]\d+)\s*\|/gm)].map((m) => m[1]));
@@ -211,6 +232,7 @@ export function houseRuleViolations(root) {
   }
   problems.push(...layerViolations(graph));
   problems.push(...appTimerViolations(root));
+  problems.push(...serviceSizeViolations(root, files));
   for (const file of files) {
     const name = file.split('/').pop() ?? '';
     if (!KEBAB.test(name)) problems.push(`file name not kebab-case: ${file}`);
@@ -227,6 +249,7 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   console.log(
     'house rules: no import cycles, no cross-feature or wrong-way imports, events/ imports no module, no test ' +
       `support in product code, lib/ imports no db/, app.ts starts no timer, ` +
+      `no service file over ${SERVICE_MAX_LINES} lines, ` +
       'kebab-case names, no outside citations',
   );
 }

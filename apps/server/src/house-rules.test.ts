@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { appTimerViolations, houseRuleViolations } from '../../../scripts/house-rules.mjs';
+import { appTimerViolations, houseRuleViolations, serviceSizeViolations } from '../../../scripts/house-rules.mjs';
 import { fileTree } from './test/file-tree';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -111,5 +111,25 @@ describe('house rules over the import graph', () => {
         'allowed app.ts timer no longer there, drop it from APP_TIMERS_ALLOWED: const b = setInterval(gone, 1);',
       ],
     );
+  });
+  it('refuses a module service file, or a part it was split into, over the bound; other files may be longer', () => {
+    const lines = (n: number) => 'export const a = 1;\n'.repeat(n);
+    const tree = {
+      'apps/server/src/modules/x/service.ts': lines(11),
+      'apps/server/src/modules/x/y-service.ts': lines(10),
+      'apps/server/src/modules/x/y-reads.ts': lines(11),
+      'apps/server/src/modules/x/y-actions.ts': lines(12),
+      'apps/server/src/modules/x/y-repository.ts': lines(13),
+      'apps/server/src/modules/x/x.test.ts': lines(50),
+      'apps/server/src/modules/x/engine.ts': lines(50),
+      'apps/server/src/db/service.ts': lines(50),
+    };
+    const root = fileTree(tree);
+    expect(serviceSizeViolations(root, Object.keys(tree).sort(), 10)).toEqual([
+      'service file over 10 lines: apps/server/src/modules/x/service.ts (11; split it by reads and actions)',
+      'service file over 10 lines: apps/server/src/modules/x/y-actions.ts (12; split it by reads and actions)',
+      'service file over 10 lines: apps/server/src/modules/x/y-reads.ts (11; split it by reads and actions)',
+      'service file over 10 lines: apps/server/src/modules/x/y-repository.ts (13; split it by reads and actions)',
+    ]);
   });
 });
