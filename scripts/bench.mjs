@@ -8,10 +8,10 @@
 // 3. Start-to-ready of the compiled server on that existing data directory.
 // 4. API req/s and p99 (autocannon) as ratios to a bare Fastify route measured in the same run; final with a
 //    double-spend check; 1,000 open SSE streams and one payment that flips all of them.
-// 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1: five pages, two of them logged in, each the median of three
-//    runs with Lighthouse's benchmark index of the machine (needs Chromium and npx).
+// 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1 (bench-lighthouse.mjs): seven pages, four of them signed in, each
+//    the median of three runs with the machine's benchmark index per run, in a full Chromium when there is one.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { doubleTappedFinals } from './bench-finals.mjs';
+import { lighthouse } from './bench-lighthouse.mjs';
 import { inParallel, timedLoad } from './bench-load.mjs';
 import {
   accountsNeeded,
@@ -524,158 +525,6 @@ async function sse(base, merchant, token, db) {
   );
 }
 
-// ---------- 5. Lighthouse ----------
-const ALL_LIGHTHOUSE_PAGES = [
-  { path: '/', loggedIn: false },
-  { path: '/login', loggedIn: false },
-  { path: '/shorts/feeds', loggedIn: false },
-  { path: '/payment', loggedIn: true },
-  { path: '/dashboard', loggedIn: true },
-];
-// BENCH_LIGHTHOUSE_PAGES=/payment,/dashboard measures only those (while working on them).
-const LIGHTHOUSE_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES
-  ? ALL_LIGHTHOUSE_PAGES.filter(({ path }) => process.env.BENCH_LIGHTHOUSE_PAGES.split(',').includes(path))
-  : ALL_LIGHTHOUSE_PAGES;
-
-const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const LIGHTHOUSE_TARGET = '≥ 95, TBT ≤ 150 ms / a11y 100 (median of 3)';
-
-/** One Lighthouse run against the bench's Chromium; its report, or null when Lighthouse failed. */
-async function lighthouseRun(url, port, loggedIn) {
-  const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
-  // Not spawnSync: Playwright must keep serving the browser connection, or the tab Lighthouse opens stays
-  // paused waiting for it.
-  const status = await new Promise((resolve) => {
-    const child = spawn(
-      'npx',
-      [
-        '-y',
-        'lighthouse@12',
-        url,
-        `--port=${port}`,
-        '--only-categories=performance,accessibility',
-        '--form-factor=mobile',
-        // Keeps the logged-in tab's session (Lighthouse would clear the origin's storage first).
-        ...(loggedIn ? ['--disable-storage-reset'] : []),
-        '--output=json',
-        `--output-path=${out}`,
-        '--quiet',
-      ],
-      { stdio: 'ignore' },
-    );
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-  return status === 0 ? JSON.parse(readFileSync(out, 'utf8')) : null;
-}
-
-/**
- * Lighthouse 12, mobile profile, in one headless Chromium that the bench starts with a debugging port. For
- * the logged-in pages a tab of that browser logs in as the demo customer and stays open: the token lives
- * in that tab's session storage, and the tab Lighthouse opens gets it over the app's BroadcastChannel, as
- * a second tab of a signed-in phone would (ADR 0040).
- */
-/**
- * The Chromium Lighthouse drives: CHROME_PATH, else the system's, else the one the e2e suite unpacked from npm
- * (with its font configuration, so Hangul is laid out with real fonts).
- */
-function lighthouseChromium() {
-  if (process.env.CHROME_PATH) return { chrome: process.env.CHROME_PATH, env: process.env };
-  if (existsSync('/usr/bin/chromium')) return { chrome: '/usr/bin/chromium', env: process.env };
-  const cache = join(root, 'node_modules/.cache/ohgood-e2e');
-  const unpacked = existsSync(cache) ? readdirSync(cache).find((name) => name.startsWith('sparticuz-chromium-')) : null;
-  if (!unpacked) throw new Error('no Chromium for Lighthouse: set CHROME_PATH, or run the e2e suite once');
-  const dir = join(cache, unpacked);
-  return {
-    chrome: join(dir, 'chromium'),
-    env: { ...process.env, FONTCONFIG_FILE: join(cache, 'fontconfig/fonts.conf'), LD_LIBRARY_PATH: dir },
-  };
-}
-
-async function lighthouse(base) {
-  const { chrome, env } = lighthouseChromium();
-  const port = await freePort();
-  const profile = mkdtempSync(join(tmpdir(), 'ohgood-lh-profile-'));
-  const browserProcess = spawn(
-    chrome,
-    [
-      '--headless=new',
-      `--remote-debugging-port=${port}`,
-      `--user-data-dir=${profile}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--no-first-run',
-      'about:blank',
-    ],
-    { stdio: 'ignore', env },
-  );
-  const { chromium } = await import('@playwright/test');
-  let browser;
-  for (let i = 0; i < 100 && !browser; i++) {
-    browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => undefined);
-    if (!browser) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!browser) throw new Error('Chromium for Lighthouse did not start');
-  try {
-    // Anonymous pages first: once the holder tab has a session, every new tab of this browser shares it.
-    let holder;
-    const signIn = async () => {
-      const login = await json(`${base}/auth`, {
-        method: 'POST',
-        body: JSON.stringify({ emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' }),
-      });
-      holder = await browser.contexts()[0].newPage();
-      await holder.goto(`${base}/`);
-      await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), login.body.accessToken);
-      // Parked on the app's lightest page (not found): it shares the measured tab's renderer process, so a
-      // busy page here (Home's ticker) would count as the measured page's main-thread work.
-      await holder.goto(`${base}/bench-session-holder`);
-    };
-    const pages = [...LIGHTHOUSE_PAGES].sort((a, b) => Number(a.loggedIn) - Number(b.loggedIn));
-    for (const { path, loggedIn } of pages) {
-      if (loggedIn && !holder) await signIn();
-      const name = `Lighthouse mobile ${path}${loggedIn ? ' (logged in)' : ''}`;
-      const runs = [];
-      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-        const lhr = await lighthouseRun(`${base}${path}`, port, loggedIn);
-        if (lhr) runs.push(lhr);
-      }
-      if (runs.length === 0) {
-        row(name, 'lighthouse failed', LIGHTHOUSE_TARGET, false);
-        continue;
-      }
-      const score = (lhr, category) => Math.round(lhr.categories[category].score * 100);
-      // The median run by performance score; its own figures are the ones shown.
-      const median = [...runs].sort((a, b) => score(a, 'performance') - score(b, 'performance'))[
-        Math.floor((runs.length - 1) / 2)
-      ];
-      const perf = score(median, 'performance');
-      const a11y = score(median, 'accessibility');
-      const tbt = median.audits['total-blocking-time']?.numericValue ?? Number.POSITIVE_INFINITY;
-      const audit = (id) => median.audits[id]?.displayValue ?? '?';
-      // The feed's LCP element must be the first poster (a <video poster> reports as the video element).
-      const lcpNode = median.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
-      const lcpWhat = lcpNode ? ` (${lcpNode.nodeLabel ?? lcpNode.selector ?? ''})`.slice(0, 60) : '';
-      // How fast the machine was during each run (Lighthouse's own CPU benchmark): a busy machine shows here.
-      const indexes = runs.map((lhr) => Math.round(lhr.environment?.benchmarkIndex ?? 0)).join('/');
-      row(
-        name,
-        `performance ${perf} (runs ${runs.map((lhr) => score(lhr, 'performance')).join('/')}), accessibility ${a11y}; FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}${lcpWhat}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}; benchmark index ${indexes}`,
-        LIGHTHOUSE_TARGET,
-        perf >= 95 && a11y === 100 && tbt <= 150,
-      );
-    }
-  } finally {
-    await browser.close().catch(() => undefined);
-    browserProcess.kill('SIGTERM');
-  }
-}
-
 // ---------- mixed load ----------
 /** What the mixed model reads from /metrics at each step's start and end: the public caches, the loop. */
 async function serverCounters(base) {
@@ -1013,7 +862,7 @@ if (process.env.BENCH_SKIP_API !== '1') {
     }
     if (process.env.BENCH_LIGHTHOUSE === '1') {
       console.log('== Lighthouse');
-      await lighthouse(base);
+      await lighthouse({ base, root, row });
     }
   } finally {
     await stopServer(server.child);
