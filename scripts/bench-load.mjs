@@ -33,3 +33,31 @@ export async function inParallel(count, fn, width = 10) {
   );
   return results;
 }
+
+/**
+ * autocannon options that send each of `calls` once, in order (`{ method, path, headers, body }`; a body is
+ * sent as JSON). With a fixed amount the run ends at its last answer: `timedLoad`'s `seconds` is its length.
+ * `onResponse(status, body)`, when given, sees every answer (its body as text).
+ */
+export function eachCall(base, calls, onResponse) {
+  let sent = 0;
+  return {
+    url: base,
+    amount: calls.length,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const call = calls[sent++ % calls.length];
+          return {
+            ...req,
+            method: call.method,
+            path: call.path,
+            headers: { ...(call.body === undefined ? {} : { 'content-type': 'application/json' }), ...call.headers },
+            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          };
+        },
+        ...(onResponse ? { onResponse: (status, body) => onResponse(status, body) } : {}),
+      },
+    ],
+  };
+}
