@@ -387,7 +387,7 @@ export async function mixedLoad({
       })
       .sort((a, b) => b.count - a.count);
     const total = types.reduce((sum, t) => sum + t.rps, 0);
-    const within = types.every((t) => t.p99 <= t.budget && t.errors === 0);
+    const within = withinBudgets(types);
     // A rare call's "p99" is its slowest call or two: the share of all calls over budget tells a step lost
     // to one slow call from a step the server could not carry.
     const calls = types.reduce((sum, t) => sum + t.count, 0);
@@ -487,6 +487,11 @@ export function kneeOf(results) {
 }
 
 const r1 = (n) => Math.round(n * 10) / 10;
+
+/** Whether a step's call types (`{ p99, budget, errors }`) all kept their p99 within budget and failed nothing. */
+export function withinBudgets(types) {
+  return types.every((t) => t.p99 <= t.budget && t.errors === 0);
+}
 
 /** A step's call type closest to (or furthest over) its budget: the one that sets the knee. */
 export function worstOf(step) {
