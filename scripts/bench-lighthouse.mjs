@@ -101,7 +101,7 @@ function pageRow(runs) {
   const audit = (id) => median.audits[id]?.displayValue ?? '?';
   // The feed's LCP element must be the first poster (a <video poster> reports as the video element).
   const lcpNode = median.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
-  const lcpWhat = lcpNode ? ` (${lcpNode.nodeLabel ?? lcpNode.selector ?? ''})`.slice(0, 60) : '';
+  const lcpWhat = lcpNode ? ` (${(lcpNode.nodeLabel ?? lcpNode.selector ?? '').slice(0, 56)})` : '';
   const perRun = runs.map((lhr) => `${score(lhr, 'performance')} at index ${index(lhr)}`).join(', ');
   return {
     measured: `performance ${perf} (runs ${perRun}), accessibility ${a11y}; FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}${lcpWhat}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}`,
