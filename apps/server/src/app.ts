@@ -103,7 +103,7 @@ import { createWatchPointsService } from './modules/shorts/watch-points-service'
 import { shortsMypageRoutes } from './modules/shorts-mypage/routes';
 import { createShortsMypageService } from './modules/shorts-mypage/service';
 import { createWebhookConsumer } from './modules/webhooks/enqueue';
-import { webhookRoutes } from './modules/webhooks/routes';
+import { opsWebhookRoutes, webhookRoutes } from './modules/webhooks/routes';
 import { createWebhookSender, type WebhookSender } from './modules/webhooks/sender';
 import { createWebhookService } from './modules/webhooks/service';
 
@@ -481,5 +481,6 @@ async function registerWebhooks(app: FastifyInstance, deps: AppDeps, db: Db) {
   const send = () => void sender.drain().catch((error) => app.log.error({ err: error }, 'webhook sending failed'));
   app.decorate('webhooks', { sender });
   await app.register(webhookRoutes(createWebhookService(db, clock, rules, send)));
+  await app.register(opsWebhookRoutes(db, clock));
   return createWebhookConsumer(send);
 }

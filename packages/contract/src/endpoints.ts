@@ -16,7 +16,7 @@ import { safetyEndpoints } from './safety';
 import { merchantSettlementEndpoints, opsSettlementEndpoints } from './settlements';
 import { shortsEndpoints } from './shorts';
 import { discoveryEndpoints } from './shorts-discovery';
-import { webhookEndpoints } from './webhooks';
+import { opsWebhookEndpoints, webhookEndpoints } from './webhooks';
 
 /**
  * Every declared endpoint, by domain: the one list. The server's contract test walks it, so an endpoint
@@ -56,4 +56,5 @@ export const staffEndpoints: readonly Endpoint[] = [
   ...Object.values<Endpoint>(opsDeskEndpoints),
   ...Object.values<Endpoint>(opsCollectionsEndpoints),
   ...Object.values<Endpoint>(opsSettlementEndpoints),
+  ...Object.values<Endpoint>(opsWebhookEndpoints),
 ];

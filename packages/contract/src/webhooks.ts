@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, type StaffAccess } from './endpoint';
 import { merchantKeyHeaders, paymentRequestView } from './payments';
-import { settlementSummary } from './settlements';
+import { merchantIdParams, settlementSummary } from './settlements';
 
 /*
  * Signed merchant webhooks (docs/rules/webhooks.md): a shop's server registers HTTPS endpoints and hears of
@@ -194,5 +194,59 @@ export const webhookEndpoints = {
     access: 'merchant',
     summary: '웹훅 재전송',
     tags: ['merchant'],
+  }),
+} as const;
+
+/* ---- the console ---- */
+
+/** How one endpoint is doing, as the console shows it (docs/rules/webhooks.md#W9). */
+export const webhookEndpointHealth = z.object({
+  endpointId: z.string(),
+  /** The scheme and host only: a path or query may carry the merchant's own token. */
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  createdAt: z.string(),
+  /** The delivery tried most recently; null before any attempt. */
+  lastDelivery: z
+    .object({
+      eventType: webhookEvent.shape.type,
+      status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+      responseCode: z.number().int().nullable(),
+      at: z.string(),
+    })
+    .nullable(),
+  /** Deliveries still to be sent (waiting, being sent or retrying). */
+  pending: z.number().int(),
+  /** Of those, the ones whose last attempt failed: retried with back-off. */
+  failing: z.number().int(),
+  /** How long the oldest pending delivery has waited since it was queued, in seconds; null when none waits. */
+  oldestPendingSeconds: z.number().int().nullable(),
+  /** Deliveries tried in the last 24 hours, those that succeeded, and those given up. */
+  tried24h: z.number().int(),
+  succeeded24h: z.number().int(),
+  failed24h: z.number().int(),
+});
+export type WebhookEndpointHealth = z.infer<typeof webhookEndpointHealth>;
+
+export const merchantWebhookHealth = z.object({
+  merchantId: z.number().int(),
+  /** The instant the figures were read at. */
+  asOf: z.string(),
+  endpoints: z.array(webhookEndpointHealth),
+});
+export type MerchantWebhookHealth = z.infer<typeof merchantWebhookHealth>;
+
+/** The money's watchers read it: RISK and ADMIN, like a merchant's settlement. */
+const READ_BOOKS: StaffAccess = { staff: ['RISK', 'ADMIN'] };
+
+export const opsWebhookEndpoints = {
+  merchantWebhookHealth: defineEndpoint({
+    method: 'GET',
+    path: '/api/ops/merchants/:id/webhooks',
+    params: merchantIdParams,
+    response: merchantWebhookHealth,
+    access: READ_BOOKS,
+    summary: '가맹점 웹훅 상태 (엔드포인트별 최근 전송, 대기 · 실패, 24시간 성공률)',
+    tags: ['ops'],
   }),
 } as const;

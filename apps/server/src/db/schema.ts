@@ -1220,6 +1220,8 @@ export const webhookDeliveries = pgTable(
       .on(t.status, t.lastAttemptAt, t.id)
       .where(sql`${t.status} IN ('SUCCEEDED', 'FAILED')`),
     index('webhook_deliveries_event_idx').on(t.eventId),
+    // The console's webhook health: an endpoint's latest attempt and its last day's attempts (migration 0080).
+    index('webhook_deliveries_endpoint_attempt_idx').on(t.endpointId, t.lastAttemptAt),
   ],
 );
 

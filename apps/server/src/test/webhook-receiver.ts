@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { Db } from '../db/client';
 import { withTx } from '../db/tx';
 import { enqueueEvent } from '../modules/webhooks/enqueue';
@@ -69,6 +70,19 @@ export async function webhookReceiver(
   };
 }
 export type WebhookReceiver = Awaited<ReturnType<typeof webhookReceiver>>;
+
+/** Opens receivers as `webhookReceiver` does, each closed after the test that opened it. */
+export function receiversClosedAfterEach(): typeof webhookReceiver {
+  const open: WebhookReceiver[] = [];
+  afterEach(async () => {
+    for (const receiver of open.splice(0)) await receiver.close();
+  });
+  return async (answer) => {
+    const receiver = await webhookReceiver(answer);
+    open.push(receiver);
+    return receiver;
+  };
+}
 
 /** A test event to one endpoint, queued without waking any sender, so the test picks who sends it. */
 export async function queueQuietly(db: Db, now: Date, merchantId: number, endpointId: string, id: string) {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { merchants, paymentRequests, webhookDeliveries } from '../../db/schema';
 import { rowsOf, withTx } from '../../db/tx';
 import { REGISTRY } from '../../jobs/registry';
@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { createRequest } from '../../test/payment-helpers';
 import { insertPurchase } from '../../test/purchase-fixture';
-import { type WebhookReceiver, webhookReceiver } from '../../test/webhook-receiver';
+import { receiversClosedAfterEach } from '../../test/webhook-receiver';
 import { createSandboxBank } from '../bank/sandbox-bank';
 import { expireDueRequests } from '../merchants/expiry';
 import { closeSettlements } from '../settlements/close';
@@ -19,13 +19,10 @@ import { payDueSettlements } from '../settlements/payouts';
  * merchant as its API shows it. Real database, real loopback endpoint.
  */
 let h: Harness;
-const receivers: WebhookReceiver[] = [];
+const receiver = receiversClosedAfterEach();
 
 beforeAll(async () => {
   h = await createHarness({ config: { WEBHOOKS_ALLOW_LOOPBACK: true } });
-});
-afterEach(async () => {
-  for (const receiver of receivers.splice(0)) await receiver.close();
 });
 afterAll(() => h.close());
 
@@ -33,8 +30,7 @@ const db = () => h.database.db;
 
 async function merchantWithHook(events: string[]) {
   const merchant = await createMerchant(db());
-  const hook = await webhookReceiver();
-  receivers.push(hook);
+  const hook = await receiver();
   const res = await h.app.inject({
     method: 'POST',
     url: '/api/merchant/webhooks',

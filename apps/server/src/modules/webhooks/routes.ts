@@ -1,7 +1,11 @@
-import { webhookEndpoints as api } from '@ohgood/contract/webhooks';
+import { webhookEndpoints as api, opsWebhookEndpoints as opsApi } from '@ohgood/contract/webhooks';
+import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client';
 import { requireMerchant } from '../../http/auth-guard';
 import { registerEndpoint } from '../../http/endpoint';
+import type { Clock } from '../../lib/clock';
+import { merchantWebhookHealth } from './health';
 import type { WebhookService } from './service';
 
 /** The merchant API's webhooks (`X-Merchant-Key`): endpoints, secrets, the delivery log and replay. */
@@ -26,6 +30,15 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
     );
     registerEndpoint(app, api.replay, async (request) =>
       webhooks.replay(requireMerchant(request), request.params.deliveryId),
+    );
+  };
+}
+
+/** The console's read of a merchant's webhooks; the guard has checked the endpoint's declared roles already. */
+export function opsWebhookRoutes(db: Db, clock: Clock): FastifyPluginAsync {
+  return async (app) => {
+    registerEndpoint(app, opsApi.merchantWebhookHealth, async (request) =>
+      merchantWebhookHealth(db, request.params.id, clock.now()),
     );
   };
 }
