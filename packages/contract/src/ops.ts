@@ -465,7 +465,8 @@ export const opsEndpoints = {
     method: 'GET',
     path: '/api/ops/merchants',
     response: merchantsResponse,
-    access: ADMINISTER,
+    // Risk finds a merchant here to hold its payouts; managing merchants stays the admin's.
+    access: READ_BOOKS,
     summary: '가맹점 목록',
     tags,
   }),

@@ -1,7 +1,10 @@
 import { type Endpoint, isStaffAccess, STAFF_ROLES, type StaffRole } from '@ohgood/contract/endpoint';
 import { staffEndpoints } from '@ohgood/contract/endpoints';
+import { merchantUserOpsEndpoints } from '@ohgood/contract/merchant-portal';
 import { monthEndEndpoints, rangeExportEndpoints } from '@ohgood/contract/month-end';
 import { opsEndpoints } from '@ohgood/contract/ops';
+import { opsSettlementEndpoints } from '@ohgood/contract/settlements';
+import { opsWebhookEndpoints } from '@ohgood/contract/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { type EndpointSample, injectEndpoint } from '../../test/inject-endpoint';
@@ -108,6 +111,30 @@ describe('console access, by the contract (O1)', () => {
     expect(roles(monthEndEndpoints.monthEndReport)).toEqual(['RISK', 'ADMIN']);
     expect(roles(monthEndEndpoints.exportMonthEnd)).toEqual(['RISK', 'ADMIN']);
     for (const endpoint of Object.values(monthEndEndpoints)) expect(staffEndpoints).toContain(endpoint);
+  });
+
+  it('lets risk read merchants, their settlement and webhooks and hold payouts; the rest of merchants is the admin’s (O7, M1, M6, W9)', () => {
+    const roles = (endpoint: Endpoint) => (isStaffAccess(endpoint.access) ? [...endpoint.access.staff] : []);
+    const risk = [
+      opsEndpoints.merchants,
+      opsSettlementEndpoints.merchantSettlement,
+      opsSettlementEndpoints.verifySettlementAccount,
+      opsSettlementEndpoints.holdPayouts,
+      opsSettlementEndpoints.releasePayouts,
+      opsWebhookEndpoints.merchantWebhookHealth,
+    ];
+    for (const endpoint of risk) expect(roles(endpoint), named(endpoint)).toEqual(['RISK', 'ADMIN']);
+    const admin = [
+      opsEndpoints.merchant,
+      opsEndpoints.createMerchant,
+      opsEndpoints.disableMerchant,
+      opsEndpoints.rotateMerchantKey,
+      opsSettlementEndpoints.setSettlementTerms,
+      opsSettlementEndpoints.setSettlementAccount,
+      ...Object.values(merchantUserOpsEndpoints),
+    ];
+    for (const endpoint of admin) expect(roles(endpoint), named(endpoint)).toEqual(['ADMIN']);
+    for (const endpoint of [...risk, ...admin]) expect(staffEndpoints).toContain(endpoint);
   });
 
   it('refuses a console route that declares no roles, even to an admin', async () => {

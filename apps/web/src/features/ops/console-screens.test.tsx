@@ -6,6 +6,7 @@ import { render as renderScreen, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cafeMerchant } from '../../test/ops-merchant-fixtures';
 import { type Call, type Routes, stubFetch } from '../../test/stub-fetch';
 import { resetToastLog, toastLog } from '../../test/toast-log';
 import { createConsoleQueryClient } from './api/query-client';
@@ -359,6 +360,7 @@ describe('screens by role', () => {
       'reconciliation',
       'month-end',
       'jobs',
+      'merchants',
       'audit',
     ]);
     expect(ids('MODERATOR')).toEqual(['home', 'moderation']);
@@ -385,20 +387,11 @@ describe('merchants', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     serve({
       'GET /api/ops/merchants': () => ({
-        items: [
-          {
-            merchantId: 3,
-            name: '카페',
-            category: '식비',
-            disabled: false,
-            keys: 1,
-            createdAt: '2026-11-01T00:00:00+09:00',
-          },
-        ],
+        items: [cafeMerchant],
       }),
       'POST /api/ops/merchants/3/rotate-key': () => ({ merchantId: 3, apiKey: 'mk_live_new' }),
     });
-    render(<Merchants />);
+    render(<Merchants staffRole="ADMIN" />);
     await user.click(await screen.findByRole('button', { name: '키 교체' }));
     await user.type(screen.getByLabelText(/사유/), '유출 의심');
     await user.click(screen.getByRole('button', { name: '다음' }));

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cafeSettlement } from '../../test/ops-merchant-fixtures';
 import { type Call, stubFetch } from '../../test/stub-fetch';
 import { createConsoleQueryClient } from './api/query-client';
 import { opsToken } from './api/staff-api';
@@ -11,30 +12,7 @@ import { MerchantSettlement } from './components/merchant-settlement';
  * A merchant's settlement in the console (docs/rules/settlement.md#M8) against a stubbed network: its terms,
  * masked account, payable, hold and settlements in Korean, and a hold asked with its reason.
  */
-const view = {
-  merchantId: 3,
-  feeBps: 250,
-  cycleDays: 1,
-  account: { bank: '신한은행', account: '****0123', verified: false },
-  payable: 97_500,
-  hold: null,
-  settlements: [
-    {
-      settlementId: 11,
-      date: '2026-11-02',
-      feeBps: 250,
-      sales: 100_000,
-      refunds: 0,
-      fees: 2_500,
-      carriedIn: 0,
-      net: 97_500,
-      payout: 97_500,
-      dueDate: '2026-11-03',
-      status: 'PENDING',
-      paidAt: null,
-    },
-  ],
-};
+const view = cafeSettlement;
 
 beforeEach(() => opsToken.set('staff-token'));
 afterEach(() => vi.unstubAllGlobals());
@@ -52,7 +30,7 @@ describe('a merchant’s settlement in the console', () => {
     );
     render(
       <QueryClientProvider client={createConsoleQueryClient()}>
-        <MerchantSettlement merchantId={3} />
+        <MerchantSettlement merchantId={3} staffRole="RISK" />
       </QueryClientProvider>,
     );
     const section = await screen.findByRole('region', { name: '정산' });

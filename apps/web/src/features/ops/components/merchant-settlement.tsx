@@ -1,4 +1,5 @@
 import { BANK_NAMES } from '@ohgood/contract/bank';
+import type { StaffRole } from '@ohgood/contract/endpoint';
 import type { Bank } from '@ohgood/contract/limits';
 import { opsSettlementEndpoints as api } from '@ohgood/contract/settlements';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +8,7 @@ import { won } from '../../../shared/format';
 import { opsChanges, opsKeys } from '../api/keys';
 import { useConsoleAction } from '../api/queries';
 import { callOps } from '../api/staff-api';
+import { canCall } from '../console-access';
 import { ActionButton } from './action-dialog';
 import { minute, Rows, Status } from './console-ui';
 import styles from './ops-console.module.css';
@@ -21,10 +23,12 @@ const percent = (bps: number) => `${(bps / 100).toFixed(2)}%`;
 
 /**
  * A merchant's settlement in the console (docs/rules/settlement.md#M8): fee, cycle, settlement account
- * (masked), what is owed to it, its hold and its latest settlements, with the ADMIN and RISK actions; the
- * server refuses a role an action is not for.
+ * (masked), what is owed to it, its hold and its latest settlements, with the actions the operator's role may
+ * take (fee, cycle and account: ADMIN; verifying the account, holding and releasing: RISK and ADMIN). The
+ * server refuses any other role anyway.
  */
-export function MerchantSettlement({ merchantId }: { merchantId: number }) {
+export function MerchantSettlement({ merchantId, staffRole }: { merchantId: number; staffRole: StaffRole }) {
+  const may = (endpoint: Parameters<typeof canCall>[0]) => canCall(endpoint, staffRole);
   const view = useQuery({
     queryKey: [...opsKeys.merchant(merchantId), 'settlement'],
     queryFn: ({ signal }) => callOps(api.merchantSettlement, { params: { id: merchantId }, signal }),
@@ -63,33 +67,39 @@ export function MerchantSettlement({ merchantId }: { merchantId: number }) {
             </div>
           </dl>
           <div className={styles.row}>
-            <TermsAction
-              feeBps={v.feeBps}
-              cycleDays={v.cycleDays}
-              run={(body) => act(() => callOps(api.setSettlementTerms, { params, body }))}
-            />
-            <AccountAction run={(body) => act(() => callOps(api.setSettlementAccount, { params, body }))} />
-            {v.account && !v.account.verified && (
+            {may(api.setSettlementTerms) && (
+              <TermsAction
+                feeBps={v.feeBps}
+                cycleDays={v.cycleDays}
+                run={(body) => act(() => callOps(api.setSettlementTerms, { params, body }))}
+              />
+            )}
+            {may(api.setSettlementAccount) && (
+              <AccountAction run={(body) => act(() => callOps(api.setSettlementAccount, { params, body }))} />
+            )}
+            {may(api.verifySettlementAccount) && v.account && !v.account.verified && (
               <ActionButton
                 label="계좌 확인"
                 summary="예금주와 계좌를 확인했습니다. 등록한 운영자는 확인할 수 없어요."
                 run={(reason) => act(() => callOps(api.verifySettlementAccount, { params, body: { reason } }))}
               />
             )}
-            {v.hold ? (
-              <ActionButton
-                label="보류 해제"
-                summary="지급 예정일이 지난 정산부터 다시 지급해요."
-                run={(reason) => act(() => callOps(api.releasePayouts, { params, body: { reason } }))}
-              />
-            ) : (
-              <ActionButton
-                label="지급 보류"
-                variant="danger"
-                summary="해제할 때까지 이 가맹점에 정산금을 지급하지 않아요."
-                run={(reason) => act(() => callOps(api.holdPayouts, { params, body: { reason } }))}
-              />
-            )}
+            {v.hold
+              ? may(api.releasePayouts) && (
+                  <ActionButton
+                    label="보류 해제"
+                    summary="지급 예정일이 지난 정산부터 다시 지급해요."
+                    run={(reason) => act(() => callOps(api.releasePayouts, { params, body: { reason } }))}
+                  />
+                )
+              : may(api.holdPayouts) && (
+                  <ActionButton
+                    label="지급 보류"
+                    variant="danger"
+                    summary="해제할 때까지 이 가맹점에 정산금을 지급하지 않아요."
+                    run={(reason) => act(() => callOps(api.holdPayouts, { params, body: { reason } }))}
+                  />
+                )}
           </div>
           <Rows
             empty="정산 내역이 없습니다."

@@ -1,3 +1,5 @@
+import type { StaffRole } from '@ohgood/contract/endpoint';
+import { merchantUserOpsEndpoints } from '@ohgood/contract/merchant-portal';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
@@ -7,15 +9,20 @@ import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from '../components/console-ui';
 import { MerchantSettlement } from '../components/merchant-settlement';
+import { MerchantWebhooks } from '../components/merchant-webhooks';
 import styles from '../components/ops-console.module.css';
+import { canCall } from '../console-access';
 import { MerchantUsers } from './merchant-users';
 
 /**
- * Merchants (ADMIN, docs/rules/operations.md#O7): the list, onboarding, disabling, rotating the API key — a new
- * key is shown once, here, with a copy button — and one merchant's recent requests and refunds.
+ * Merchants (RISK and ADMIN, docs/rules/operations.md#O7): the list and one merchant's settlement, holds and
+ * webhook health for both; for ADMIN also onboarding, disabling, rotating the API key — a new key is shown
+ * once, here, with a copy button —, the portal's users and the merchant's recent requests and refunds. Each
+ * action shows only to the roles the contract lets call it.
  */
-export function Merchants() {
-  const [selected, setSelected] = useState<number | null>(null);
+export function Merchants({ staffRole }: { staffRole: StaffRole }) {
+  const [selected, setSelected] = useState<{ id: number; name: string } | null>(null);
+  const manages = canCall(api.rotateMerchantKey, staffRole);
   const [newKey, setNewKey] = useState<{ merchantId: number; apiKey: string } | null>(null);
   const list = useMerchants();
   const rotateKey = useConsoleAction(
@@ -33,7 +40,7 @@ export function Merchants() {
       <section className={styles.card} aria-labelledby="merchants-title">
         <div className={styles.row}>
           <h2 id="merchants-title">가맹점</h2>
-          <CreateMerchant onCreated={setNewKey} />
+          {canCall(api.createMerchant, staffRole) && <CreateMerchant onCreated={setNewKey} />}
         </div>
         {newKey && <KeyOnce {...newKey} onClose={() => setNewKey(null)} />}
         <Status read={list} />
@@ -52,7 +59,7 @@ export function Merchants() {
             </thead>
             <tbody>
               {list.data.items.map((m) => (
-                <tr key={m.merchantId} className={selected === m.merchantId ? styles.selectedRow : undefined}>
+                <tr key={m.merchantId} className={selected?.id === m.merchantId ? styles.selectedRow : undefined}>
                   <td>#{m.merchantId}</td>
                   <td>{m.name}</td>
                   <td>{m.category ?? '-'}</td>
@@ -60,10 +67,14 @@ export function Merchants() {
                   <td>{m.createdAt.slice(0, 10)}</td>
                   <td>
                     <div className={styles.row}>
-                      <button type="button" className={styles.linkButton} onClick={() => setSelected(m.merchantId)}>
+                      <button
+                        type="button"
+                        className={styles.linkButton}
+                        onClick={() => setSelected({ id: m.merchantId, name: m.name })}
+                      >
                         상세
                       </button>
-                      {!m.disabled && (
+                      {manages && !m.disabled && (
                         <>
                           <ActionButton
                             label="키 교체"
@@ -89,7 +100,9 @@ export function Merchants() {
           </table>
         )}
       </section>
-      {selected !== null && <MerchantDetail key={selected} merchantId={selected} />}
+      {selected !== null && (
+        <MerchantDetail key={selected.id} merchantId={selected.id} name={selected.name} staffRole={staffRole} />
+      )}
     </>
   );
 }
@@ -151,14 +164,26 @@ function KeyOnce({ merchantId, apiKey, onClose }: { merchantId: number; apiKey: 
   );
 }
 
-function MerchantDetail({ merchantId }: { merchantId: number }) {
-  const detail = useMerchant(merchantId);
-  const d = detail.data;
+function MerchantDetail({ merchantId, name, staffRole }: { merchantId: number; name: string; staffRole: StaffRole }) {
   return (
     <section className={styles.card} aria-labelledby="merchant-title">
       <h2 id="merchant-title">
-        가맹점 #{merchantId} {d?.name}
+        가맹점 #{merchantId} {name}
       </h2>
+      {canCall(api.merchant, staffRole) && <RecentActivity merchantId={merchantId} />}
+      {canCall(merchantUserOpsEndpoints.merchantUsers, staffRole) && <MerchantUsers merchantId={merchantId} />}
+      <MerchantSettlement merchantId={merchantId} staffRole={staffRole} />
+      <MerchantWebhooks merchantId={merchantId} />
+    </section>
+  );
+}
+
+/** A merchant's recent requests and refunds (ADMIN). */
+function RecentActivity({ merchantId }: { merchantId: number }) {
+  const detail = useMerchant(merchantId);
+  const d = detail.data;
+  return (
+    <>
       <Status read={detail} />
       {d && (
         <div className={styles.split}>
@@ -184,8 +209,6 @@ function MerchantDetail({ merchantId }: { merchantId: number }) {
           </div>
         </div>
       )}
-      {d && <MerchantUsers merchantId={merchantId} />}
-      <MerchantSettlement merchantId={merchantId} />
-    </section>
+    </>
   );
 }

@@ -111,7 +111,7 @@ function Console() {
         {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
         {shown === 'jobs' && <Jobs staffRole={me.role} />}
         {shown === 'moderation' && <Moderation />}
-        {shown === 'merchants' && <Merchants />}
+        {shown === 'merchants' && <Merchants staffRole={me.role} />}
         {shown === 'staff' && <Staff myStaffId={me.staffId} />}
         {shown === 'audit' && <AuditLog />}
       </main>
