@@ -143,6 +143,24 @@ export async function apiPay(
   return (await paid.json()).result;
 }
 
+/** A shop's request (its key in `merchant`) paid by a new customer through the API; returns the request's id. */
+export async function paidRequest(
+  request: APIRequestContext,
+  merchant: Record<string, string>,
+  data: { orderId: string; requestName: string; totalPrice: number },
+): Promise<string> {
+  const token = await apiCustomer(request);
+  const created = await request.post('/api/merchant/payment-requests', { headers: merchant, data });
+  expect(created.ok()).toBe(true);
+  const { requestId, pinCode } = await created.json();
+  const headers = { authorization: `Bearer ${token}` };
+  expect(
+    (await request.post('/api/payment/validate', { headers, data: { codeType: 'pincode', value: pinCode } })).ok(),
+  ).toBe(true);
+  expect((await request.post(`/api/payment/final?point=0&requestId=${requestId}`, { headers })).ok()).toBe(true);
+  return requestId as string;
+}
+
 /** Opens pages of this test as the given customer (session storage is per tab, so set before load). */
 export async function openAsCustomer(page: Page, token: string): Promise<void> {
   await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { apiCustomer, MERCHANT, settled } from './helpers';
+import { MERCHANT, paidRequest, settled } from './helpers';
 import { OPERATORS, signInOnScreen as signInToConsole } from './staff-session';
 
 /*
@@ -34,21 +34,8 @@ const codeFor = (secret: string, stepsAhead = 0) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
 
 /** A paid payment of the demo shop with a known order id: the shop's request, a customer pays it. */
-async function paidOrder(request: APIRequestContext, orderId: string, totalPrice: number) {
-  const token = await apiCustomer(request);
-  const created = await request.post('/api/merchant/payment-requests', {
-    headers: MERCHANT,
-    data: { orderId, requestName: '카페라떼 2잔', totalPrice },
-  });
-  expect(created.ok()).toBe(true);
-  const { requestId, pinCode } = await created.json();
-  const headers = { authorization: `Bearer ${token}` };
-  expect(
-    (await request.post('/api/payment/validate', { headers, data: { codeType: 'pincode', value: pinCode } })).ok(),
-  ).toBe(true);
-  expect((await request.post(`/api/payment/final?point=0&requestId=${requestId}`, { headers })).ok()).toBe(true);
-  return requestId as string;
-}
+const paidOrder = (request: APIRequestContext, orderId: string, totalPrice: number) =>
+  paidRequest(request, MERCHANT, { orderId, requestName: '카페라떼 2잔', totalPrice });
 
 async function signInOnScreen(page: Page, email: string, password: string, code: string) {
   await page.goto('/merchant/portal');
