@@ -88,9 +88,9 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   await signInOnScreen(page, OPERATORS.RISK);
   await expect(page.getByText('오늘의 현황')).toBeVisible();
   await page.screenshot({ path: join(shots, 'home.png') });
-  // Risk has no merchant or operator screens.
+  // Risk has the merchants screen (to hold a shop's payouts) but no operator screen.
   const menu = page.getByRole('navigation', { name: '운영 메뉴' });
-  await expect(menu.getByRole('button', { name: '가맹점' })).toHaveCount(0);
+  await expect(menu.getByRole('button', { name: '가맹점' })).toHaveCount(1);
   await expect(menu.getByRole('button', { name: '운영자' })).toHaveCount(0);
   await expect(page.getByText(/^대사 불일치/)).toBeVisible();
 
