@@ -22,7 +22,7 @@ import { MerchantUsers } from './merchant-users';
  */
 export function Merchants({ staffRole }: { staffRole: StaffRole }) {
   const [selected, setSelected] = useState<{ id: number; name: string } | null>(null);
-  const manages = canCall(api.rotateMerchantKey, staffRole);
+  const may = { rotate: canCall(api.rotateMerchantKey, staffRole), disable: canCall(api.disableMerchant, staffRole) };
   const [newKey, setNewKey] = useState<{ merchantId: number; apiKey: string } | null>(null);
   const list = useMerchants();
   const rotateKey = useConsoleAction(
@@ -74,23 +74,23 @@ export function Merchants({ staffRole }: { staffRole: StaffRole }) {
                       >
                         상세
                       </button>
-                      {manages && !m.disabled && (
-                        <>
-                          <ActionButton
-                            label="키 교체"
-                            title={`${m.name} API 키 교체`}
-                            variant="linkButton"
-                            summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
-                            run={async (reason) => setNewKey(await rotateKey({ id: m.merchantId, reason }))}
-                          />
-                          <ActionButton
-                            label="사용 중지"
-                            title={`${m.name} 사용 중지`}
-                            variant="linkButton"
-                            summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
-                            run={(reason) => disable({ id: m.merchantId, reason })}
-                          />
-                        </>
+                      {may.rotate && !m.disabled && (
+                        <ActionButton
+                          label="키 교체"
+                          title={`${m.name} API 키 교체`}
+                          variant="linkButton"
+                          summary="지금 쓰는 키는 바로 멈추고, 새 키는 한 번만 보여요."
+                          run={async (reason) => setNewKey(await rotateKey({ id: m.merchantId, reason }))}
+                        />
+                      )}
+                      {may.disable && !m.disabled && (
+                        <ActionButton
+                          label="사용 중지"
+                          title={`${m.name} 사용 중지`}
+                          variant="linkButton"
+                          summary="이 가맹점의 키로는 더 이상 결제 요청을 만들 수 없어요."
+                          run={(reason) => disable({ id: m.merchantId, reason })}
+                        />
                       )}
                     </div>
                   </td>
