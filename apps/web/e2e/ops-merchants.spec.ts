@@ -8,7 +8,7 @@ import { OPERATORS, signInOnScreen, staffSession } from './staff-session';
 
 /*
  * A risk operator on the console's merchants screen, on a phone (390×844; docs/rules/settlement.md#M6, #M8,
- * webhooks.md#W9): a new shop with two webhook endpoints — one that answers 200, one that answers 500 — is
+ * webhooks.md#W10): a new shop with two webhook endpoints — one that answers 200, one that answers 500 — is
  * paid once; RISK finds the shop, holds its payouts with a reason, sees the hold, releases it, and reads the
  * shop's webhook health: the delivered endpoint and the failing one, and none of the admin's actions.
  */

@@ -199,7 +199,7 @@ export const webhookEndpoints = {
 
 /* ---- the console ---- */
 
-/** How one endpoint is doing, as the console shows it (docs/rules/webhooks.md#W9). */
+/** How one endpoint is doing, as the console shows it (docs/rules/webhooks.md#W10). */
 export const webhookEndpointHealth = z.object({
   endpointId: z.string(),
   /** The scheme and host only: a path or query may carry the merchant's own token. */

@@ -113,7 +113,7 @@ describe('console access, by the contract (O1)', () => {
     for (const endpoint of Object.values(monthEndEndpoints)) expect(staffEndpoints).toContain(endpoint);
   });
 
-  it('lets risk read merchants, their settlement and webhooks and hold payouts; the rest of merchants is the admin’s (O7, M1, M6, W9)', () => {
+  it('lets risk read merchants, their settlement and webhooks and hold payouts; the rest of merchants is the admin’s (O7, M1, M6, W10)', () => {
     const roles = (endpoint: Endpoint) => (isStaffAccess(endpoint.access) ? [...endpoint.access.staff] : []);
     const risk = [
       opsEndpoints.merchants,

@@ -10,7 +10,7 @@ import { queueQuietly, receiversClosedAfterEach } from '../../test/webhook-recei
 import { healthStatement, maskedEndpointUrl, merchantWebhookHealth } from './health';
 
 /*
- * docs/rules/webhooks.md#W9: the console's webhook health of a merchant, on the real database with real
+ * docs/rules/webhooks.md#W10: the console's webhook health of a merchant, on the real database with real
  * loopback endpoints and the real sender: one delivered, one failing, one pending.
  */
 let h: Harness;
@@ -47,7 +47,7 @@ function health(merchantId: number, auth: Record<string, string>) {
   return h.app.inject({ method: 'GET', url: `/api/ops/merchants/${merchantId}/webhooks`, headers: auth });
 }
 
-describe('webhook health in the console (W9)', () => {
+describe('webhook health in the console (W10)', () => {
   it('counts a delivered, a failing and a pending delivery per endpoint, and only this merchant’s', async () => {
     const shop = await createMerchant(db(), '웹훅상점');
     const other = await createMerchant(db(), '다른상점');

@@ -65,7 +65,7 @@ export function healthStatement(merchantId: number, now: Date): SQL {
     order by e.created_at, e.id`;
 }
 
-/** A merchant's webhook health for the console (docs/rules/webhooks.md#W9). */
+/** A merchant's webhook health for the console (docs/rules/webhooks.md#W10). */
 export async function merchantWebhookHealth(db: Db, merchantId: number, now: Date): Promise<MerchantWebhookHealth> {
   const [merchant] = await db.select({ id: merchants.id }).from(merchants).where(eq(merchants.id, merchantId));
   if (!merchant) throw notFound('MERCHANT_NOT_FOUND', '가맹점을 찾을 수 없습니다.');

@@ -10,7 +10,7 @@ import { opsToken } from './api/staff-api';
 import { Merchants } from './pages/merchants';
 
 /*
- * The merchants page per role (docs/rules/operations.md#O7, settlement.md#M8, webhooks.md#W9) against a
+ * The merchants page per role (docs/rules/operations.md#O7, settlement.md#M8, webhooks.md#W10) against a
  * stubbed network: RISK finds a merchant, holds its payouts and reads its webhook health, but is never offered
  * what only ADMIN may do; ADMIN keeps every action it had.
  */

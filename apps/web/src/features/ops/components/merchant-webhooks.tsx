@@ -29,7 +29,7 @@ function lastDelivery(e: WebhookEndpointHealth): string {
 }
 
 /**
- * A merchant's webhook health (docs/rules/webhooks.md#W9): per endpoint its masked address and events, the
+ * A merchant's webhook health (docs/rules/webhooks.md#W10): per endpoint its masked address and events, the
  * latest attempt, what waits and what is failing now, the oldest wait and the last day's success share.
  */
 export function MerchantWebhooks({ merchantId }: { merchantId: number }) {
