@@ -43,7 +43,9 @@ test('from the home count to a refused debit, retried now with the bank’s answ
   const today = (await (await request.get('/api/ops/home', { headers: ops })).json()).date as string;
   const email = uniqueEmail('collect');
   await autopayCustomer(request, email);
-  execFileSync('npx', ['tsx', 'src/test/e2e-failed-debit.ts', email, today], {
+  // The server's clock runs shifted (CLOCK_START): the setup dates its rows on it, not on this machine's.
+  const serverNow = (await (await request.get('/api/ops/jobs', { headers: ops })).json()).now as string;
+  execFileSync('npx', ['tsx', 'src/test/e2e-failed-debit.ts', email, serverNow], {
     cwd: join(import.meta.dirname, '../../server'),
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' },
     stdio: 'pipe',

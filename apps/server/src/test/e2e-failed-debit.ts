@@ -1,21 +1,26 @@
-import { addMonths, dateInMonth, kstStartOfDay } from '@ohgood/contract/kst';
-import { and, eq } from 'drizzle-orm';
+import { addMonths, dateInMonth, kstDate, kstStartOfDay } from '@ohgood/contract/kst';
+import { eq } from 'drizzle-orm';
 import { openCliDatabase, runCli } from '../db/cli-database';
 import { autopayAttempts, customers, statements } from '../db/schema';
 import { withTx } from '../db/tx';
-import { ensureStatement } from '../modules/bills/statements';
+import { JOBS, scheduledAt } from '../jobs/runner';
 import { writeDirectPurchases } from '../modules/payments/direct-purchases';
 import { ensureDemoMerchants } from '../seed/demo-merchants';
 
 /*
  * e2e setup only (`e2e/ops-collections.spec.ts`): gives the customer last month's bill of 23,000원 and a debit
- * of it the bank refused on `<today>` (the e2e server's KST date) — what autopay leaves after a debit that
- * found the account short — so the console's failed-debit list has a row to retry. Run against the e2e
- * server's data directory: `DATA_DIR=… tsx src/test/e2e-failed-debit.ts <email> <today>`.
+ * of it the bank refused today — what autopay leaves after a debit that found the account short — so the
+ * console's failed-debit list has a row to retry. Every row is dated on the e2e server's clock (`<now>`, the
+ * instant its API answered; it runs shifted by CLOCK_START), never on this machine's: the statement at its
+ * issue run, the refusal at the autopay run (or now, if that is still ahead). Run against the e2e server's
+ * data directory: `DATA_DIR=… tsx src/test/e2e-failed-debit.ts <email> <now ISO>`.
  */
 runCli(async () => {
-  const [email, today] = process.argv.slice(2);
-  if (!email || !today) throw new Error('usage: tsx src/test/e2e-failed-debit.ts <customer email> <YYYY-MM-DD>');
+  const [email, nowIso] = process.argv.slice(2);
+  const now = new Date(nowIso ?? '');
+  if (!email || Number.isNaN(now.getTime()))
+    throw new Error('usage: tsx src/test/e2e-failed-debit.ts <customer email> <the server clock ISO instant>');
+  const today = kstDate(now);
   const database = await openCliDatabase();
   try {
     const merchantIds = await ensureDemoMerchants(database.db);
@@ -33,13 +38,13 @@ runCli(async () => {
           at: new Date(kstStartOfDay(dateInMonth(month, 20)).getTime() + 12 * 3_600_000),
         },
       ]);
-      await ensureStatement(tx, customer.id, month);
+      const issuedAt = scheduledAt('statement-issue', dateInMonth(today.slice(0, 7), JOBS['statement-issue'].day));
       const [statement] = await tx
-        .select({ id: statements.id })
-        .from(statements)
-        .where(and(eq(statements.customerId, customer.id), eq(statements.month, month)));
+        .insert(statements)
+        .values({ customerId: customer.id, month, createdAt: issuedAt })
+        .returning({ id: statements.id });
       if (!statement) throw new Error(`no ${month} statement`);
-      const at = new Date(kstStartOfDay(today).getTime() + 10 * 3_600_000);
+      const at = new Date(Math.min(scheduledAt('autopay', today).getTime(), now.getTime()));
       await tx.insert(autopayAttempts).values({
         statementId: statement.id,
         customerId: customer.id,
@@ -50,6 +55,7 @@ runCli(async () => {
         tries: 1,
         nextTryAt: at,
         finishedAt: at,
+        createdAt: at,
       });
     });
     console.log(`${email}: a refused debit on ${today}`);
