@@ -85,7 +85,8 @@ test('risk signs in with TOTP, finds a customer, lifts a suspension and lowers t
   });
   expect(suspended.ok()).toBe(true);
 
-  await signInOnScreen(page, OPERATORS.RISK);
+  // A mistyped code is answered on the code step in its own words; the right one then signs in.
+  await signInOnScreen(page, OPERATORS.RISK, { wrongCodeFirst: true });
   await expect(page.getByText('오늘의 현황')).toBeVisible();
   await page.screenshot({ path: join(shots, 'home.png') });
   // Risk has the merchants screen (to hold a shop's payouts) but no operator screen.

@@ -52,22 +52,47 @@ export async function staffSession(request: APIRequestContext, who: Operator): P
 
 export const riskSession = (request: APIRequestContext) => staffSession(request, RISK);
 
+/** A code the authenticator shows at none of the steps the server accepts now (wrong on purpose). */
+async function wrongCode(secret: string): Promise<string> {
+  const now = step();
+  const near = await Promise.all([-1, 0, 1].map((ahead) => generate({ secret, epoch: (now + ahead) * 30 })));
+  return ['000000', '111111', '222222', '333333'].find((code) => !near.includes(code)) as string;
+}
+
 /**
- * Signs in on the console's own screen: email and password, then the authenticator's code. A refused code ends
- * the pending sign-in, so each try starts again from the email.
+ * Signs in on the console's own screen: email and password, then the authenticator's code. A refused code
+ * keeps the code step (the pending session stays open): the field is emptied and focused for the next one.
+ * With `wrongCodeFirst`, a wrong code is typed first and the screen's answer to it checked.
  */
-export async function signInOnScreen(page: Page, who: Operator): Promise<void> {
-  const menu = page.getByRole('navigation', { name: '운영 메뉴' });
-  await withTotp(who.secret, async (code) => {
-    await page.goto('/ops');
-    await page.getByLabel('이메일').fill(who.email);
-    await page.getByLabel('비밀번호').fill(who.password);
-    await page.getByRole('button', { name: '다음' }).click();
-    await page.getByLabel('인증 앱의 6자리 코드').fill(code);
+export async function signInOnScreen(
+  page: Page,
+  who: Operator,
+  options: { wrongCodeFirst?: boolean } = {},
+): Promise<void> {
+  await page.goto('/ops');
+  await page.getByLabel('이메일').fill(who.email);
+  await page.getByLabel('비밀번호').fill(who.password);
+  await page.getByRole('button', { name: '다음' }).click();
+  const field = page.getByLabel('인증 앱의 6자리 코드');
+  await expect(field).toBeFocused();
+  const send = async (code: string) => {
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/ops/auth/totp'));
+    await field.fill(code);
     await page.getByRole('button', { name: '로그인' }).click();
-    await expect(menu.or(page.getByRole('alert'))).toBeVisible();
-    return menu.isVisible();
-  });
+    if ((await answer).ok()) return true;
+    await expect(field).toHaveValue('');
+    await expect(field).toBeFocused();
+    return false;
+  };
+  if (options.wrongCodeFirst) {
+    expect(await send(await wrongCode(who.secret))).toBe(false);
+    await expect(page.getByRole('alert')).toHaveText(
+      '인증 코드가 올바르지 않습니다. 인증 앱의 새 코드를 입력해주세요.',
+    );
+    await expect(page.getByLabel('이메일')).toHaveCount(0);
+  }
+  await withTotp(who.secret, send);
+  await expect(page.getByRole('navigation', { name: '운영 메뉴' })).toBeVisible();
 }
 
 /** Opens the console at /ops already signed in with `token` (the console keeps it per tab). */

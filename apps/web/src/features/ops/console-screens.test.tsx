@@ -269,6 +269,67 @@ describe('a staff session that ends', () => {
   });
 });
 
+describe('the sign-in’s code step', () => {
+  it('keeps the operator on the code step after a wrong code, the field empty and focused; too many → the limit', async () => {
+    opsToken.clear();
+    const user = userEvent.setup();
+    const me = { staffId: 1, email: 'risk@ohgood.kr', name: '리스크', role: 'RISK', idleMinutes: 30 };
+    const refusals = [
+      {
+        status: 401,
+        code: 'INVALID_TOTP',
+        message: '인증 코드가 올바르지 않습니다. 인증 앱의 새 코드를 입력해주세요.',
+      },
+      { status: 429, code: 'TOO_MANY_LOGIN_ATTEMPTS', message: '시도가 너무 많습니다. 잠시 후 다시 시도해주세요.' },
+    ];
+    const codesSent: string[] = [];
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        const key = `${init.method ?? 'GET'} ${url.split('?')[0]}`;
+        if (key === 'POST /api/ops/auth/sign-in') return json({ token: 'pending-token', stage: 'TOTP' });
+        if (key === 'POST /api/ops/auth/totp') {
+          codesSent.push((JSON.parse(String(init.body)) as { code: string }).code);
+          const refusal = refusals.shift();
+          if (!refusal) return json(me);
+          return json({ success: false, code: refusal.code, message: refusal.message }, refusal.status);
+        }
+        if (key === 'GET /api/ops/home') return new Promise<Response>(() => undefined);
+        return json({ success: false, code: 'NOT_FOUND', message: '없음' }, 404);
+      }),
+    );
+    render(<OpsConsolePage />);
+    await user.type(await screen.findByLabelText('이메일'), 'risk@ohgood.kr');
+    await user.type(screen.getByLabelText('비밀번호'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: '다음' }));
+    const field = await screen.findByLabelText('인증 앱의 6자리 코드');
+    await waitFor(() => expect(field).toHaveFocus());
+
+    await user.type(field, '111111');
+    await user.click(screen.getByRole('button', { name: '로그인' }));
+    // The code's own message, not "다시 로그인" — and the pending session is kept, on the same step.
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      '인증 코드가 올바르지 않습니다. 인증 앱의 새 코드를 입력해주세요.',
+    );
+    expect(screen.queryByText(/인증이 필요합니다/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('이메일')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('인증 앱의 6자리 코드')).toHaveValue('');
+    expect(screen.getByLabelText('인증 앱의 6자리 코드')).toHaveFocus();
+    expect(screen.getByLabelText('인증 앱의 6자리 코드')).toHaveAttribute('aria-invalid', 'true');
+    expect(opsToken.get()).toBe('pending-token');
+
+    await user.keyboard('222222{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('시도가 너무 많습니다. 잠시 후 다시 시도해주세요.');
+    expect(screen.getByLabelText('인증 앱의 6자리 코드')).toHaveValue('');
+    expect(opsToken.get()).toBe('pending-token');
+
+    await user.keyboard('333333{Enter}');
+    expect(await screen.findByRole('navigation', { name: '운영 메뉴' })).toBeInTheDocument();
+    expect(codesSent).toEqual(['111111', '222222', '333333']);
+  });
+});
+
 describe('the customer page', () => {
   it('masks personal data; 보기 reveals one field after a reason and a confirmation', async () => {
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type Ref, useEffect, useRef, useState } from 'react';
 
 /*
  * The forms of a password + TOTP sign-in, shared by the operator console and the merchant portal: each passes
@@ -20,20 +20,27 @@ export function CodeField({
   value,
   onChange,
   look,
+  inputRef,
+  invalid = false,
 }: {
   value: string;
   onChange: (code: string) => void;
   look: TwoFactorLook;
+  inputRef?: Ref<HTMLInputElement>;
+  /** The last code was refused (the error line says why). */
+  invalid?: boolean;
 }) {
   return (
     <label className={look.field}>
       인증 앱의 6자리 코드
       <input
+        ref={inputRef}
         className={look.input}
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={6}
         value={value}
+        aria-invalid={invalid || undefined}
         onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
       />
     </label>
@@ -85,12 +92,32 @@ export function TwoFactorSignIn({
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [stage, setStage] = useState<'password' | 'totp'>('password');
+  const codeInput = useRef<HTMLInputElement>(null);
   const step = useStep(failure);
+
+  // The code step appears after the password: its field is what the operator types next.
+  useEffect(() => {
+    if (stage === 'totp') codeInput.current?.focus();
+  }, [stage]);
+
+  /**
+   * A refused code (wrong, spent, or too many tries) keeps the operator on this step: the pending session is
+   * still theirs, so the field is emptied and focused for the authenticator's next code.
+   */
+  async function tryCode() {
+    try {
+      await submitCode(code);
+    } catch (error) {
+      setCode('');
+      codeInput.current?.focus();
+      throw error;
+    }
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     void step.run(async () => {
-      if (stage === 'totp') return submitCode(code);
+      if (stage === 'totp') return tryCode();
       await submitPassword(email, password);
       setStage('totp');
     });
@@ -122,7 +149,7 @@ export function TwoFactorSignIn({
           </label>
         </>
       ) : (
-        <CodeField value={code} onChange={setCode} look={look} />
+        <CodeField value={code} onChange={setCode} look={look} inputRef={codeInput} invalid={step.error !== null} />
       )}
       <ErrorLine error={step.error} look={look} />
       <button className={look.button} type="submit" disabled={step.busy}>
