@@ -112,23 +112,36 @@ export const bulkConfirmResponse = z.object({
 /* ---- jobs ---- */
 
 export const jobRunRow = z.object({
+  /** A calendar job's KST date or month; a recurring job's due minute (KST); an instance job's start. */
   period: z.string(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
-  /** What the run did (issued, extended, overdue, planned, reminded …) or why it was skipped. */
+  /** `running` until it finishes; `failed` for a recurring run that threw (a failed calendar run rolls back). */
+  outcome: z.enum(['done', 'running', 'failed']),
+  /** What the run did (issued, extended, overdue, planned, reminded …), why it was skipped, or its error. */
   result: z.record(z.string(), z.unknown()).nullable(),
 });
+export type JobRunRow = z.infer<typeof jobRunRow>;
 export const jobRow = z.object({
   job: z.string(),
-  cadence: z.enum(['daily', 'monthly']),
-  /** Cron, KST. */
+  /**
+   * A calendar job runs once per KST day or month (its period claimed once in the cluster); a recurring job
+   * takes, at each tick, whatever is due then (a missed tick is made up by the next one).
+   */
+  cadence: z.enum(['daily', 'monthly', 'recurring']),
+  /** `cluster`: one instance runs each period; `instance`: every server runs it for its own process. */
+  scope: z.enum(['cluster', 'instance']),
+  /** Cron (KST), or `every <n>s` for an instance's interval. */
   schedule: z.string(),
   /** The schedule in words. */
   scheduleText: z.string(),
+  /** Newest first. An instance job's are the runs of the server that answered. */
   lastRuns: z.array(jobRunRow),
   nextRun: z.string(),
-  /** Periods whose time has passed that no run claimed (looking back a bounded window). */
+  /** Periods whose time has passed that no run claimed (looking back a bounded window); calendar jobs only. */
   missed: z.array(z.string()),
+  /** Whether an admin may re-run a missed period (the calendar jobs). */
+  rerunnable: z.boolean(),
 });
 export type JobRow = z.infer<typeof jobRow>;
 export const jobsResponse = z.object({ now: z.string(), items: z.array(jobRow) });

@@ -1,13 +1,16 @@
 import { addDays, addMonths, dateInMonth, kstDate, kstIso, kstMonth } from '@ohgood/contract/kst';
-import type { JobRow } from '@ohgood/contract/ops-collections';
+import type { JobRow, JobRunRow } from '@ohgood/contract/ops-collections';
+import { Cron } from 'croner';
 import { desc, inArray } from 'drizzle-orm';
 import { jobRuns } from '../db/schema';
 import type { Executor } from '../db/tx';
-import { JOBS, type JobName, periodOf, scheduledAt } from './runner';
+import { REGISTRY, type RegisteredJob } from './registry';
+import { instanceRunRow, instanceRuns } from './run-records';
+import { isJobName, JOBS, type JobName, periodOf, scheduledAt } from './runner';
 
 /*
- * The console's view of the scheduled jobs (docs/rules/operations.md#O22), read from the job table (`JOBS`) and
- * `job_runs` through this one file, so moving the jobs onto a queue library repoints only it.
+ * The console's view of the job registry (docs/rules/operations.md#O22), read from the registry, the calendar
+ * jobs' table (`JOBS`), `job_runs` and this process's instance runs through this one file.
  */
 
 /** How many of each job's latest runs the page shows, and how far back it looks for missed periods. */
@@ -48,33 +51,100 @@ export function nextRunOf(job: JobName, now: Date): Date {
   return next ?? scheduledAt(job, candidates[1] as string);
 }
 
+/** A recurring job's cron in words: the patterns the registry uses, else the pattern itself. */
+export function cronText(cron: string): string {
+  const [minute = '', hour = '', ...rest] = cron.split(' ');
+  if (hour !== '*' || rest.some((field) => field !== '*')) return cron;
+  if (minute === '*') return '1분마다';
+  if (/^\*\/\d+$/.test(minute)) return `${minute.slice(2)}분마다`;
+  if (/^\d+$/.test(minute)) return `매시 ${minute}분`;
+  return cron;
+}
+
+/** An interval in words: seconds under a minute, else minutes. */
+const intervalText = (ms: number) => (ms < 60_000 ? `${ms / 1000}초마다` : `${ms / 60_000}분마다`);
+
+type RunRecord = typeof jobRuns.$inferSelect;
+
+/** A recorded run as the page shows it (a calendar run that has not finished is running: a failed one rolls back). */
+const runRow = (run: RunRecord): JobRunRow => {
+  const result = (run.result as Record<string, unknown> | null) ?? null;
+  return {
+    period: run.period,
+    startedAt: kstIso(run.startedAt),
+    finishedAt: run.finishedAt ? kstIso(run.finishedAt) : null,
+    outcome: run.finishedAt ? 'done' : result && 'error' in result ? 'failed' : 'running',
+    result,
+  };
+};
+
 /**
- * Every job: its schedule, latest runs, next run and missed periods. A period counts as missed when its time has
- * passed with no run recorded, after the job's first recorded run in the window (a new database missed nothing).
+ * A calendar job: its schedule, latest runs, next run and missed periods. A period counts as missed when its
+ * time has passed with no run recorded, after the job's first recorded run in the window (a new database
+ * missed nothing).
  */
-export async function jobsOverview(db: Executor, now: Date): Promise<JobRow[]> {
-  const names = Object.keys(JOBS) as JobName[];
-  const runs = await db.select().from(jobRuns).where(inArray(jobRuns.job, names)).orderBy(desc(jobRuns.period));
-  return names.map((job) => {
-    const own = runs.filter((run) => run.job === job);
-    const recorded = new Set(own.map((run) => run.period));
-    const oldest = own.at(-1)?.period;
-    const missed = scheduledDates(job, now)
-      .map((date) => periodOf(job, date))
-      .filter((period) => oldest !== undefined && period > oldest && !recorded.has(period));
+function calendarRow(job: JobName, own: RunRecord[], now: Date): JobRow {
+  const recorded = new Set(own.map((run) => run.period));
+  const oldest = own.at(-1)?.period;
+  const missed = scheduledDates(job, now)
+    .map((date) => periodOf(job, date))
+    .filter((period) => oldest !== undefined && period > oldest && !recorded.has(period));
+  return {
+    job,
+    cadence: JOBS[job].cadence,
+    scope: 'cluster',
+    schedule: JOBS[job].cron,
+    scheduleText: scheduleText(job),
+    lastRuns: own.slice(0, LAST_RUNS).map(runRow),
+    nextRun: kstIso(nextRunOf(job, now)),
+    missed,
+    rerunnable: true,
+  };
+}
+
+/**
+ * Every row of the job registry (jobs/registry.ts), in its order: the calendar jobs with their periods, the
+ * recurring cluster jobs with the runs recorded cluster-wide, and the instance jobs with this server's runs.
+ */
+export async function jobsOverview(
+  db: Executor,
+  now: Date,
+  registry: readonly RegisteredJob[] = REGISTRY,
+): Promise<JobRow[]> {
+  const runs = await db
+    .select()
+    .from(jobRuns)
+    .where(
+      inArray(
+        jobRuns.job,
+        registry.map((job) => job.name),
+      ),
+    )
+    .orderBy(desc(jobRuns.period));
+  return registry.map((job): JobRow => {
+    const own = runs.filter((run) => run.job === job.name);
+    if (isJobName(job.name)) return calendarRow(job.name, own, now);
+    const recurring = { job: job.name, cadence: 'recurring' as const, missed: [], rerunnable: false };
+    if ('cron' in job.schedule) {
+      const next = new Cron(job.schedule.cron, { timezone: 'Asia/Seoul', paused: true }).nextRun(now);
+      return {
+        ...recurring,
+        scope: job.scope,
+        schedule: job.schedule.cron,
+        scheduleText: cronText(job.schedule.cron),
+        lastRuns: own.slice(0, LAST_RUNS).map(runRow),
+        nextRun: kstIso(next ?? now),
+      };
+    }
+    const mine = instanceRuns.get(job.name) ?? [];
+    const last = mine[0]?.startedAt;
     return {
-      job,
-      cadence: JOBS[job].cadence,
-      schedule: JOBS[job].cron,
-      scheduleText: scheduleText(job),
-      lastRuns: own.slice(0, LAST_RUNS).map((run) => ({
-        period: run.period,
-        startedAt: kstIso(run.startedAt),
-        finishedAt: run.finishedAt ? kstIso(run.finishedAt) : null,
-        result: (run.result as Record<string, unknown> | null) ?? null,
-      })),
-      nextRun: kstIso(nextRunOf(job, now)),
-      missed,
+      ...recurring,
+      scope: job.scope,
+      schedule: `every ${job.schedule.everyMs / 1000}s`,
+      scheduleText: intervalText(job.schedule.everyMs),
+      lastRuns: mine.slice(0, LAST_RUNS).map(instanceRunRow),
+      nextRun: kstIso(new Date((last ?? now).getTime() + job.schedule.everyMs)),
     };
   });
 }

@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Logger, type LogLevel, run, type Task } from 'graphile-worker';
 import type pg from 'pg';
 import { JOB_QUEUE_SCHEMA } from '../db/job-queue-schema';
-import { type ClusterWork, periodKey, type RegisteredJob } from './registry';
+import { type ClusterWork, duePeriod, periodKey, type RegisteredJob } from './registry';
+import { recordedRun } from './run-records';
+import { isJobName } from './runner';
 
 /**
  * The cluster's job queue (graphile-worker, ADR 0216): each registered cluster job is one of its tasks. A
@@ -44,7 +46,10 @@ export async function startJobQueue(
   for (const job of jobs) {
     if (job.scope !== 'cluster') continue;
     taskList[job.name] = async (payload) => {
-      await job.run(work, new Date((payload as { due: string }).due));
+      const due = new Date((payload as { due: string }).due);
+      // A calendar job's run records its period itself (its claim); a recurring job's run is recorded here.
+      if (isJobName(job.name)) await job.run(work, due);
+      else await recordedRun(work.db, work.clock, job.name, duePeriod(job, due), () => job.run(work, due));
     };
   }
   const runner = await run({

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock';
 import { expireDueRequests } from '../modules/merchants/expiry';
 import { RANK_REFRESH_MS } from '../modules/shorts/ranking';
 import { TRANSCODE_LEASE } from '../modules/shorts/transcode-lease';
-import { catchUp, JOBS, type JobContext, type JobName, type JobOutcome, periodOf, runJob } from './runner';
+import { catchUp, isJobName, JOBS, type JobContext, type JobName, type JobOutcome, periodOf, runJob } from './runner';
 
 /**
  * Every recurring or deferred piece of background work, in one table (ADR 0216): its name, its schedule, where
@@ -156,8 +156,12 @@ export const REGISTRY: readonly RegisteredJob[] = [
   },
 ];
 
-/** The queue key of one period of a cluster job: a calendar job's `job_runs` period, else its due minute. */
+/** One period of a cluster job: a calendar job's `job_runs` period, else its due minute (KST). */
+export function duePeriod(job: RegisteredJob, due: Date): string {
+  return isJobName(job.name) ? periodOf(job.name, kstDate(due)) : kstIso(due).slice(0, 16);
+}
+
+/** The queue key of one period of a cluster job. */
 export function periodKey(job: RegisteredJob, due: Date): string {
-  const period = Object.hasOwn(JOBS, job.name) ? periodOf(job.name as JobName, kstDate(due)) : kstIso(due).slice(0, 16);
-  return `${job.name}:${period}`;
+  return `${job.name}:${duePeriod(job, due)}`;
 }

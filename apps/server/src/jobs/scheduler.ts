@@ -5,6 +5,7 @@ import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
 import { startJobQueue } from './queue';
 import { type ClusterWork, type InstanceWork, REGISTRY, type RegisteredJob, type Schedule } from './registry';
+import { instanceRun } from './run-records';
 import { catchUp, type JobContext, type JobName, type JobOutcome } from './runner';
 
 /** setTimeout's longest delay; a later run is waited for in steps of this. */
@@ -186,7 +187,7 @@ export function startInstanceWork(
     job.scope === 'instance'
       ? [
           onSchedule(clock, job.schedule, () =>
-            job.run(work).then(
+            instanceRun(clock, job.name, () => job.run(work)).then(
               () => undefined,
               (error: unknown) => log.warn({ err: error, job: job.name }, 'background work failed; it runs again'),
             ),

@@ -151,6 +151,7 @@ describe('a bulk action', () => {
 const job = (overrides: Partial<JobRow> = {}): JobRow => ({
   job: 'prune',
   cadence: 'daily',
+  scope: 'cluster',
   schedule: '30 3 * * *',
   scheduleText: '매일 03:30',
   lastRuns: [
@@ -158,11 +159,13 @@ const job = (overrides: Partial<JobRow> = {}): JobRow => ({
       period: '2026-12-09',
       startedAt: '2026-12-09T03:30:00+09:00',
       finishedAt: '2026-12-09T03:30:02+09:00',
+      outcome: 'done',
       result: { deleted: 12 },
     },
   ],
   nextRun: '2026-12-11T03:30:00+09:00',
   missed: ['2026-12-08'],
+  rerunnable: true,
   ...overrides,
 });
 
@@ -185,6 +188,7 @@ describe('the jobs page', () => {
                   period: '2026-12',
                   startedAt: '2026-12-01T00:05:00+09:00',
                   finishedAt: '2026-12-01T00:05:09+09:00',
+                  outcome: 'done',
                   result: { issued: 18 },
                 },
               ],
@@ -204,6 +208,65 @@ describe('the jobs page', () => {
     await confirmWithReason(user, '서버 중단으로 누락');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ date: '2026-12-08', reason: '서버 중단으로 누락' });
     expect(await screen.findByText('deleted 3')).toBeInTheDocument();
+  });
+
+  it('shows the recurring and instance jobs with their scope and runs, a failure in words, and no re-run', async () => {
+    const run = (minute: string, overrides: Partial<JobRow['lastRuns'][number]> = {}) => ({
+      period: `2026-12-10T${minute}`,
+      startedAt: `2026-12-10T${minute}:00+09:00`,
+      finishedAt: `2026-12-10T${minute}:01+09:00`,
+      outcome: 'done' as const,
+      result: { handled: 4 },
+      ...overrides,
+    });
+    const recurring = { cadence: 'recurring' as const, missed: [], rerunnable: false };
+    stubFetch({
+      'GET /api/ops/jobs': () => ({
+        now: '2026-12-10T03:00:00.000Z',
+        items: [
+          job(),
+          job({
+            ...recurring,
+            job: 'push-sending',
+            schedule: '*/5 * * * *',
+            scheduleText: '5분마다',
+            nextRun: '2026-12-10T12:05:00+09:00',
+            lastRuns: [run('12:00'), run('11:55')],
+          }),
+          job({
+            ...recurring,
+            job: 'webhook-sending',
+            schedule: '*/5 * * * *',
+            scheduleText: '5분마다',
+            lastRuns: [
+              run('12:00', { finishedAt: null, outcome: 'failed', result: { error: 'receiver unreachable' } }),
+            ],
+          }),
+          job({
+            ...recurring,
+            job: 'transcode-takeover',
+            scope: 'instance',
+            schedule: 'every 10s',
+            scheduleText: '10초마다',
+            lastRuns: [],
+          }),
+        ],
+      }),
+    });
+    render(<Jobs staffRole="ADMIN" />);
+    const push = await screen.findByRole('row', { name: /푸시 발송/ });
+    expect(push).toHaveTextContent('5분마다');
+    expect(push).toHaveTextContent('클러스터에서 한 번');
+    expect(push).toHaveTextContent('해당 없음');
+    expect(within(push).getByRole('list', { name: '푸시 발송 최근 실행' })).toHaveTextContent(
+      '2026-12-10 12:00 → 12:00 · 처리 4',
+    );
+    expect(screen.getByRole('list', { name: '웹훅 발송 최근 실행' })).toHaveTextContent('실패: receiver unreachable');
+    const takeover = screen.getByRole('row', { name: /트랜스코딩 인계/ });
+    expect(takeover).toHaveTextContent('서버마다');
+    expect(takeover).toHaveTextContent('10초마다');
+    // Only the calendar job's missed period is offered again.
+    expect(screen.getAllByRole('button', { name: '다시 실행' })).toHaveLength(1);
   });
 
   it('offers risk no re-run', async () => {

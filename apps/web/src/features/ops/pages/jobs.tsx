@@ -19,7 +19,19 @@ const JOB_LABELS: Record<string, string> = {
   autopay: '자동 납부',
   reconciliation: '일일 대사',
   settlement: '가맹점 정산 마감',
+  'catch-up': '빠진 기간 따라잡기',
+  'payment-expiry': '결제 요청 만료',
+  'autopay-debits': '자동 납부 출금',
+  'settlement-payouts': '가맹점 정산 지급',
+  'push-sending': '푸시 발송',
+  'webhook-sending': '웹훅 발송',
+  'media-sweep': '미디어 정리',
+  'ranking-refresh': '피드 순위 갱신',
+  'transcode-takeover': '트랜스코딩 인계',
 };
+
+/** Where a job runs: once in the cluster, or on every server for its own process. */
+const SCOPE_LABELS: Record<JobRow['scope'], string> = { cluster: '클러스터에서 한 번', instance: '서버마다' };
 
 /** What a run's counts are called; a count added later shows as its key. */
 const COUNT_LABELS: Record<string, string> = {
@@ -37,6 +49,14 @@ const COUNT_LABELS: Record<string, string> = {
   skipped: '건너뜀',
   settlements: '정산',
   lines: '정산 거래',
+  handled: '처리',
+  runs: '실행',
+  paid: '완료',
+  failed: '실패',
+  retrying: '재시도 예정',
+  owedDeleted: '삭제',
+  owedFailed: '삭제 실패',
+  orphansDeleted: '고아 객체 삭제',
 };
 
 /** A run's finish: the time alone on the day it started, else the full minute (a catch-up run). */
@@ -45,6 +65,7 @@ const finishOf = (startedAt: string, finishedAt: string) =>
 
 function resultText(result: Record<string, unknown> | null): string {
   if (!result) return '진행 중';
+  if (typeof result.error === 'string') return `실패: ${result.error}`;
   if (result.skipped === 'late') return '건너뜀 (시각이 지난 알림)';
   const parts = Object.entries(result)
     // An alert's sentence is on the home and the reconciliation screen; the counts are what a run did.
@@ -57,8 +78,9 @@ function resultText(result: Record<string, unknown> | null): string {
 }
 
 /**
- * The scheduled jobs (RISK, ADMIN; docs/rules/operations.md#O22): each job's schedule, latest runs with their
- * counts, next run and missed periods; an admin re-runs a missed period, which runs once in the cluster.
+ * Every job of the server's registry (RISK, ADMIN; docs/rules/operations.md#O22): each job's schedule and
+ * scope, latest runs with their counts (or error), next run and, for the calendar jobs, missed periods; an
+ * admin re-runs a calendar job's missed period, which runs once in the cluster.
  */
 export function Jobs({ staffRole }: { staffRole: StaffRole }) {
   const jobs = useJobs();
@@ -67,7 +89,9 @@ export function Jobs({ staffRole }: { staffRole: StaffRole }) {
     <section className={styles.card} aria-labelledby="jobs-title">
       <h2 id="jobs-title">예약 작업</h2>
       <p className={styles.muted}>
-        시각은 모두 한국 시간이에요. 빠진 기간은 그 작업이 한 번이라도 실행된 뒤로 실행 기록이 없는 날(월)이에요.
+        시각은 모두 한국 시간이에요. 빠진 기간은 그 작업이 한 번이라도 실행된 뒤로 실행 기록이 없는 날(월)이에요. 수시
+        작업은 실행마다 밀린 일을 모두 처리하므로 빠진 기간이 없고, 서버마다 도는 작업의 실행 기록은 이 화면에 응답한
+        서버의 것이에요.
       </p>
       <Status read={jobs} />
       {jobs.data && (
@@ -76,6 +100,7 @@ export function Jobs({ staffRole }: { staffRole: StaffRole }) {
             <tr>
               <th>작업</th>
               <th>일정</th>
+              <th>실행 범위</th>
               <th>최근 실행</th>
               <th>다음 실행</th>
               <th>빠진 기간</th>
@@ -106,6 +131,7 @@ function JobLine({ job, canRerun }: { job: JobRow; canRerun: boolean }) {
         <br />
         <code className={styles.muted}>{job.schedule}</code>
       </td>
+      <td>{SCOPE_LABELS[job.scope]}</td>
       <td>
         {job.lastRuns.length === 0 ? (
           <span className={styles.muted}>실행 기록 없음</span>
@@ -113,8 +139,14 @@ function JobLine({ job, canRerun }: { job: JobRow; canRerun: boolean }) {
           <ul aria-label={`${label} 최근 실행`}>
             {job.lastRuns.map((run) => (
               <li key={run.period}>
-                <strong>{run.period}</strong> {minute(run.startedAt)}
-                {run.finishedAt ? ` → ${finishOf(run.startedAt, run.finishedAt)}` : ''} · {resultText(run.result)}
+                {job.cadence !== 'recurring' && <strong>{run.period} </strong>}
+                {minute(run.startedAt)}
+                {run.finishedAt ? ` → ${finishOf(run.startedAt, run.finishedAt)}` : ''} ·{' '}
+                {run.outcome === 'failed' ? (
+                  <span className={styles.tagDanger}>{resultText(run.result)}</span>
+                ) : (
+                  resultText(run.result)
+                )}
               </li>
             ))}
           </ul>
@@ -122,14 +154,16 @@ function JobLine({ job, canRerun }: { job: JobRow; canRerun: boolean }) {
       </td>
       <td>{minute(job.nextRun)}</td>
       <td>
-        {job.missed.length === 0 ? (
+        {job.cadence === 'recurring' ? (
+          <span className={styles.muted}>해당 없음</span>
+        ) : job.missed.length === 0 ? (
           <span className={styles.muted}>없음</span>
         ) : (
           <ul aria-label={`${label} 빠진 기간`}>
             {job.missed.map((period) => (
               <li key={period}>
                 <span className={styles.tagDanger}>{period}</span>{' '}
-                {canRerun && <Rerun job={job} label={label} period={period} />}
+                {canRerun && job.rerunnable && <Rerun job={job} label={label} period={period} />}
               </li>
             ))}
           </ul>
