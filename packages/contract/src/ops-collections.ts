@@ -4,6 +4,7 @@ import { defineEndpoint, type StaffAccess } from './endpoint';
 import { dbId } from './input';
 import { BANKS } from './limits';
 import { customerParams, customerRow, reason } from './ops';
+import { workListFilter } from './ops-desk';
 
 /**
  * The console's collections and jobs (docs/rules/operations.md#O18–O22): risk retries a failed debit, records a
@@ -72,14 +73,6 @@ export const remindResponse = z.object({ customerId: z.number().int(), month: z.
 
 /* ---- filtered lists and bulk actions ---- */
 
-export const COLLECTION_FILTERS = ['overdue', 'failed-today', 'grade'] as const;
-export const collectionFilter = z.object({
-  filter: z.enum(COLLECTION_FILTERS),
-  /** With `grade`: the grade's name (bronze … diamond). */
-  grade: z.enum(['bronze', 'silver', 'gold', 'platinum', 'diamond']).optional(),
-});
-export type CollectionFilter = z.infer<typeof collectionFilter>;
-
 export const collectionRow = customerRow.extend({
   /** What is unpaid on bills past their due date, and the oldest one's month. */
   owed: z.number().int(),
@@ -92,7 +85,8 @@ export type CollectionRow = z.infer<typeof collectionRow>;
 export const collectionListResponse = z.object({ items: z.array(collectionRow), total: z.number().int() });
 
 export const BULK_ACTIONS = ['remind', 'suspend', 'lift'] as const;
-export const bulkPreviewRequest = collectionFilter.extend({ action: z.enum(BULK_ACTIONS), reason }).strict();
+/** A work list's filter (ops-desk `workListFilter`, the same schema the lists take), the action and its reason. */
+export const bulkPreviewRequest = workListFilter.extend({ action: z.enum(BULK_ACTIONS), reason }).strict();
 export const bulkPreviewResponse = z.object({
   count: z.number().int(),
   /** The first customers affected, masked. */
@@ -198,10 +192,10 @@ export const opsCollectionsEndpoints = {
   collectionList: defineEndpoint({
     method: 'GET',
     path: '/api/ops/collections',
-    query: collectionFilter,
+    query: workListFilter,
     response: collectionListResponse,
     access: COLLECT,
-    summary: '수납 대상 목록 (연체, 오늘 출금 실패, 등급)',
+    summary: '수납 대상 목록 (업무 목록과 같은 조건)',
     tags,
   }),
   bulkPreview: defineEndpoint({

@@ -30,6 +30,13 @@ export const customerFilter = z.object({
 });
 export type CustomerFilter = z.infer<typeof customerFilter>;
 
+/** The work lists; who is on each is one SQL condition on the server, which the lists and bulk actions share. */
+export const WORK_LISTS = ['overdue', 'failed-debits', 'autopay-pending'] as const;
+export type WorkListName = (typeof WORK_LISTS)[number];
+/** A work list narrowed by the filter: what a bulk action (ops-collections) acts on, exactly as the list shows. */
+export const workListFilter = customerFilter.extend({ list: z.enum(WORK_LISTS) });
+export type WorkListFilter = z.infer<typeof workListFilter>;
+
 /** An opaque keyset cursor the previous page answered. */
 const cursor = z.string().max(200).optional();
 const direction = z.enum(['desc', 'asc']).default('desc');

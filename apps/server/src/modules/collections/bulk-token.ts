@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { BULK_ACTIONS, CollectionFilter } from '@ohgood/contract/ops-collections';
+import type { BULK_ACTIONS } from '@ohgood/contract/ops-collections';
+import type { WorkListFilter } from '@ohgood/contract/ops-desk';
 import { conflict } from '../../lib/errors';
 
 /**
@@ -11,7 +12,8 @@ export interface BulkPlan {
   staffId: number | null;
   action: (typeof BULK_ACTIONS)[number];
   reason: string;
-  filter: CollectionFilter;
+  /** The work list and its filter the preview named: the confirm re-checks each customer against it. */
+  filter: WorkListFilter;
   customerIds: number[];
   /** Epoch milliseconds after which the confirm is refused. */
   expiresAt: number;

@@ -1,6 +1,6 @@
 import { maskAccount } from '@ohgood/contract/bank';
 import { kstDate, kstStartOfDay } from '@ohgood/contract/kst';
-import type { CollectionFilter } from '@ohgood/contract/ops-collections';
+import type { WorkListFilter } from '@ohgood/contract/ops-desk';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { type Tx, withTx } from '../../db/tx';
@@ -47,7 +47,7 @@ export function createCollectionsActions(deps: CollectionsDeps) {
 
   /** A customer still in the filter, read under the lock the action holds. */
   const stillMatches =
-    (filter: CollectionFilter, customerId: number): Guard =>
+    (filter: WorkListFilter, customerId: number): Guard =>
     async (tx) => {
       if (!(await isMatching(tx, filter, kstDate(clock.now()), customerId))) throw leftFilter();
     };

@@ -1,10 +1,12 @@
 import { kstDate } from '@ohgood/contract/kst';
-import type { BULK_ACTIONS, CollectionFilter, collectionRow } from '@ohgood/contract/ops-collections';
+import type { BULK_ACTIONS, collectionRow } from '@ohgood/contract/ops-collections';
+import type { WorkListFilter } from '@ohgood/contract/ops-desk';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
 import { rowOf } from '../ops/customers-reads';
+import { workListOf } from '../ops/desk/customer-filter';
 import type { StaffPrincipal } from '../ops/staff-principal';
 import { type BulkPlan, PREVIEW_MINUTES, signPlan } from './bulk-token';
 import { countMatching, matchingCustomers } from './collections-repository';
@@ -21,8 +23,8 @@ type Row = z.infer<typeof collectionRow>;
 export function createCollectionsReads(db: Db, clock: Clock, previewKey: Buffer) {
   const today = () => kstDate(clock.now());
 
-  /** The customers a filter names, with what they owe, oldest id first; personal fields masked. */
-  async function matching(filter: CollectionFilter, limit: number): Promise<Row[]> {
+  /** The customers on a work list under its filter, with what they owe, oldest id first; personal fields masked. */
+  async function matching(filter: WorkListFilter, limit: number): Promise<Row[]> {
     const rows = await matchingCustomers(db, filter, today(), limit);
     return rows.map(({ customer, facts }) => ({
       ...rowOf(customer),
@@ -36,7 +38,8 @@ export function createCollectionsReads(db: Db, clock: Clock, previewKey: Buffer)
   return {
     debits: async (customerId: number) => ({ items: await debitsOf(db, customerId) }),
 
-    async list(filter: CollectionFilter) {
+    async list(query: WorkListFilter) {
+      const filter = workListOf(query);
       const items = await matching(filter, LIST_MAX);
       return { items, total: await countMatching(db, filter, today()) };
     },
@@ -44,9 +47,10 @@ export function createCollectionsReads(db: Db, clock: Clock, previewKey: Buffer)
     /** Who a bulk action would touch now, and the signed plan naming exactly them. */
     async preview(
       by: StaffPrincipal,
-      input: CollectionFilter & { action: (typeof BULK_ACTIONS)[number]; reason: string },
+      input: WorkListFilter & { action: (typeof BULK_ACTIONS)[number]; reason: string },
     ) {
-      const filter = { filter: input.filter, grade: input.grade };
+      // Exactly the list's own filter (the same schema and condition), nothing else the request carries.
+      const filter = workListOf(input);
       const rows = await matching(filter, BULK_MAX + 1);
       if (rows.length > BULK_MAX) {
         throw conflict('BULK_PREVIEW_STALE', `한 번에 ${BULK_MAX}명까지 처리할 수 있습니다. 조건을 좁혀 주세요.`);

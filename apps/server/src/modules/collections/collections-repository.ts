@@ -1,10 +1,11 @@
-import type { CollectionFilter } from '@ohgood/contract/ops-collections';
+import type { WorkListFilter } from '@ohgood/contract/ops-desk';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditLog, autopayAttempts, customers, purchases, statements } from '../../db/schema';
 import { type Executor, rowsOf, type Tx } from '../../db/tx';
 import type { CustomerRow } from '../ops/customers-repository';
-import { collectionFactsSql, filterSql } from './filter';
+import { workListWhere } from '../ops/desk/customer-filter';
+import { collectionFactsSql } from './filter';
 
 /** The SQL of collections; the reads and actions beside it decide and shape. */
 
@@ -19,32 +20,32 @@ export type CollectionFacts = {
 /** The customers a filter names on the KST day `today`, with their facts, oldest id first. */
 export async function matchingCustomers(
   db: Db,
-  filter: CollectionFilter,
+  filter: WorkListFilter,
   today: string,
   limit: number,
 ): Promise<Array<{ customer: CustomerRow; facts: CollectionFacts }>> {
   const rows = await rowsOf<Record<string, unknown> & CollectionFacts>(
     db,
     sql`select c.*, ${collectionFactsSql(today)} from ${customers} c
-      where ${filterSql(filter, today)} order by c.id limit ${limit}`,
+      where ${workListWhere(sql`c`, filter, today)} order by c.id limit ${limit}`,
   );
   return rows.map((row) => ({ customer: customerOf(row), facts: row }));
 }
 
 /** How many customers a filter names on the KST day `today`. */
-export async function countMatching(db: Db, filter: CollectionFilter, today: string): Promise<number> {
+export async function countMatching(db: Db, filter: WorkListFilter, today: string): Promise<number> {
   const [count] = await rowsOf<{ n: number }>(
     db,
-    sql`select count(*)::int as n from ${customers} c where ${filterSql(filter, today)}`,
+    sql`select count(*)::int as n from ${customers} c where ${workListWhere(sql`c`, filter, today)}`,
   );
   return Number(count?.n ?? 0);
 }
 
 /** Whether the customer is still in the filter (read under the lock the caller holds). */
-export async function isMatching(tx: Tx, filter: CollectionFilter, today: string, customerId: number) {
+export async function isMatching(tx: Tx, filter: WorkListFilter, today: string, customerId: number) {
   const [row] = await rowsOf<{ id: number }>(
     tx,
-    sql`select c.id from ${customers} c where c.id = ${customerId} and ${filterSql(filter, today)}`,
+    sql`select c.id from ${customers} c where c.id = ${customerId} and ${workListWhere(sql`c`, filter, today)}`,
   );
   return row !== undefined;
 }

@@ -1,3 +1,4 @@
+import { gradeByName } from '@ohgood/contract/grades';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -224,14 +225,14 @@ describe('bulk actions on a filtered list (O21)', () => {
     const c = await failedCustomer();
     const outside = await h.signUp();
     await failOnThe15th();
-    const list = await h.app.inject({ method: 'GET', url: '/api/ops/collections?filter=failed-today', headers: risk });
+    const list = await h.app.inject({ method: 'GET', url: '/api/ops/collections?list=failed-debits', headers: risk });
     expect(list.json().items.map((row: { customerId: number }) => row.customerId)).toEqual([
       a.customerId,
       b.customerId,
       c.customerId,
     ]);
     const preview = await post('/api/ops/collections/bulk/preview', {
-      filter: 'failed-today',
+      list: 'failed-debits',
       action: 'suspend',
       reason: '출금 실패 일괄 정지',
     });
@@ -260,11 +261,53 @@ describe('bulk actions on a filtered list (O21)', () => {
     expect(await auditOf('customer.suspend')).toHaveLength(2);
   });
 
+  it('takes the work list’s own filter: the preview names whom the list shows, one outside it is untouched', async () => {
+    const a = await failedCustomer();
+    const b = await failedCustomer();
+    const silver = await failedCustomer();
+    await failOnThe15th();
+    // All three were refused today; one is silver, outside a filter on bronze.
+    await h.database.db
+      .update(customers)
+      .set({ gradePoint: gradeByName('silver').min })
+      .where(eq(customers.id, silver.customerId));
+    const shown: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `grade=bronze${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = await h.app.inject({ method: 'GET', url: `/api/ops/lists/failed-debits?${query}`, headers: risk });
+      expect(page.statusCode).toBe(200);
+      shown.push(...page.json().items.map((row: { customerId: number }) => row.customerId));
+      cursor = page.json().nextCursor;
+    } while (cursor);
+    expect(shown.sort()).toEqual([a.customerId, b.customerId].sort());
+    const preview = await post('/api/ops/collections/bulk/preview', {
+      list: 'failed-debits',
+      grade: 'bronze',
+      action: 'remind',
+      reason: '브론즈 출금 실패 안내',
+    });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().count).toBe(shown.length);
+    expect(
+      preview
+        .json()
+        .rows.map((row: { customerId: number }) => row.customerId)
+        .sort(),
+    ).toEqual(shown);
+    const confirm = await post('/api/ops/collections/bulk/confirm', { token: preview.json().token });
+    expect(confirm.json().done.sort()).toEqual(shown);
+    const reminded = await auditOf('customer.remind');
+    expect(reminded.map((row) => Number(row.targetId)).sort()).toEqual(shown);
+    expect(reminded.map((row) => Number(row.targetId))).not.toContain(silver.customerId);
+    expect(await noticeKinds(h, silver.customerId)).not.toContain('reminder_dday');
+  });
+
   it('refuses a token that was altered, expired or is another operator’s', async () => {
     await failedCustomer();
     await failOnThe15th();
     const preview = await post('/api/ops/collections/bulk/preview', {
-      filter: 'failed-today',
+      list: 'failed-debits',
       action: 'remind',
       reason: '일괄 안내',
     });

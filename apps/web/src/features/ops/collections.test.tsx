@@ -1,6 +1,6 @@
 import type { CollectionRow, DebitRow, JobRow } from '@ohgood/contract/ops-collections';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render as renderScreen, screen, within } from '@testing-library/react';
+import { render as renderScreen, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -109,15 +109,26 @@ describe('a bulk action', () => {
       },
       calls,
     );
-    render(<Collections staffRole="RISK" initial="failed-today" />);
-    expect(await screen.findByText('오늘 자동 납부 실패 2명')).toBeInTheDocument();
+    const stubbed = globalThis.fetch;
+    const urls: string[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+      urls.push(url);
+      return stubbed(url, init);
+    });
+    render(<Collections staffRole="RISK" initial="failed-debits" />);
+    expect(await screen.findByText('오늘 실패한 자동이체 2명')).toBeInTheDocument();
+    // The work lists' own filter bar narrows the list; the bulk action then takes exactly that filter.
+    await user.selectOptions(screen.getByRole('combobox', { name: '등급' }), 'bronze');
+    const lastQuery = () => Object.fromEntries(new URL(urls.at(-1) ?? '', 'http://console').searchParams);
+    await waitFor(() => expect(lastQuery()).toEqual({ list: 'failed-debits', grade: 'bronze' }));
     await user.selectOptions(screen.getByRole('combobox', { name: '조치' }), 'suspend');
     await user.type(screen.getByRole('textbox', { name: /사유/ }), '출금 실패 정지');
     await user.click(screen.getByRole('button', { name: '미리 보기' }));
     const preview = await screen.findByRole('region', { name: '일괄 처리 미리 보기' });
     expect(within(preview).getAllByRole('row')).toHaveLength(3);
     expect(calls.find((c) => c.path.endsWith('/preview'))?.body).toEqual({
-      filter: 'failed-today',
+      list: 'failed-debits',
+      grade: 'bronze',
       action: 'suspend',
       reason: '출금 실패 정지',
     });

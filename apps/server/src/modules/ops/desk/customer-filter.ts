@@ -1,13 +1,15 @@
 import { gradeByName } from '@ohgood/contract/grades';
 import { kstEndOfDay, kstStartOfDay } from '@ohgood/contract/kst';
-import type { CustomerFilter } from '@ohgood/contract/ops-desk';
+import type { CustomerFilter, WorkListFilter, WorkListName } from '@ohgood/contract/ops-desk';
 import { type SQL, sql } from 'drizzle-orm';
-import { purchases, statements } from '../../../db/schema';
+import { autopayAttempts, purchases, statements } from '../../../db/schema';
+import { autopayActiveSql } from '../../autopay/standing';
 
 /**
- * The one place a console filter becomes SQL (docs/rules/operations.md#O16): every work list narrows its
- * customers with it, and an action on "a filtered list" (bulk reminders, suspensions) must select its
- * customers with the same function, so what staff saw is what they act on.
+ * The one place a console filter becomes SQL (docs/rules/operations.md#O16, #O21): who is on each work list,
+ * narrowed by the filter. Every work list selects its customers with `workListWhere`, and a bulk action on "a
+ * filtered list" (reminders, suspensions, lifts: its preview, and its confirm under each customer's lock)
+ * with the very same call, so what staff saw is what they act on.
  */
 
 /** The customer (`customer` is its row alias) owes on a statement that went overdue. */
@@ -42,4 +44,30 @@ export function customerFilterSql(customer: SQL, filter: CustomerFilter): SQL {
 export function filterOf(query: CustomerFilter): CustomerFilter {
   const { grade, suspended, autopay, overdue, joinedFrom, joinedTo } = query;
   return { grade, suspended, autopay, overdue, joinedFrom, joinedTo };
+}
+
+/** A work list and its filter fields, without anything else a request carries (an action, a reason). */
+export const workListOf = (request: WorkListFilter): WorkListFilter => ({ list: request.list, ...filterOf(request) });
+
+/** Who is on a work list on the KST day `today` (`customer` is the customer row's alias). */
+function onWorkListSql(customer: SQL, list: WorkListName, today: string): SQL {
+  switch (list) {
+    case 'overdue':
+      return overdueSql(customer);
+    case 'failed-debits':
+      // The bank refused one of the customer's autopay debits today.
+      return sql`exists (select 1 from ${autopayAttempts} f where f.customer_id = ${customer}.id
+        and f.kst_date = ${today}::date and f.status = 'FAILED')`;
+    case 'autopay-pending':
+      // Autopay switched on but not debited yet: the consent or the 1원 인증 is missing.
+      return sql`(${customer}.autopay and not ${autopayActiveSql(customer)})`;
+    default:
+      // A list this server does not know (a preview signed by an older one) names nobody.
+      return sql`false`;
+  }
+}
+
+/** A work list narrowed by its filter, as one SQL condition on the customer row aliased `customer`. */
+export function workListWhere(customer: SQL, filter: WorkListFilter, today: string): SQL {
+  return sql`(${onWorkListSql(customer, filter.list, today)} and ${customerFilterSql(customer, filterOf(filter))})`;
 }

@@ -1,4 +1,5 @@
-import { opsCollectionsEndpoints as api, type CollectionFilter } from '@ohgood/contract/ops-collections';
+import { opsCollectionsEndpoints as api } from '@ohgood/contract/ops-collections';
+import type { WorkListFilter } from '@ohgood/contract/ops-desk';
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { opsKeys } from './keys';
 import { callOps } from './staff-api';
@@ -8,7 +9,7 @@ import { callOps } from './staff-api';
 export const collectionsKeys = {
   /** Every filtered list. */
   lists: ['ops', 'collections'],
-  list: (filter: CollectionFilter) => ['ops', 'collections', filter],
+  list: (filter: WorkListFilter) => ['ops', 'collections', filter],
   debits: (id: number) => ['ops', 'customers', id, 'debits'],
   jobs: ['ops', 'jobs'],
 } as const;
@@ -28,12 +29,11 @@ export const collectionsChanges = {
   job: (): QueryKey[] => [collectionsKeys.jobs, opsKeys.home, collectionsKeys.lists, opsKeys.lists, opsKeys.audit],
 };
 
-export const useCollectionList = (filter: CollectionFilter) =>
+/** A work list under the work lists' filter (the same query a bulk preview sends). */
+export const useCollectionList = (filter: WorkListFilter) =>
   useQuery({
     queryKey: collectionsKeys.list(filter),
-    queryFn: ({ signal }) =>
-      callOps(api.collectionList, { query: filter.grade ? filter : { filter: filter.filter }, signal }),
-    enabled: filter.filter !== 'grade' || filter.grade !== undefined,
+    queryFn: ({ signal }) => callOps(api.collectionList, { query: filter, signal }),
   });
 
 export const useDebits = (customerId: number) =>

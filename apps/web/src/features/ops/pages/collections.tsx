@@ -1,13 +1,11 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
-import { GRADE_NAMES, gradeByName } from '@ohgood/contract/grades';
 import {
   opsCollectionsEndpoints as api,
   BULK_ACTIONS,
-  COLLECTION_FILTERS,
-  type CollectionFilter,
   type CollectionRow,
   DEBIT_RESULT_LABELS,
 } from '@ohgood/contract/ops-collections';
+import { WORK_LISTS, type WorkListFilter, type WorkListName } from '@ohgood/contract/ops-desk';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
@@ -16,14 +14,16 @@ import { useConsoleAction } from '../api/queries';
 import { callOps } from '../api/staff-api';
 import { Choice } from '../components/choice';
 import { FormError, failure, Status } from '../components/console-ui';
+import { CustomerFilterBar } from '../components/customer-filter-bar';
 import styles from '../components/ops-console.module.css';
 import { CustomerDetail } from './customer-detail';
+import { WORK_LIST_LABELS } from './work-lists';
 
-export const FILTER_LABELS: Record<(typeof COLLECTION_FILTERS)[number], string> = {
-  overdue: '연체 고객',
-  'failed-today': '오늘 자동 납부 실패',
-  grade: '등급',
-};
+/** The filter bar's part of a work list's filter (everything but the list). */
+function customerFilterOf({ list: _list, ...customer }: WorkListFilter) {
+  return customer;
+}
+
 const ACTION_LABELS: Record<(typeof BULK_ACTIONS)[number], string> = {
   remind: '납부 안내 보내기',
   suspend: '결제 정지',
@@ -31,12 +31,13 @@ const ACTION_LABELS: Record<(typeof BULK_ACTIONS)[number], string> = {
 };
 
 /**
- * Collections (RISK, ADMIN; docs/rules/operations.md#O18–O21): a filtered list of customers who owe (overdue,
- * a debit refused today, a grade), each opening the customer with their debits; and a bulk action on the
- * list: a reason, a preview of who is affected, and a confirm that acts on exactly those customers.
+ * Collections (RISK, ADMIN; docs/rules/operations.md#O18–O21): a work list (overdue, refused today, autopay
+ * waiting) under the work lists' own filter, each row opening the customer with their debits; and a bulk
+ * action on that very list and filter: a reason, a preview of who is affected, and a confirm that acts on
+ * exactly those customers.
  */
-export function Collections({ staffRole, initial }: { staffRole: StaffRole; initial?: CollectionFilter['filter'] }) {
-  const [filter, setFilter] = useState<CollectionFilter>({ filter: initial ?? 'overdue' });
+export function Collections({ staffRole, initial }: { staffRole: StaffRole; initial?: WorkListName }) {
+  const [filter, setFilter] = useState<WorkListFilter>({ list: initial ?? 'overdue' });
   const [selected, setSelected] = useState<number | null>(null);
   const list = useCollectionList(filter);
   return (
@@ -45,29 +46,27 @@ export function Collections({ staffRole, initial }: { staffRole: StaffRole; init
         <h2 id="collections-title">수납 대상</h2>
         <div className={styles.row}>
           <Choice
-            label="조건"
-            value={filter.filter}
-            options={COLLECTION_FILTERS}
-            names={(f) => FILTER_LABELS[f]}
+            label="목록"
+            value={filter.list}
+            options={WORK_LISTS}
+            names={(l) => WORK_LIST_LABELS[l]}
             onChange={(next) => {
-              setFilter(next === 'grade' ? { filter: next, grade: 'bronze' } : { filter: next });
+              setFilter({ ...filter, list: next });
               setSelected(null);
             }}
           />
-          {filter.filter === 'grade' && (
-            <Choice
-              label="등급"
-              value={filter.grade ?? 'bronze'}
-              options={GRADE_NAMES}
-              names={(g) => gradeByName(g).label}
-              onChange={(grade) => setFilter({ filter: 'grade', grade })}
-            />
-          )}
         </div>
+        <CustomerFilterBar
+          value={customerFilterOf(filter)}
+          onChange={(next) => {
+            setFilter({ ...next, list: filter.list });
+            setSelected(null);
+          }}
+        />
         <Status read={list} />
         {list.data && (
           <p>
-            {FILTER_LABELS[filter.filter]} {list.data.total}명
+            {WORK_LIST_LABELS[filter.list]} {list.data.total}명
           </p>
         )}
         {list.data?.items.length === 0 && <p className={styles.muted}>조건에 맞는 고객이 없습니다.</p>}
@@ -139,7 +138,7 @@ type Preview = Awaited<ReturnType<typeof previewCall>>;
 const previewCall = (body: Parameters<typeof callOps<typeof api.bulkPreview>>[1]) => callOps(api.bulkPreview, body);
 
 /** The bulk action: choose it and give a reason, see who it affects, then confirm exactly that set. */
-function BulkAction({ filter }: { filter: CollectionFilter }) {
+function BulkAction({ filter }: { filter: WorkListFilter }) {
   const [action, setAction] = useState<(typeof BULK_ACTIONS)[number]>('remind');
   const [reason, setReason] = useState('');
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -218,7 +217,7 @@ function BulkAction({ filter }: { filter: CollectionFilter }) {
       {preview && (
         <section aria-label="일괄 처리 미리 보기">
           <p className={styles.summary}>
-            {ACTION_LABELS[action]} · {FILTER_LABELS[filter.filter]} {preview.count}명. 미리 본 고객에게만 실행되고,
+            {ACTION_LABELS[action]} · {WORK_LIST_LABELS[filter.list]} {preview.count}명. 미리 본 고객에게만 실행되고,
             그사이 조건에서 벗어난 고객은 제외돼요.
           </p>
           {preview.count > preview.rows.length && (

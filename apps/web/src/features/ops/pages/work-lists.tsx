@@ -7,6 +7,7 @@ import {
   FAILED_DEBIT_SORTS,
   OVERDUE_SORTS,
   PENDING_SORTS,
+  type WorkListName,
 } from '@ohgood/contract/ops-desk';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
@@ -20,12 +21,19 @@ import { canCall } from '../console-access';
 import { CustomerDetail } from './customer-detail';
 
 /** The work lists behind the home's counts (docs/rules/operations.md#O16). */
-export type WorkList = 'overdue' | 'failed-debits' | 'autopay-pending';
+export type WorkList = WorkListName;
+
+/** Each work list's name on screen (the collections page's bulk actions name them the same). */
+export const WORK_LIST_LABELS: Record<WorkListName, string> = {
+  overdue: '연체 고객',
+  'failed-debits': '오늘 실패한 자동이체',
+  'autopay-pending': '자동이체 인증 대기',
+};
 
 const LISTS = [
-  { id: 'overdue', label: '연체 고객', opens: desk.overdueList },
-  { id: 'failed-debits', label: '오늘 실패한 자동이체', opens: desk.failedDebitsList },
-  { id: 'autopay-pending', label: '자동이체 인증 대기', opens: desk.pendingVerificationList },
+  { id: 'overdue', label: WORK_LIST_LABELS.overdue, opens: desk.overdueList },
+  { id: 'failed-debits', label: WORK_LIST_LABELS['failed-debits'], opens: desk.failedDebitsList },
+  { id: 'autopay-pending', label: WORK_LIST_LABELS['autopay-pending'], opens: desk.pendingVerificationList },
 ] as const;
 
 const SORT_LABELS: Record<string, string> = {
