@@ -98,5 +98,10 @@ test('from the home count to a refused debit, retried now with the bank’s answ
   // The jobs page: every job with its schedule and next run.
   await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('button', { name: '예약 작업' }).click();
   await expect(page.getByRole('row', { name: /자동 납부/ })).toContainText('매일 10:00');
+  // The recurring jobs too, with their scope: the registry's every row, not only the calendar's.
+  const webhooks = page.getByRole('row', { name: /웹훅 발송/ });
+  await expect(webhooks).toContainText('5분마다');
+  await expect(webhooks).toContainText('클러스터에서 한 번');
+  await expect(page.getByRole('row', { name: /트랜스코딩 인계/ })).toContainText('서버마다');
   await page.screenshot({ path: join(shots, 'jobs.png') });
 });

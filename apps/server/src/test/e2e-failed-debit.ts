@@ -42,6 +42,8 @@ runCli(async () => {
       const [statement] = await tx
         .insert(statements)
         .values({ customerId: customer.id, month, createdAt: issuedAt })
+        // The purchase may have opened it already (on this machine's time): it is dated at its issue run.
+        .onConflictDoUpdate({ target: [statements.customerId, statements.month], set: { createdAt: issuedAt } })
         .returning({ id: statements.id });
       if (!statement) throw new Error(`no ${month} statement`);
       const at = new Date(Math.min(scheduledAt('autopay', today).getTime(), now.getTime()));

@@ -21,7 +21,7 @@ const JOB_LABELS: Record<string, string> = {
   settlement: '가맹점 정산 마감',
   'catch-up': '빠진 기간 따라잡기',
   'payment-expiry': '결제 요청 만료',
-  'autopay-debits': '자동 납부 출금',
+  'autopay-debits': '출금 실행 (재시도 포함)',
   'settlement-payouts': '가맹점 정산 지급',
   'push-sending': '푸시 발송',
   'webhook-sending': '웹훅 발송',
