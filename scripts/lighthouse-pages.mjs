@@ -1,0 +1,150 @@
+// `node scripts/lighthouse-pages.mjs <base URL>[,<base URL>…] <path>…`: Lighthouse 12's mobile profile (4× CPU,
+// slow 4G) on each page, in a full Chromium (CHROME_PATH, else Debian's /usr/bin/chromium), and where the
+// main thread went: Lighthouse's own work breakdown (script, style and layout, parsing…), the scripts that
+// cost the most (bootup time) and the longest tasks. Several bases (e.g. the build before a change and the one
+// after it, served on two ports) are measured interleaved, run by run, so both see the same machine load;
+// the load average is printed with each page. LH_RUNS runs per page (default 3), the median by score shown.
+// Pages behind sign-in (LH_SIGNED_IN, default /payment,/dashboard,/mypage,/qrpin) are measured as the demo
+// customer: a tab of the same browser holds the session, which the measured tab receives over the app's
+// BroadcastChannel as a second tab of a signed-in phone would (ADR 0040).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { freePort } from './free-port.mjs';
+
+const [baseList, ...paths] = process.argv.slice(2);
+if (!baseList || paths.length === 0)
+  throw new Error('usage: node scripts/lighthouse-pages.mjs <base>[,<base>] <path>…');
+const bases = baseList.split(',');
+const runs = Number(process.env.LH_RUNS ?? 3);
+const signedIn = new Set((process.env.LH_SIGNED_IN ?? '/payment,/dashboard,/mypage,/qrpin').split(','));
+const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chrome)) throw new Error(`no Chromium at ${chrome} (CHROME_PATH)`);
+
+/** One Lighthouse run in the browser listening on `port`; its report, or null when Lighthouse failed. */
+function lighthouseRun(url, port, keepStorage) {
+  const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      [
+        '-y',
+        'lighthouse@12',
+        url,
+        `--port=${port}`,
+        '--only-categories=performance,accessibility',
+        '--form-factor=mobile',
+        ...(keepStorage ? ['--disable-storage-reset'] : []),
+        '--output=json',
+        `--output-path=${out}`,
+        '--quiet',
+      ],
+      { stdio: 'ignore' },
+    );
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? JSON.parse(readFileSync(out, 'utf8')) : null);
+    });
+  });
+}
+
+/** The top items of where the main thread went in one report, as short text. */
+function mainThread(lhr) {
+  const ms = (n) => `${Math.round(n)} ms`;
+  const groups = (lhr.audits['mainthread-work-breakdown']?.details?.items ?? [])
+    .slice(0, 4)
+    .map((item) => `${item.groupLabel ?? item.group} ${ms(item.duration)}`);
+  const scripts = (lhr.audits['bootup-time']?.details?.items ?? [])
+    .slice(0, 4)
+    .map(
+      (item) => `${String(item.url).replace(/^https?:\/\/[^/]+/, '')} ${ms(item.total)} (eval ${ms(item.scripting)})`,
+    );
+  const tasks = (lhr.audits['long-tasks']?.details?.items ?? [])
+    .slice(0, 3)
+    .map(
+      (item) =>
+        `${String(item.url).replace(/^https?:\/\/[^/]+/, '') || '?'} ${ms(item.duration)} at ${ms(item.startTime)}`,
+    );
+  return `main thread: ${groups.join(', ')}\n    scripts: ${scripts.join(', ')}\n    long tasks: ${tasks.join(', ') || 'none'}`;
+}
+
+const port = await freePort();
+const profile = mkdtempSync(join(tmpdir(), 'ohgood-lh-profile-'));
+const browserProcess = spawn(
+  chrome,
+  [
+    '--headless=new',
+    `--remote-debugging-port=${port}`,
+    `--user-data-dir=${profile}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--no-first-run',
+    'about:blank',
+  ],
+  { stdio: 'ignore' },
+);
+let browser;
+for (let i = 0; i < 100 && !browser; i++) {
+  browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => undefined);
+  if (!browser) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+if (!browser) throw new Error('Chromium for Lighthouse did not start');
+
+/** Opens a tab on `base` holding the demo customer's session, parked on the app's lightest page. */
+async function holdSession(base) {
+  const res = await fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' }),
+  });
+  if (!res.ok) throw new Error(`sign-in on ${base} answered ${res.status}`);
+  const { accessToken } = await res.json();
+  const holder = await browser.contexts()[0].newPage();
+  await holder.goto(`${base}/`);
+  await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), accessToken);
+  await holder.goto(`${base}/lighthouse-session-holder`);
+}
+
+try {
+  // Anonymous pages first: once a holder tab has a session, every new tab of that origin shares it.
+  const ordered = [...paths].sort((a, b) => Number(signedIn.has(a)) - Number(signedIn.has(b)));
+  let holding = false;
+  for (const path of ordered) {
+    if (signedIn.has(path) && !holding) {
+      for (const base of bases) await holdSession(base);
+      holding = true;
+    }
+    const reports = new Map(bases.map((base) => [base, []]));
+    const loads = [];
+    for (let i = 0; i < runs; i++) {
+      for (const base of bases) {
+        loads.push(loadavg()[0].toFixed(1));
+        const lhr = await lighthouseRun(`${base}${path}`, port, signedIn.has(path));
+        if (lhr) reports.get(base).push(lhr);
+      }
+    }
+    console.log(`${path} (load average ${loads.join('/')})`);
+    for (const [base, lhrs] of reports) {
+      if (lhrs.length === 0) {
+        console.log(`  ${base}: lighthouse failed`);
+        continue;
+      }
+      const score = (lhr) => Math.round(lhr.categories.performance.score * 100);
+      const median = [...lhrs].sort((a, b) => score(a) - score(b))[Math.floor((lhrs.length - 1) / 2)];
+      const shown = (id) => median.audits[id]?.displayValue ?? '?';
+      const tbts = lhrs.map((lhr) => Math.round(lhr.audits['total-blocking-time'].numericValue)).join('/');
+      const index = lhrs.map((lhr) => Math.round(lhr.environment?.benchmarkIndex ?? 0)).join('/');
+      console.log(
+        `  ${base}: performance ${score(median)} (runs ${lhrs.map(score).join('/')}), a11y ${Math.round(median.categories.accessibility.score * 100)}, TBT ${shown('total-blocking-time')} (runs ${tbts}), FCP ${shown('first-contentful-paint')}, LCP ${shown('largest-contentful-paint')}; benchmark index ${index}\n    ${mainThread(median)}`,
+      );
+    }
+  }
+} finally {
+  await browser.close().catch(() => undefined);
+  browserProcess.kill('SIGTERM');
+}
