@@ -2,7 +2,16 @@ import { expect, type Page, test } from '@playwright/test';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
 /** The pages the server sends rendered at build time (apps/web/src/build/prerender.tsx). */
-const PRERENDERED = ['/', '/login', '/register', '/shorts/feeds', '/shorts/search', '/payment', '/dashboard'];
+const PRERENDERED = [
+  '/',
+  '/login',
+  '/register',
+  '/shorts/feeds',
+  '/shorts/search',
+  '/payment',
+  '/dashboard',
+  '/mypage',
+];
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
 function recordErrors(page: Page): string[] {
@@ -47,6 +56,11 @@ test('public pages arrive rendered, and React hydrates them without a mismatch',
   // Rendered already: the login page's text is in the HTML, before any script.
   const login = await (await page.request.get('/login', { headers: { accept: 'text/html' } })).text();
   expect(login).toContain('체험용 계정: demo@ohgood.kr / ohgood123!');
+  // The signed-in pages people open most arrive with their skeleton: the first paint has the page's shape.
+  for (const path of ['/payment', '/mypage']) {
+    const html = await (await page.request.get(path, { headers: { accept: 'text/html' } })).text();
+    expect(html, path).toContain('data-testid="page-skeleton"');
+  }
   expect(errors).toEqual([]);
 });
 
@@ -56,7 +70,7 @@ test('a signed-in customer gets the same prerendered pages, hydrated into their 
   await page.addInitScript(keepServerElement);
   // Typing into the prerendered login form works: the form is inert until React owns it.
   await signUpAndLogIn(page);
-  for (const path of ['/', '/payment', '/dashboard']) await openHydrated(page, path);
+  for (const path of ['/', '/payment', '/dashboard', '/mypage']) await openHydrated(page, path);
   await expect(page.getByTestId('logout')).toBeVisible();
   await page.goto('/');
   await expect(page.getByTestId('logout')).toBeVisible();

@@ -1,4 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToken, logout, setToken } from '../shared/auth-token';
@@ -59,5 +60,25 @@ describe('RequireAuth', () => {
     expect(where()).toBe('/login?next=%2Fmypage%3Ftab%3D1');
     expect(currentToast()?.message).toBe('로그인 후 이용 가능합니다.');
     expect(screen.queryByText('마이페이지')).toBeNull();
+  });
+
+  it("shows a guarded page's skeleton while the session is read, as the page's prerendered HTML does", () => {
+    setToken('tok');
+    // Rendered as the build prerenders it: nobody is known yet.
+    const html = (path: string) =>
+      renderToString(
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route element={<RequireAuth />}>
+              <Route path="/mypage" element={<p>마이페이지 내용</p>} />
+              <Route path="/chat" element={<p>채팅 내용</p>} />
+            </Route>
+          </Routes>
+        </MemoryRouter>,
+      );
+    expect(html('/mypage')).toContain('data-testid="page-skeleton"');
+    expect(html('/mypage')).not.toContain('마이페이지 내용');
+    // A page without a skeleton shows nothing until the session is known.
+    expect(html('/chat')).toBe('');
   });
 });

@@ -4,6 +4,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuthState, wasLoggedOutByUser, wasSessionExpired } from '../shared/auth-token';
 import { notify } from '../shared/notify';
 import { loginPath } from '../shared/return-to';
+import { SIGNED_IN_SKELETONS } from '../shared/ui/page';
 
 /**
  * Guarded pages: '로그인 후 이용 가능합니다.' and off to /login, which brings the user back here (path and
@@ -30,5 +31,7 @@ export function RequireAuth() {
     if (!wasSessionExpired()) notify(MSG.loginRequired);
     navigate(loginPath(`${pathname}${search}`), { replace: true });
   }, [auth, navigate, pathname, search]);
-  return auth === 'in' ? <Outlet /> : null;
+  if (auth === 'in') return <Outlet />;
+  const Skeleton = auth === 'checking' ? SIGNED_IN_SKELETONS[pathname] : undefined;
+  return Skeleton ? <Skeleton /> : null;
 }

@@ -2,7 +2,7 @@ import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'r
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
-import { ListSkeleton, LoadingText, Page as TitledPage } from '../shared/ui/page';
+import { ListSkeleton, LoadingText, MypageSkeleton, PaymentSkeleton, Page as TitledPage } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
 import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
@@ -62,11 +62,11 @@ const shortsSubscriptions = lazyPage('/shorts/mypage/subscribe');
 const shortsLiked = lazyPage('/shorts/mypage/all');
 const shortsCommented = lazyPage('/shorts/mypage/comments');
 const qrpin = lazyPage('/qrpin');
-const payment = lazyPage('/payment');
+const payment = lazyPage('/payment', <PaymentSkeleton />);
 const paymentDetails = lazyPage('/payment/details');
 const autopaySetup = lazyPage('/payment/autopay');
 const pointHistory = lazyPage('/point/history');
-const mypage = lazyPage('/mypage');
+const mypage = lazyPage('/mypage', <MypageSkeleton />);
 // While its chunk loads, the notification center already shows its title and the list's shape (the page's
 // own skeleton, NOTICES_LOADING, says the same words).
 const notices = lazyPage(

@@ -10,8 +10,9 @@ import { AppProviders } from '../app/app-providers';
 import { AppRoutes } from '../app/router';
 
 /**
- * The pages sent prerendered: the public ones, and the two signed-in ones people open most, whose header and
- * footer paint at once while the session is read (their content renders after hydration).
+ * The pages sent prerendered: the public ones, and the signed-in ones people open most, whose header, footer
+ * and skeleton (src/shared/ui/page-skeletons.tsx, where a page has one) paint at once while the session is
+ * read (their content renders after hydration).
  */
 export const PRERENDERED_PATHS = [
   '/',
@@ -21,6 +22,7 @@ export const PRERENDERED_PATHS = [
   '/shorts/search',
   '/payment',
   '/dashboard',
+  '/mypage',
 ] as const;
 
 /** The inner HTML of `#root` for a path, once every lazily loaded page on it has loaded. */

@@ -4,7 +4,7 @@ import { ChevronDown } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { points } from '../../shared/format';
-import { ErrorText, LoadingText, Page } from '../../shared/ui/page';
+import { ErrorText, MypageSkeleton, Page } from '../../shared/ui/page';
 import { useMypage } from './api/mypage-api';
 import { BankMark } from './bank-mark';
 import { FAQ } from './faq';
@@ -24,7 +24,7 @@ export function gradeProgress(gradePoint: number): number {
  */
 export default function MypagePage({ autopay, notice }: { autopay?: ReactNode; notice?: ReactNode } = {}) {
   const me = useMypage();
-  if (me.isPending) return <LoadingText />;
+  if (me.isPending) return <MypageSkeleton />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
   const grade = gradeByName(data.gradeName);

@@ -7,7 +7,7 @@ import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
-import { ErrorText, LoadingText, Page } from '../../../shared/ui/page';
+import { ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
 import { checkExtension, EXTENSION_REFUSAL, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
@@ -30,11 +30,12 @@ export default function PaymentPage() {
   const infoData = useDeferredValue(info.data);
   const statusData = useDeferredValue(status.data);
   const error = info.error ?? status.error;
+  if (!(infoData && statusData) && !error) return <PaymentSkeleton />;
   return (
     <Page title="납부하기">
       {infoData && statusData ? (
         <PaymentView info={infoData} status={statusData} />
-      ) : error ? (
+      ) : (
         <ErrorText
           error={error}
           onRetry={() => {
@@ -42,8 +43,6 @@ export default function PaymentPage() {
             void status.refetch();
           }}
         />
-      ) : (
-        <LoadingText />
       )}
     </Page>
   );
