@@ -4,6 +4,7 @@ import { ChevronDown } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { points } from '../../shared/format';
+import { BelowFold } from '../../shared/ui/below-fold';
 import { ErrorText, MypageSkeleton, Page } from '../../shared/ui/page';
 import { useMypage } from './api/mypage-api';
 import { BankMark } from './bank-mark';
@@ -17,6 +18,9 @@ export function gradeProgress(gradePoint: number): number {
   const current = GRADES[GRADES.indexOf(next) - 1] ?? next;
   return Math.round(((gradePoint - current.min) / (next.min - current.min)) * 100);
 }
+
+/** The FAQ's height (px, at 390 px wide, answers closed), held until it renders. */
+const FAQ_HEIGHT = 428;
 
 /**
  * `autopay`: the autopay card, and `notice`: why payments are suspended, if they are; both composed in by the
@@ -96,20 +100,23 @@ export default function MypagePage({ autopay, notice }: { autopay?: ReactNode; n
         </div>
       </section>
 
-      <section className={styles.faq} aria-labelledby="faq-title">
-        <h2 id="faq-title" className={styles.cardTitle}>
-          자주 묻는 질문
-        </h2>
-        {FAQ.map((item) => (
-          <details key={item.q} className={styles.faqItem}>
-            <summary>
-              {item.q}
-              <ChevronDown size={18} aria-hidden />
-            </summary>
-            <p>{item.a}</p>
-          </details>
-        ))}
-      </section>
+      {/* Under the points card, below the fold on a phone: rendered in an idle moment after the first screen. */}
+      <BelowFold height={FAQ_HEIGHT} className={styles.faq}>
+        <section className={styles.faq} aria-labelledby="faq-title">
+          <h2 id="faq-title" className={styles.cardTitle}>
+            자주 묻는 질문
+          </h2>
+          {FAQ.map((item) => (
+            <details key={item.q} className={styles.faqItem}>
+              <summary>
+                {item.q}
+                <ChevronDown size={18} aria-hidden />
+              </summary>
+              <p>{item.a}</p>
+            </details>
+          ))}
+        </section>
+      </BelowFold>
     </Page>
   );
 }

@@ -1,8 +1,8 @@
 import { REPORT_MSG } from '@ohgood/contract/report-rules';
 import type { ReactNode } from 'react';
 import { BackHeader } from '../../shared/ui/back-header';
+import { BelowFold } from '../../shared/ui/below-fold';
 import { AdviceCarousel } from './components/advice-carousel';
-import { BelowFold } from './components/below-fold';
 import { ScoreCard } from './components/score-card';
 import { SpendingCard } from './components/spending-card';
 import styles from './report.module.css';
@@ -22,10 +22,10 @@ export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
       <div className={styles.stack}>
         <ScoreCard />
         {thisMonth}
-        <BelowFold height={LOWER_CARD_HEIGHTS.spending}>
+        <BelowFold height={LOWER_CARD_HEIGHTS.spending} className={styles.card}>
           <SpendingCard />
         </BelowFold>
-        <BelowFold height={LOWER_CARD_HEIGHTS.advice}>
+        <BelowFold height={LOWER_CARD_HEIGHTS.advice} className={styles.card}>
           <AdviceCarousel />
         </BelowFold>
       </div>

@@ -1,0 +1,23 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import { runWhenIdle } from '../idle-queue';
+
+/**
+ * A part that starts below the fold on a phone: until the browser's first idle moment for it (one part per
+ * moment, see runWhenIdle), an empty block of its height (`height`, measured at 390 px; `className` gives it
+ * the part's own look) that nothing reads out; then the part itself. Its text, buttons and icons are so
+ * rendered and laid out in a task of their own, not in the long one that shows the first screen (laying out
+ * Hangul text in new sizes and weights is the costly part of a page).
+ */
+export function BelowFold({
+  height,
+  className,
+  children,
+}: {
+  height: number;
+  className?: string;
+  children: ReactNode;
+}) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => runWhenIdle(() => setMounted(true)), []);
+  return mounted ? children : <div className={className} style={{ minHeight: height }} aria-hidden="true" />;
+}
