@@ -88,6 +88,13 @@ const browserProcess = spawn(
   ],
   { stdio: 'ignore' },
 );
+// Stopped early (Ctrl-C), the browser goes too: it is not a child the shell would stop.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    browserProcess.kill('SIGTERM');
+    process.exit(1);
+  });
+}
 let browser;
 for (let i = 0; i < 100 && !browser; i++) {
   browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => undefined);
