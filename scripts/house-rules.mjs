@@ -12,6 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TEST = /\.test\.tsx?$/;
+const SPEC = /\.spec\.ts$/;
 const SOURCE = /\.(ts|tsx|mjs)$/;
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
@@ -225,8 +226,10 @@ export function houseRuleViolations(root) {
     for (const to of targets) {
       const [a, b] = [featureOf(from), featureOf(to)];
       if (a && b && a !== b) problems.push(`cross-feature import: ${from} → ${to} (compose features in app/)`);
-      // Tests may drive the repository's own tools (scripts/); app code never does.
-      const allowed = ALLOWED[layerOf(from)].includes(layerOf(to)) || (TEST.test(from) && layerOf(to) === 'other');
+      // Tests and e2e specs may drive the repository's own tools (scripts/); app code never does.
+      const allowed =
+        ALLOWED[layerOf(from)].includes(layerOf(to)) ||
+        ((TEST.test(from) || SPEC.test(from)) && layerOf(to) === 'other');
       if (!allowed) problems.push(`wrong-way import: ${from} → ${to}`);
     }
   }

@@ -15,6 +15,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { number, relativeTime } from '../../../shared/format';
 import { useWatchGauge } from '../hooks/use-watch-gauge';
+import { watchActiveShort } from '../swipe-timing';
 import styles from './feed.module.css';
 import { UploadMenu } from './upload-menu';
 import { WatchGauge } from './watch-gauge';
@@ -86,6 +87,12 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
       el.currentTime = 0;
     }
   }, [active]);
+
+  // The visible short's first frame after a swipe, and its stalls, as performance entries.
+  useEffect(() => {
+    const el = video.current;
+    if (active && el) return watchActiveShort(el, item.shortsId);
+  }, [active, item.shortsId]);
 
   // Release the decoder and buffers when the slide leaves the window, so memory stays flat.
   useEffect(() => {

@@ -16,6 +16,7 @@ import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
 import { useLoginGate } from '../hooks/use-login-gate';
 import { cachedReaction, cacheReaction, clearReactionCache } from '../reaction-cache';
+import { markSwipe } from '../swipe-timing';
 
 /** Slides kept in the DOM around the visible one: one behind, two ahead (the preloaded ones). */
 const BEHIND = 1;
@@ -113,6 +114,7 @@ export default function FeedPage() {
   const go = useCallback(
     (direction: 'next' | 'prev') => {
       if (panel) return;
+      markSwipe();
       setIndex((i) => {
         if (direction === 'prev') {
           // Going back is blocked until the viewer has moved forward.
