@@ -38,6 +38,7 @@ import {
 } from './bench-mixed.mjs';
 import { moneyWrites } from './bench-money.mjs';
 import { printSearchBench, searchBench } from './bench-search.mjs';
+import { SWIPE_TARGET, swipeBench, swipeRow } from './bench-swipe.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
 import { freePort } from './free-port.mjs';
 
@@ -907,6 +908,14 @@ if (process.env.BENCH_SKIP_SEARCH !== '1') {
 if (process.env.BENCH_SKIP_CHAT !== '1') {
   console.log('== Chat');
   chatBench();
+}
+if (process.env.BENCH_SKIP_SWIPE !== '1') {
+  console.log('== Swipe');
+  const swipe = await swipeBench(lighthouseChromium()).then(swipeRow, (error) => ({
+    measured: `failed: ${error}`,
+    ok: false,
+  }));
+  row('next short after a swipe: to its first frame', swipe.measured, SWIPE_TARGET, swipe.ok);
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
