@@ -371,6 +371,51 @@ describe('processing', () => {
       expect(beyond.headers['content-range']).toBe(`bytes */${full.length}`);
     });
 
+    it('names each file with a strong validator so a preloaded range is kept and resumed, not fetched again', async () => {
+      const full = await readFile(join(mediaDir, videoName));
+      const whole = await h.app.inject({ method: 'GET', url: `/media/${videoName}` });
+      const etag = whole.headers.etag as string;
+      // Strong (no W/): browsers keep partial video only for a strong validator.
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect(whole.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const first = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: 'bytes=0-1023' },
+      });
+      expect(first.statusCode).toBe(206);
+      expect(first.headers.etag).toBe(etag);
+
+      // The rest, asked against the validator of the bytes already held: only the rest.
+      const rest = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: 'bytes=1024-', 'if-range': etag },
+      });
+      expect(rest.statusCode).toBe(206);
+      expect(Buffer.compare(rest.rawPayload, full.subarray(1024))).toBe(0);
+      // Asked against another content's validator: the whole file, never a range of a different video.
+      const other = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { range: 'bytes=1024-', 'if-range': '"something-else"' },
+      });
+      expect(other.statusCode).toBe(200);
+      expect(other.rawPayload.length).toBe(full.length);
+
+      const again = await h.app.inject({
+        method: 'GET',
+        url: `/media/${videoName}`,
+        headers: { 'if-none-match': etag },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+      // Another file has another validator.
+      const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, shortsId));
+      const poster = await h.app.inject({ method: 'GET', url: `/media/${row?.thumbnailKey}` });
+      expect(poster.headers.etag).not.toBe(etag);
+    });
+
     it('serves posters as images and refuses unknown keys and path tricks', async () => {
       const [row] = await h.database.db.select().from(shorts).where(eq(shorts.id, shortsId));
       const poster = await h.app.inject({ method: 'GET', url: `/media/${row?.thumbnailKey}` });
