@@ -50,7 +50,13 @@ export async function uploadShorts(base, token, files, timeoutMs = 240_000) {
     form.append('title', `넘겨보기 ${i + 1}`);
     form.append('content', '다음 쇼츠가 바로 나오는지 #측정');
     form.append('video', new Blob([readFileSync(file)], { type: 'video/mp4' }), `short-${i}.mp4`);
-    const res = await fetch(`${base}/api/upload`, { method: 'POST', headers, body: form });
+    // A server that answers before it has read the body (a refusal) resets the upload; the answer then comes
+    // to a second try, which has its body ready from the start.
+    const post = () => fetch(`${base}/api/upload`, { method: 'POST', headers, body: form });
+    const res = await post().catch((error) => {
+      console.warn(`upload ${i + 1} was cut off (${error.cause?.code ?? error}); sending it again`);
+      return post();
+    });
     if (!res.ok) throw new Error(`upload refused: ${res.status} ${await res.text()}`);
     ids.push((await res.json()).data.shortsId);
   }

@@ -29,11 +29,14 @@ test('logged out: the feed plays, and liking asks for a login', async ({ page })
   // They start once the visible one can play, so the first frame does not share bandwidth with them.
   await expect
     .poll(() =>
-      videos.evaluateAll(
-        (vs) => (vs as HTMLVideoElement[]).filter((v) => v.getAttribute('preload') === 'auto' && v.paused).length,
+      videos.evaluateAll((vs) =>
+        (vs as HTMLVideoElement[])
+          .filter((v) => v.paused && v.getAttribute('src'))
+          .map((v) => v.getAttribute('preload'))
+          .join(','),
       ),
     )
-    .toBe(2);
+    .toBe('auto,auto');
 
   await page.getByTestId('watch-gauge').first().click();
   await expect(page.getByText('로그인하면 시청 포인트를 받을 수 있어요.')).toBeVisible();

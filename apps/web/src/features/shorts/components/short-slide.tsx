@@ -15,6 +15,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { number, relativeTime } from '../../../shared/format';
 import { useWatchGauge } from '../hooks/use-watch-gauge';
+import { type ConnectionHint, slideMedia } from '../preload-policy';
 import { watchActiveShort } from '../swipe-timing';
 import styles from './feed.module.css';
 import { UploadMenu } from './upload-menu';
@@ -25,10 +26,11 @@ export const CONTROLS_HIDE_MS = 3000;
 export interface SlideProps {
   item: ShortItem;
   mediaBase: string;
-  /** The visible slide: the only one that plays. */
-  active: boolean;
-  /** One of the next two: its video preloads. */
-  preload: boolean;
+  /** Places from the visible slide (0: the visible one, the only one that plays; negative: behind it). */
+  offset: number;
+  /** The visible short shows frames: the others may now take bandwidth (preload-policy.ts). */
+  activeReady: boolean;
+  connection?: ConnectionHint;
   /** The visible video can play through: the next ones may now take bandwidth. */
   onReady?: () => void;
   muted: boolean;
@@ -50,8 +52,14 @@ export interface SlideProps {
 }
 
 export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
-  const { item, mediaBase, active, preload, muted, loggedIn, limitReached, reaction, subscription } = props;
+  const { item, mediaBase, offset, muted, loggedIn, limitReached, reaction, subscription } = props;
+  const active = offset === 0;
   const video = useRef<HTMLVideoElement>(null);
+  // What this element already fetched it keeps (set during render, so the first commit carries it).
+  const [had, setHad] = useState({ sourced: false, postered: false });
+  const media = slideMedia(offset, props.activeReady, had, props.connection);
+  if (media.source !== had.sourced || media.poster !== had.postered)
+    setHad({ sourced: media.source, postered: media.poster });
   const navigate = useNavigate();
   const [playing, setPlaying] = useState(false);
   const [paused, setPaused] = useState(false);
@@ -134,9 +142,9 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
       <video
         ref={video}
         className={styles.video}
-        src={active || preload ? mediaUrl(mediaBase, item.videoName) : undefined}
-        poster={mediaUrl(mediaBase, item.thumbnail)}
-        preload={active || preload ? 'auto' : 'none'}
+        src={media.source ? mediaUrl(mediaBase, item.videoName) : undefined}
+        poster={media.poster ? mediaUrl(mediaBase, item.thumbnail) : undefined}
+        preload={media.preload}
         muted={muted}
         loop
         playsInline

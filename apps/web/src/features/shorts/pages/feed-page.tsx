@@ -1,4 +1,5 @@
 import { LIMITS } from '@ohgood/contract/limits';
+import { mediaUrl } from '@ohgood/contract/media-url';
 import type { ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
 import { SHORTS_MSG } from '@ohgood/contract/shorts-rules';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -15,12 +16,13 @@ import { ShareDialog } from '../components/share-dialog-slot';
 import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
 import { useLoginGate } from '../hooks/use-login-gate';
+import { currentConnection, posterWarmOffsets, VIDEO_AHEAD } from '../preload-policy';
 import { cachedReaction, cacheReaction, clearReactionCache } from '../reaction-cache';
 import { markSwipe } from '../swipe-timing';
 
-/** Slides kept in the DOM around the visible one: one behind, two ahead (the preloaded ones). */
+/** Slides kept in the DOM around the visible one: one behind, and the ones ahead whose videos may preload. */
 const BEHIND = 1;
-const AHEAD = 2;
+const AHEAD = VIDEO_AHEAD;
 const WHEEL_LOCK_MS = 600;
 
 interface Slide {
@@ -48,6 +50,7 @@ export default function FeedPage() {
   const [readyIndex, setReadyIndex] = useState(-1);
   const activeReady = readyIndex === index;
   const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
+  const connection = useMemo(currentConnection, []);
   const [muted, setMuted] = useState(true);
   // Autoplay starts muted; until the viewer chooses, the first tap on the video turns the sound on.
   const [soundChosen, setSoundChosen] = useState(false);
@@ -127,6 +130,14 @@ export default function FeedPage() {
     },
     [panel, slides.length],
   );
+
+  // Posters of the slides a swipe brings into the window, warmed in the cache once the visible short plays.
+  useEffect(() => {
+    for (const offset of posterWarmOffsets(activeReady, AHEAD)) {
+      const poster = mediaUrl(mediaBase, slides[index + offset]?.item.thumbnail);
+      if (poster) new Image().src = poster;
+    }
+  }, [activeReady, index, slides, mediaBase]);
 
   useEffect(() => {
     if (!loading && !failed && shouldLoadMore(index, slides.length) && slides.length > 0) loadMore();
@@ -247,8 +258,9 @@ export default function FeedPage() {
               <ShortSlide
                 item={item}
                 mediaBase={mediaBase}
-                active={i === index}
-                preload={activeReady && i > index && i <= index + AHEAD}
+                offset={i - index}
+                activeReady={activeReady}
+                connection={connection}
                 onReady={markActiveReady}
                 muted={muted}
                 loggedIn={loggedIn}
