@@ -47,6 +47,13 @@ test('record with the camera → upload → the video comes up first in the feed
   const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.request().method() === 'POST');
   await page.getByRole('button', { name: '업로드' }).click();
   await expect(page.getByRole('button', { name: '업로드 중...' })).toBeVisible();
+  // The upload's own card shows at once, playing the chosen file, and follows the upload to the transcode.
+  const card = page.getByTestId('upload-card');
+  await expect(card).toBeVisible();
+  await expect(card.getByText('카메라 테스트 영상')).toBeVisible();
+  await expect
+    .poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   const body = await (await uploaded).json();
   expect(body.success).toBe(true);
   const id = body.data.shortsId as number;

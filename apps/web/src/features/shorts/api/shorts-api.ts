@@ -140,8 +140,18 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 export function useUpload() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ form, keepWaiting }: { form: FormData; keepWaiting: () => boolean }) => {
+    mutationFn: async ({
+      form,
+      keepWaiting,
+      onStored,
+    }: {
+      form: FormData;
+      keepWaiting: () => boolean;
+      /** The server holds the bytes; transcoding has begun. */
+      onStored?: () => void;
+    }) => {
       const uploaded = await callEndpoint(api.upload, { body: form }).then((body) => body.data);
+      onStored?.();
       let status: ProcessingStatus = uploaded.status;
       while (status === 'PROCESSING' && keepWaiting()) {
         await wait(STATUS_POLL_MS);

@@ -34,6 +34,8 @@ export default function UploadPage() {
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  /** The upload's own card: its bytes on the way, then the server's transcode. */
+  const [phase, setPhase] = useState<'sending' | 'processing' | null>(null);
   /** Why the server refuses this creator's uploads for now (an upload ban and the date it ends). */
   const [refused, setRefused] = useState<string | null>(null);
   /** The file and words of an upload sent before a new login came back with the customer. */
@@ -128,6 +130,7 @@ export default function UploadPage() {
       return;
     }
     setSubmitting(true);
+    setPhase('sending');
     try {
       const form = new FormData();
       form.append('title', title.trim());
@@ -143,7 +146,13 @@ export default function UploadPage() {
       // brings them back here with the same file and words.
       handOff(file, { title, content });
       // The server transcodes in the background; the feed shows only playable videos, so wait for it.
-      const uploaded = await upload({ form, keepWaiting: () => alive.current });
+      const uploaded = await upload({
+        form,
+        keepWaiting: () => alive.current,
+        onStored: () => {
+          if (alive.current) setPhase('processing');
+        },
+      });
       reset();
       navigate(`/shorts/feeds?shortsId=${uploaded.shortsId}`);
     } catch (error) {
@@ -157,7 +166,10 @@ export default function UploadPage() {
         notify(`${SHORTS_MSG.uploadError}: ${error instanceof Error ? error.message : String(error)}`);
       }
     } finally {
-      if (alive.current) setSubmitting(false);
+      if (alive.current) {
+        setSubmitting(false);
+        setPhase(null);
+      }
     }
   };
 
@@ -166,6 +178,17 @@ export default function UploadPage() {
       <h1 id="upload-title" className={styles.heading}>
         쇼츠 업로드
       </h1>
+      {phase && videoUrl && (
+        <article className={styles.card} aria-label={`내 업로드: ${title.trim()}`} data-testid="upload-card">
+          {/* The chosen file plays at once; the feed opens at the short once the server has transcoded it. */}
+          <video src={videoUrl} className={styles.cardVideo} muted autoPlay loop playsInline />
+          <div className={styles.cardText}>
+            <strong>{title.trim()}</strong>
+            <p role="status">{phase === 'sending' ? SHORTS_MSG.uploadSending : SHORTS_MSG.uploadProcessing}</p>
+            <progress aria-label="업로드 진행" value={phase === 'sending' ? undefined : 1} max={2} />
+          </div>
+        </article>
+      )}
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.media}>
           <FilePicker className={styles.videoBox} accept="video/*" onPick={choose} label="동영상 파일">
