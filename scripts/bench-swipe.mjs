@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.mjs';
-import { feedShortIds, swipeClipArgs, swipeSummary, swipeWalk, throttle, uploadShorts } from './swipe-walk.mjs';
+import { feedShortIds, swipeClipArgs, swipeSummary, swipeWalk, uploadShorts } from './swipe-walk.mjs';
+import { throttle } from './throttled-phone.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SWIPES = 20;

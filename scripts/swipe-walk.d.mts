@@ -1,14 +1,6 @@
 /** Types for swipe-walk.mjs (used by the swipe e2e). */
-import type { CDPSession, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
-export const FAST_4G: {
-  offline: boolean;
-  latency: number;
-  downloadThroughput: number;
-  uploadThroughput: number;
-};
-export const CPU_SLOWDOWN: number;
-export function throttle(page: Page): Promise<CDPSession>;
 export interface SwipeTimes {
   times: { ms: number | null; shortsId: number | null }[];
   stalls: number;

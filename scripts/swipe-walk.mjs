@@ -5,25 +5,6 @@
 
 import { readFileSync } from 'node:fs';
 
-/** Chrome DevTools' "Fast 4G": 9 Mbit/s down, 1.5 Mbit/s up, 165 ms round trip (its 0.9 and 2.75 factors). */
-export const FAST_4G = {
-  offline: false,
-  latency: 60 * 2.75,
-  downloadThroughput: ((9_000_000 / 8) * 0.9) | 0,
-  uploadThroughput: ((1_500_000 / 8) * 0.9) | 0,
-};
-/** Lighthouse's mobile profile slows the CPU four times. */
-export const CPU_SLOWDOWN = 4;
-
-/** Throttles the page's network and CPU through the DevTools protocol (Chromium only). */
-export async function throttle(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', FAST_4G);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
-  return cdp;
-}
-
 /**
  * ffmpeg's arguments for the `i`-th of `count` distinct shorts: 4 s portrait 540×960 at 24 fps with sound, as a
  * phone uploads it, its colours turned so that every file differs. Input and output only: global flags are the

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { CPU_SLOWDOWN, throttle } from '../../../scripts/throttled-phone.mjs';
 import { apiCustomer, openAsCustomer } from './helpers';
-import { THROTTLED_PROFILE, throttle } from './throttled-profile';
 
 /**
  * Cold first screens on a throttled phone (4× CPU, Fast 4G): how long after navigation each page shows its
@@ -71,7 +71,7 @@ for (const screen of SCREENS) {
       firstScreen: number;
       content: number;
     };
-    const line = `${screen.path}: first screen ${Math.round(shownAt)} ms, content ${Math.round(contentAt)} ms (${THROTTLED_PROFILE.cpuSlowdown}× CPU, Fast 4G)`;
+    const line = `${screen.path}: first screen ${Math.round(shownAt)} ms, content ${Math.round(contentAt)} ms (${CPU_SLOWDOWN}× CPU, Fast 4G)`;
     console.log(line);
     test.info().annotations.push({ type: 'first screen', description: line });
     expect(shownAt, line).toBeLessThanOrEqual(FIRST_SCREEN_GUARD_MS);

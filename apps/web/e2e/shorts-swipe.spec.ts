@@ -2,14 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  feedShortIds,
-  swipeClipArgs,
-  swipeSummary,
-  swipeWalk,
-  throttle,
-  uploadShorts,
-} from '../../../scripts/swipe-walk.mjs';
+import { feedShortIds, swipeClipArgs, swipeSummary, swipeWalk, uploadShorts } from '../../../scripts/swipe-walk.mjs';
+import { throttle } from '../../../scripts/throttled-phone.mjs';
 import { apiCustomer, openAsCustomer } from './helpers';
 import { runFfmpeg } from './media-tools';
 
