@@ -15,7 +15,7 @@ import { buildCommentTree } from '../feed-logic';
 import styles from './feed.module.css';
 import { ReportSheet } from './report-sheet-slot';
 
-interface Props {
+export interface CommentPanelProps {
   shortsId: number;
   mediaBase: string;
   gate(): boolean;
@@ -24,7 +24,7 @@ interface Props {
 }
 
 /** Comment panel (docs/rules/shorts.md#S4): list with one reply level, '@nickname ' replies, delete when deletable. */
-export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: Props) {
+export function CommentPanel({ shortsId, mediaBase, gate, onClose, onCountChange }: CommentPanelProps) {
   const list = useComments(shortsId);
   const comments = list.data ?? null;
   const failed = list.isError;

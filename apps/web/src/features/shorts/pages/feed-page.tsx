@@ -9,7 +9,7 @@ import { confirmUnsubscribe } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
 import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
-import { CommentPanel } from '../components/comment-panel';
+import { CommentPanel } from '../components/comment-panel-slot';
 import styles from '../components/feed.module.css';
 import { ReportSheet } from '../components/report-sheet-slot';
 import { ShareDialog } from '../components/share-dialog-slot';
