@@ -1,15 +1,25 @@
 import { portalEndpoints as api, type PortalMe } from '@ohgood/contract/merchant-portal';
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
 import { callPortal, createPortalQueryClient, portalToken, whenPortalSignedOut } from './api/portal-api';
 import styles from './components/portal.module.css';
-import { Enrol } from './pages/enrol';
-import { ApiKeys } from './pages/keys';
+import { Loading } from './components/portal-ui';
 import { Payments } from './pages/payments';
-import { Settlements } from './pages/settlements';
 import { SignIn } from './pages/sign-in';
-import { Webhooks } from './pages/webhooks';
+
+/**
+ * A screen loaded when first opened, its own chunk. The route chunk carries only what the first screen needs
+ * (sign-in and payments, where a signed-in person lands), so the portal's other sections do not weigh on it.
+ */
+function onOpen<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const Enrol = onOpen(() => import('./pages/enrol').then((m) => m.Enrol));
+const ApiKeys = onOpen(() => import('./pages/keys').then((m) => m.ApiKeys));
+const Settlements = onOpen(() => import('./pages/settlements').then((m) => m.Settlements));
+const Webhooks = onOpen(() => import('./pages/webhooks').then((m) => m.Webhooks));
 
 /** The portal's one cache (its own, apart from the customer app's). */
 const portalQueryClient = createPortalQueryClient();
@@ -33,7 +43,11 @@ export default function MerchantPortalPage() {
 
 function EnrolRoute() {
   const { token = '' } = useParams();
-  return <Enrol token={token} />;
+  return (
+    <Suspense fallback={<Loading />}>
+      <Enrol token={token} />
+    </Suspense>
+  );
 }
 
 /** Links are absolute: the portal's screens sit under a splat route, where relative ones would nest. */
@@ -67,13 +81,7 @@ function Portal() {
     document.title = '가맹점 포털 · 오굿페이';
   }, []);
 
-  if (checking) {
-    return (
-      <p className={styles.muted} role="status">
-        불러오는 중...
-      </p>
-    );
-  }
+  if (checking) return <Loading />;
   if (!me) return <SignIn onSignedIn={setMe} />;
   const signOut = () => {
     void callPortal(api.signOut).catch(() => undefined);
@@ -98,14 +106,16 @@ function Portal() {
         </button>
       </nav>
       <main className={styles.main}>
-        <Routes>
-          <Route index element={<Navigate to={`${BASE}/payments`} replace />} />
-          <Route path="payments" element={<Payments />} />
-          <Route path="keys" element={<ApiKeys />} />
-          <Route path="settlements" element={<Settlements />} />
-          <Route path="webhooks" element={<Webhooks />} />
-          <Route path="*" element={<Navigate to={`${BASE}/payments`} replace />} />
-        </Routes>
+        <Suspense fallback={<Loading />}>
+          <Routes>
+            <Route index element={<Navigate to={`${BASE}/payments`} replace />} />
+            <Route path="payments" element={<Payments />} />
+            <Route path="keys" element={<ApiKeys />} />
+            <Route path="settlements" element={<Settlements />} />
+            <Route path="webhooks" element={<Webhooks />} />
+            <Route path="*" element={<Navigate to={`${BASE}/payments`} replace />} />
+          </Routes>
+        </Suspense>
       </main>
     </div>
   );

@@ -1,5 +1,3 @@
-import { merchantSettlementEndpoints } from '@ohgood/contract/settlements';
-import { saveCsv } from '../../../shared/save-csv';
 import { createSessionQueryClient } from '../../../shared/session-query-client';
 import { createTabSessionCaller } from '../../../shared/tab-session-caller';
 
@@ -17,10 +15,5 @@ export const callPortal = session.call;
 /** The portal's own cache: a shop's payments never sit beside a customer's data. Signing out empties it. */
 export const createPortalQueryClient = createSessionQueryClient;
 
-/** Downloads one settlement's CSV with the session and hands it to the browser as `settlement-<date>.csv`. */
-export async function downloadSettlementCsv(settlementId: number, date: string): Promise<void> {
-  saveCsv(
-    `settlement-${date}.csv`,
-    await callPortal(merchantSettlementEndpoints.csv, { headers: {}, params: { settlementId } }),
-  );
-}
+/** The merchant API's endpoints take the portal's session in place of an `X-Merchant-Key` header. */
+export const merchantApiSession = { headers: {} };

@@ -1,7 +1,5 @@
 import { portalEndpoints as api, merchantPaymentsEndpoints } from '@ohgood/contract/merchant-portal';
 import type { PaymentRequestStatus } from '@ohgood/contract/payments';
-import { merchantSettlementEndpoints as settlementApi } from '@ohgood/contract/settlements';
-import { type WebhookEventType, webhookEndpoints as webhookApi } from '@ohgood/contract/webhooks';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callPortal } from './portal-api';
 
@@ -68,77 +66,6 @@ export function useKeyActions() {
     }),
     revoke: useMutation({
       mutationFn: (keyId: number) => callPortal(api.revokeKey, { params: { keyId } }),
-      onSuccess,
-    }),
-  };
-}
-
-/** The merchant API's endpoints take the portal's session in place of an `X-Merchant-Key` header. */
-const session = { headers: {} };
-
-/** The shop's settlements, newest day first (the latest 50). */
-export const useSettlements = () =>
-  useQuery({
-    queryKey: portalKeys.settlements,
-    queryFn: ({ signal }) => callPortal(settlementApi.list, { ...session, query: {}, signal }),
-  });
-
-/** One settlement with its lines, read when it is opened. */
-export const useSettlement = (settlementId: number | null) =>
-  useQuery({
-    queryKey: portalKeys.settlement(settlementId ?? 0),
-    enabled: settlementId !== null,
-    queryFn: ({ signal }) =>
-      callPortal(settlementApi.get, { ...session, params: { settlementId: settlementId ?? 0 }, signal }),
-  });
-
-export const useWebhooks = () =>
-  useQuery({
-    queryKey: portalKeys.webhooks,
-    queryFn: ({ signal }) => callPortal(webhookApi.list, { ...session, signal }),
-  });
-
-/** The delivery log (latest 100), refreshed while the screen is open so a test event's outcome shows up. */
-export const useDeliveries = () =>
-  useQuery({
-    queryKey: portalKeys.deliveries,
-    queryFn: ({ signal }) => callPortal(webhookApi.deliveries, { ...session, query: {}, signal }),
-    refetchInterval: 10_000,
-  });
-
-/**
- * Register, change events, delete, rotate, send a test, replay: each refreshes the endpoints and the log;
- * register and rotate answer the signing secret once.
- */
-export function useWebhookActions() {
-  const client = useQueryClient();
-  const onSuccess = () => client.invalidateQueries({ queryKey: portalKeys.webhooks });
-  const endpoint = (endpointId: string) => ({ ...session, params: { endpointId } });
-  return {
-    create: useMutation({
-      mutationFn: (body: { url: string; events: WebhookEventType[] }) =>
-        callPortal(webhookApi.create, { ...session, body }),
-      onSuccess,
-    }),
-    update: useMutation({
-      mutationFn: ({ endpointId, events }: { endpointId: string; events: WebhookEventType[] }) =>
-        callPortal(webhookApi.update, { ...endpoint(endpointId), body: { events } }),
-      onSuccess,
-    }),
-    remove: useMutation({
-      mutationFn: (endpointId: string) => callPortal(webhookApi.remove, endpoint(endpointId)),
-      onSuccess,
-    }),
-    rotate: useMutation({
-      mutationFn: (endpointId: string) => callPortal(webhookApi.rotateSecret, endpoint(endpointId)),
-      onSuccess,
-    }),
-    test: useMutation({
-      mutationFn: (endpointId: string) => callPortal(webhookApi.test, endpoint(endpointId)),
-      onSuccess,
-    }),
-    replay: useMutation({
-      mutationFn: (deliveryId: number) => callPortal(webhookApi.replay, { ...session, params: { deliveryId } }),
       onSuccess,
     }),
   };

@@ -9,6 +9,15 @@ import styles from './portal.module.css';
 export const failure = (error: unknown) =>
   error instanceof ApiError ? error.message : '요청에 실패했습니다. 잠시 후 다시 시도해주세요.';
 
+/** The portal's loading line, announced: a screen's code or its data on the way. */
+export function Loading() {
+  return (
+    <p className={styles.muted} role="status">
+      불러오는 중...
+    </p>
+  );
+}
+
 /** What ReadState needs of a read (a TanStack Query result). */
 interface Read {
   isPending: boolean;
@@ -31,13 +40,7 @@ export function ReadState({
   empty: string;
   children: ReactNode;
 }) {
-  if (read.isPending) {
-    return (
-      <p className={styles.muted} role="status">
-        불러오는 중...
-      </p>
-    );
-  }
+  if (read.isPending) return <Loading />;
   if (read.error) {
     return (
       <div className={styles.alert} role="alert">

@@ -2,8 +2,7 @@ import type { SettlementSummary } from '@ohgood/contract/settlements';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
-import { downloadSettlementCsv } from '../api/portal-api';
-import { useSettlement, useSettlements } from '../api/queries';
+import { downloadSettlementCsv, useSettlement, useSettlements } from '../api/settlement-queries';
 import styles from '../components/portal.module.css';
 import { ReadState } from '../components/portal-ui';
 

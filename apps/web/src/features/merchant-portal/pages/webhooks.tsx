@@ -7,7 +7,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { confirmSheet } from '../../../shared/confirm';
 import { notify } from '../../../shared/notify';
-import { useDeliveries, useWebhookActions, useWebhooks } from '../api/queries';
+import { useDeliveries, useWebhookActions, useWebhooks } from '../api/webhook-queries';
 import styles from '../components/portal.module.css';
 import { FormError, failure, kstMinute, ReadState, ShownOnce } from '../components/portal-ui';
 
