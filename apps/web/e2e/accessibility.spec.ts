@@ -77,3 +77,36 @@ test('a modal gives focus back to what opened it; inputs show a focus ring', asy
   await email.click();
   await expect(email).toHaveCSS('outline-style', 'solid');
 });
+
+/** WCAG contrast of two CSS `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r = 0, g = 0, b = 0] = (css.match(/\d+(\.\d+)?/g) ?? []).map((v) => Number(v) / 255);
+    const lin = (v: number) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('QR/PIN tab labels keep 4.5:1 contrast whichever tab is selected', async ({ page }) => {
+  recordAlerts(page);
+  await signUpAndLogIn(page, uniqueEmail('tab-contrast'));
+  await page.goto('/qrpin');
+  const pin = page.getByRole('tab', { name: 'PIN 입력' });
+  await expect(pin).toBeVisible();
+  for (const select of [null, pin]) {
+    if (select) await select.click();
+    if (select) await expect(select).toHaveAttribute('aria-selected', 'true');
+    // A tab's text sits on its own fill when it has one (the selected tab), else on the tab list's track.
+    const pairs = await page.getByRole('tab').evaluateAll((tabs) =>
+      tabs.map((tab) => {
+        const own = getComputedStyle(tab).backgroundColor;
+        const track = getComputedStyle(tab.parentElement as Element).backgroundColor;
+        return { text: getComputedStyle(tab).color, ground: own === 'rgba(0, 0, 0, 0)' ? track : own };
+      }),
+    );
+    expect(pairs).toHaveLength(2);
+    for (const { text, ground } of pairs) expect(contrast(text, ground)).toBeGreaterThanOrEqual(4.5);
+  }
+});
