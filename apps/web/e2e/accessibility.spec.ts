@@ -54,6 +54,9 @@ test('QR/PIN tabs follow the ARIA tab pattern with arrow keys', async ({ page })
 
 test('a modal gives focus back to what opened it; inputs show a focus ring', async ({ page, request }) => {
   recordAlerts(page);
+  // A browser with Web Push (a full Chromium) is offered alerts after the first payment; this test is about
+  // the payment detail's focus, so the offer counts as made (push-opt-in.spec.ts tests it).
+  await page.addInitScript(() => localStorage.setItem('ohgood.push-asked', '1'));
   await signUpAndLogIn(page, uniqueEmail('focus'));
   const r = await merchantRequest(request, '포커스 상품', 3_000);
   await enterPin(page, r.pinCode);
