@@ -19,15 +19,26 @@ export const RISK = OPERATORS.RISK;
 /** The authenticator's 30-second step, on real time (the server checks TOTP against it, whatever its clock). */
 const step = () => Math.floor(Date.now() / 30_000);
 
+/** The step each secret's code last passed at in this worker: a code of that step or before it is spent. */
+const takenSteps = new Map<string, number>();
+
 /**
  * Passes the TOTP step with `tryCode`. A code counts once and the specs sign in one after another, so the
  * specs before this one may have spent this step's code and the next one's (the one step of drift the server
- * allows): it tries both, then waits for the authenticator's next step and tries again.
+ * allows). A spent code counts as a wrong one toward the account's lockout (5 in 10 minutes), so codes this
+ * worker spent are never sent; the rest are tried, then the authenticator's next step is waited for.
  */
 export async function withTotp(secret: string, tryCode: (code: string) => Promise<boolean>): Promise<void> {
   for (let round = 0; round < 3; round++) {
     const now = step();
-    for (const ahead of [0, 1]) if (await tryCode(await generate({ secret, epoch: (now + ahead) * 30 }))) return;
+    const spent = takenSteps.get(secret) ?? Number.NEGATIVE_INFINITY;
+    for (const at of [now, now + 1]) {
+      if (at <= spent) continue;
+      if (await tryCode(await generate({ secret, epoch: at * 30 }))) {
+        takenSteps.set(secret, at);
+        return;
+      }
+    }
     // Waiting for the next step is the authenticator's pace, not the test's: the test gets that time too.
     test.info().setTimeout(test.info().timeout + 35_000);
     await expect.poll(step, { timeout: 35_000 }).toBeGreaterThan(now);
