@@ -74,5 +74,6 @@ export function posterWarmOffsets(activeReady: boolean, window: number): number[
 
 /** The browser's connection hint, when it gives one. */
 export function currentConnection(): ConnectionHint | undefined {
+  if (typeof navigator === 'undefined') return undefined;
   return (navigator as Navigator & { connection?: ConnectionHint }).connection;
 }

@@ -16,7 +16,7 @@ import { ShareDialog } from '../components/share-dialog-slot';
 import { ShortSlide } from '../components/short-slide';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
 import { useLoginGate } from '../hooks/use-login-gate';
-import { currentConnection, posterWarmOffsets, VIDEO_AHEAD } from '../preload-policy';
+import { type ConnectionHint, currentConnection, posterWarmOffsets, VIDEO_AHEAD } from '../preload-policy';
 import { cachedReaction, cacheReaction, clearReactionCache } from '../reaction-cache';
 import { markSwipe } from '../swipe-timing';
 
@@ -50,7 +50,9 @@ export default function FeedPage() {
   const [readyIndex, setReadyIndex] = useState(-1);
   const activeReady = readyIndex === index;
   const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
-  const connection = useMemo(currentConnection, []);
+  // Read after hydration: the prerendered page (Node, no connection hint) and the first client render agree.
+  const [connection, setConnection] = useState<ConnectionHint>();
+  useEffect(() => setConnection(currentConnection()), []);
   const [muted, setMuted] = useState(true);
   // Autoplay starts muted; until the viewer chooses, the first tap on the video turns the sound on.
   const [soundChosen, setSoundChosen] = useState(false);
