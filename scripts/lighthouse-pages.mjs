@@ -7,12 +7,8 @@
 // Pages behind sign-in (LH_SIGNED_IN, default /payment,/dashboard,/mypage,/qrpin) are measured as the demo
 // customer: a tab of the same browser holds the session, which the measured tab receives over the app's
 // BroadcastChannel as a second tab of a signed-in phone would (ADR 0040).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from '@playwright/test';
-import { freePort } from './free-port.mjs';
+import { loadavg } from 'node:os';
+import { holdDemoSession, lighthouseChromium, lighthouseRun, startLighthouseBrowser } from './lighthouse-browser.mjs';
 
 const [baseList, ...paths] = process.argv.slice(2);
 if (!baseList || paths.length === 0)
@@ -20,36 +16,8 @@ if (!baseList || paths.length === 0)
 const bases = baseList.split(',');
 const runs = Number(process.env.LH_RUNS ?? 3);
 const signedIn = new Set((process.env.LH_SIGNED_IN ?? '/payment,/dashboard,/mypage,/qrpin').split(','));
-const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chrome)) throw new Error(`no Chromium at ${chrome} (CHROME_PATH)`);
-
-/** One Lighthouse run in the browser listening on `port`; its report, or null when Lighthouse failed. */
-function lighthouseRun(url, port, keepStorage) {
-  const out = join(mkdtempSync(join(tmpdir(), 'ohgood-lh-')), 'report.json');
-  return new Promise((resolve) => {
-    const child = spawn(
-      'npx',
-      [
-        '-y',
-        'lighthouse@12',
-        url,
-        `--port=${port}`,
-        '--only-categories=performance,accessibility',
-        '--form-factor=mobile',
-        ...(keepStorage ? ['--disable-storage-reset'] : []),
-        '--output=json',
-        `--output-path=${out}`,
-        '--quiet',
-      ],
-      { stdio: 'ignore' },
-    );
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0 ? JSON.parse(readFileSync(out, 'utf8')) : null);
-    });
-  });
-}
+// A full Chromium only: this probe compares builds on the browser a customer holds.
+const used = lighthouseChromium(process.cwd(), { allowShell: false });
 
 /** The top items of where the main thread went in one report, as short text. */
 function mainThread(lhr) {
@@ -71,59 +39,15 @@ function mainThread(lhr) {
   return `main thread: ${groups.join(', ')}\n    scripts: ${scripts.join(', ')}\n    long tasks: ${tasks.join(', ') || 'none'}`;
 }
 
-const port = await freePort();
-const profile = mkdtempSync(join(tmpdir(), 'ohgood-lh-profile-'));
-const browserProcess = spawn(
-  chrome,
-  [
-    '--headless=new',
-    `--remote-debugging-port=${port}`,
-    `--user-data-dir=${profile}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--no-first-run',
-    'about:blank',
-  ],
-  { stdio: 'ignore' },
-);
-// Stopped early (Ctrl-C), the browser goes too: it is not a child the shell would stop.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    browserProcess.kill('SIGTERM');
-    process.exit(1);
-  });
-}
-let browser;
-for (let i = 0; i < 100 && !browser; i++) {
-  browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => undefined);
-  if (!browser) await new Promise((resolve) => setTimeout(resolve, 100));
-}
-if (!browser) throw new Error('Chromium for Lighthouse did not start');
-
-/** Opens a tab on `base` holding the demo customer's session, parked on the app's lightest page. */
-async function holdSession(base) {
-  const res = await fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' }),
-  });
-  if (!res.ok) throw new Error(`sign-in on ${base} answered ${res.status}`);
-  const { accessToken } = await res.json();
-  const holder = await browser.contexts()[0].newPage();
-  await holder.goto(`${base}/`);
-  await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), accessToken);
-  await holder.goto(`${base}/lighthouse-session-holder`);
-}
+const { browser, port, close } = await startLighthouseBrowser(used);
 
 try {
-  // Anonymous pages first: once a holder tab has a session, every new tab of that origin shares it.
+  // Anonymous pages first (a holder tab's session is shared by every new tab of its origin).
   const ordered = [...paths].sort((a, b) => Number(signedIn.has(a)) - Number(signedIn.has(b)));
   let holding = false;
   for (const path of ordered) {
     if (signedIn.has(path) && !holding) {
-      for (const base of bases) await holdSession(base);
+      for (const base of bases) await holdDemoSession(browser, base);
       holding = true;
     }
     const reports = new Map(bases.map((base) => [base, []]));
@@ -152,6 +76,5 @@ try {
     }
   }
 } finally {
-  await browser.close().catch(() => undefined);
-  browserProcess.kill('SIGTERM');
+  await close();
 }
