@@ -1,17 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { PRERENDERED_PATHS } from '../src/build/prerendered-paths';
 import { recordAlerts, signUpAndLogIn } from './helpers';
-
-/** The pages the server sends rendered at build time (apps/web/src/build/prerender.tsx). */
-const PRERENDERED = [
-  '/',
-  '/login',
-  '/register',
-  '/shorts/feeds',
-  '/shorts/search',
-  '/payment',
-  '/dashboard',
-  '/mypage',
-];
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
 function recordErrors(page: Page): string[] {
@@ -48,7 +37,7 @@ async function openHydrated(page: Page, path: string) {
 test('public pages arrive rendered, and React hydrates them without a mismatch', async ({ page }) => {
   const errors = recordErrors(page);
   await page.addInitScript(keepServerElement);
-  for (const path of PRERENDERED) {
+  for (const path of PRERENDERED_PATHS) {
     const html = await (await page.request.get(path, { headers: { accept: 'text/html' } })).text();
     expect(html, path).toMatch(/<div id="root" inert aria-disabled="true"><div popover="manual"/);
     await openHydrated(page, path);

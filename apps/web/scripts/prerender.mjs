@@ -5,9 +5,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const bundle = new URL('../.prerender/', import.meta.url);
-const { PRERENDERED_PATHS, prerenderPath } = await import(new URL('prerender.js', bundle).href);
+const { PATHS_TO_PRERENDER, prerenderPath } = await import(new URL('prerender.js', bundle).href);
 const shells = {};
-for (const path of PRERENDERED_PATHS) shells[path] = await prerenderPath(path);
+for (const path of PATHS_TO_PRERENDER) shells[path] = await prerenderPath(path);
 writeFileSync(fileURLToPath(new URL('../dist/prerendered.json', import.meta.url)), JSON.stringify(shells));
 rmSync(fileURLToPath(bundle), { recursive: true, force: true });
 console.log(`prerendered ${Object.keys(shells).join(', ')}`);

@@ -8,22 +8,10 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { AppProviders } from '../app/app-providers';
 import { AppRoutes } from '../app/router';
+import { PRERENDERED_PATHS } from './prerendered-paths';
 
-/**
- * The pages sent prerendered: the public ones, and the signed-in ones people open most, whose header, footer
- * and skeleton (src/shared/ui/page-skeletons.tsx, where a page has one) paint at once while the session is
- * read (their content renders after hydration).
- */
-export const PRERENDERED_PATHS = [
-  '/',
-  '/login',
-  '/register',
-  '/shorts/feeds',
-  '/shorts/search',
-  '/payment',
-  '/dashboard',
-  '/mypage',
-] as const;
+/** The paths scripts/prerender.mjs renders with this bundle (the list lives apart, so e2e reads it too). */
+export const PATHS_TO_PRERENDER = PRERENDERED_PATHS;
 
 /** The inner HTML of `#root` for a path, once every lazily loaded page on it has loaded. */
 export async function prerenderPath(path: string): Promise<string> {
