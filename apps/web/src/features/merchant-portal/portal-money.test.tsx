@@ -1,14 +1,10 @@
 import type { SettlementSummary } from '@ohgood/contract/settlements';
 import type { WebhookDeliveryView, WebhookEndpointView } from '@ohgood/contract/webhooks';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render as renderScreen, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfirmHost } from '../../shared/ui/confirm-host';
-import { type Call, type Routes as StubRoutes, stubFetch } from '../../test/stub-fetch';
-import { resetToastLog, toastLog } from '../../test/toast-log';
-import { createPortalQueryClient, portalToken } from './api/portal-api';
+import { describe, expect, it, vi } from 'vitest';
+import { portalHarness, serverFailure } from '../../test/portal-harness';
+import { toastLog } from '../../test/toast-log';
 import { Settlements } from './pages/settlements';
 import { Webhooks } from './pages/webhooks';
 
@@ -21,13 +17,8 @@ import { Webhooks } from './pages/webhooks';
 // The confirm sheet loads on its first question: on a busy machine that can outlast the default second.
 configure({ asyncUtilTimeout: 5_000 });
 
-let calls: Call[] = [];
-const serve = (routes: StubRoutes) => stubFetch(routes, calls);
+const { calls, serve, render } = portalHarness();
 const writes = () => calls.filter((c) => c.method !== 'GET');
-const failed = () =>
-  new Response(JSON.stringify({ success: false, code: 'INTERNAL_ERROR', message: '서버에 문제가 발생했습니다.' }), {
-    status: 500,
-  });
 
 const settlement = (overrides: Partial<SettlementSummary> = {}): SettlementSummary => ({
   settlementId: 7,
@@ -71,28 +62,12 @@ const delivery = (overrides: Partial<WebhookDeliveryView> = {}): WebhookDelivery
   ...overrides,
 });
 
-function render(element: ReactElement) {
-  return renderScreen(
-    <QueryClientProvider client={createPortalQueryClient()}>
-      <ConfirmHost />
-      {element}
-    </QueryClientProvider>,
-  );
-}
-
-beforeEach(() => {
-  calls = [];
-  resetToastLog();
-  portalToken.set('portal-token');
-});
-afterEach(() => vi.unstubAllGlobals());
-
 describe('settlements', () => {
   it('shows an error with a retry, then the days; one opens with its lines', async () => {
     const user = userEvent.setup();
     let fail = true;
     serve({
-      'GET /api/merchant/settlements': () => (fail ? failed() : { items: [settlement()] }),
+      'GET /api/merchant/settlements': () => (fail ? serverFailure() : { items: [settlement()] }),
       'GET /api/merchant/settlements/7': () => ({
         ...settlement(),
         lines: [

@@ -1,14 +1,11 @@
 import type { PortalPayment } from '@ohgood/contract/merchant-portal';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { render as renderScreen, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfirmHost } from '../../shared/ui/confirm-host';
-import { type Call, type Routes as StubRoutes, stubFetch } from '../../test/stub-fetch';
-import { resetToastLog, toastLog } from '../../test/toast-log';
-import { createPortalQueryClient, portalToken } from './api/portal-api';
+import { describe, expect, it, vi } from 'vitest';
+import { portalHarness, serverFailure } from '../../test/portal-harness';
+import { toastLog } from '../../test/toast-log';
+import { portalToken } from './api/portal-api';
 import { ApiKeys } from './pages/keys';
 import { Payments } from './pages/payments';
 import MerchantPortalPage from './portal-page';
@@ -18,14 +15,9 @@ import MerchantPortalPage from './portal-page';
  * shows loading, an error with a retry, or an empty state; a refund asks for a reason; a new key shows once.
  */
 
-let calls: Call[] = [];
-const serve = (routes: StubRoutes) => stubFetch(routes, calls);
+const { calls, serve, render } = portalHarness();
 const posts = () => calls.filter((c) => c.method === 'POST');
 const reads = (path: string) => calls.filter((c) => c.method === 'GET' && c.path === path);
-const failed = () =>
-  new Response(JSON.stringify({ success: false, code: 'INTERNAL_ERROR', message: '서버에 문제가 발생했습니다.' }), {
-    status: 500,
-  });
 
 const payment = (overrides: Partial<PortalPayment> = {}): PortalPayment => ({
   requestId: '00000000-0000-4000-8000-000000000001',
@@ -39,27 +31,11 @@ const payment = (overrides: Partial<PortalPayment> = {}): PortalPayment => ({
   ...overrides,
 });
 
-function render(element: ReactElement) {
-  return renderScreen(
-    <QueryClientProvider client={createPortalQueryClient()}>
-      <ConfirmHost />
-      {element}
-    </QueryClientProvider>,
-  );
-}
-
-beforeEach(() => {
-  calls = [];
-  resetToastLog();
-  portalToken.set('portal-token');
-});
-afterEach(() => vi.unstubAllGlobals());
-
 describe('payments', () => {
   it('shows an error with a retry, and the rows once the retry answers', async () => {
     const user = userEvent.setup();
     let fail = true;
-    serve({ 'GET /api/merchant/payments': () => (fail ? failed() : { items: [payment()], nextCursor: null }) });
+    serve({ 'GET /api/merchant/payments': () => (fail ? serverFailure() : { items: [payment()], nextCursor: null }) });
     render(<Payments />);
     expect(screen.getByRole('status')).toHaveTextContent('불러오는 중');
     expect(await screen.findByRole('alert')).toHaveTextContent('서버에 문제가 발생했습니다.');
@@ -176,7 +152,7 @@ describe('API keys', () => {
     serve({
       'GET /api/merchant/portal/keys': () =>
         fail
-          ? failed()
+          ? serverFailure()
           : { items: [{ keyId: 5, hint: 'WXYZ', createdAt: '2026-11-22T03:00:00.000Z', revokedAt: null }] },
       'POST /api/merchant/portal/keys/5/revoke': () => ({ ok: true }),
     });
