@@ -1172,15 +1172,20 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
 });
 
 /** Each event a merchant hears of, once, with the exact body its deliveries send and sign. */
-export const webhookEvents = pgTable('webhook_events', {
-  id: text('id').primaryKey(),
-  merchantId: integer('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
-  type: text('type').notNull(),
-  body: text('body').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-});
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    type: text('type').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  // The prune's oldest-first read of events no delivery refers to (migration 0081).
+  (t) => [index('webhook_events_created_idx').on(t.createdAt, t.id)],
+);
 
 /**
  * One event to one endpoint: its retry schedule and its last attempt. Unique per (endpoint, event); deliveries

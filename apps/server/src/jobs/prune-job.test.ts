@@ -134,7 +134,7 @@ describe('the prune job', () => {
         job: 'prune',
         period: '2026-11-22',
         ran: true,
-        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0 },
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0, webhookEvents: 0 },
       },
     ]);
     expect(outcomes.filter((o) => !o.ran)).toHaveLength(2);
@@ -151,6 +151,7 @@ describe('the prune job', () => {
       idempotencyKeys: 0,
       notices: 0,
       webhookDeliveries: 0,
+      webhookEvents: 0,
     });
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({ ran: false, result: null });
     // The work itself, repeated, finds nothing more to delete.
@@ -159,12 +160,13 @@ describe('the prune job', () => {
       idempotencyKeys: 0,
       notices: 0,
       webhookDeliveries: 0,
+      webhookEvents: 0,
     });
     h.clock.advance(HOUR * 12); // 00:00 KST on the 23rd: the live rows are 12 hours old
     expect(await runJob(h.database.db, h.clock, 'prune')).toMatchObject({
       ran: true,
       period: '2026-11-23',
-      result: { rateLimitCounters: 0, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0 },
+      result: { rateLimitCounters: 0, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0, webhookEvents: 0 },
     });
     // What is left is what was live: this morning's window and the answer written then.
     expect((await counters()).map((c) => [c.key, c.windowStart.toISOString()])).toEqual([
@@ -183,7 +185,7 @@ describe('the prune job', () => {
         job: 'prune',
         period: '2026-11-22',
         ran: true,
-        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0 },
+        result: { rateLimitCounters: 1, idempotencyKeys: 0, notices: 0, webhookDeliveries: 0, webhookEvents: 0 },
       },
     ]);
     const [run] = await h.database.db.select().from(jobRuns).where(eq(jobRuns.job, 'prune'));

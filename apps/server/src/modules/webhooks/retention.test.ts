@@ -8,12 +8,13 @@ import { deferred } from '../../test/deferred';
 import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { queueQuietly, webhookReceiver } from '../../test/webhook-receiver';
-import { PRUNE_BATCH, pruneWebhookDeliveries } from './retention';
+import { PRUNE_BATCH, pruneOrphanWebhookEvents, pruneWebhookDeliveries } from './retention';
 import { createWebhookSender } from './sender';
 
 /*
  * The daily prune of merchant webhook deliveries (docs/rules/webhooks.md#W9): delivered ones after 30 days,
- * given-up ones after 90, never a pending one, with the delivery log still answering.
+ * given-up ones after 90, never a pending one, with the delivery log still answering; and the events an
+ * endpoint's deletion left without any delivery, once older than 90 days.
  */
 let h: Harness;
 beforeAll(async () => {
@@ -153,4 +154,54 @@ it('a prune while a sender is mid-attempt on a pending delivery leaves it to fin
   } finally {
     await hook.close();
   }
+});
+
+it("a deleted endpoint's events go once past the longest retention; an event another endpoint still has stays", async () => {
+  const shop = await merchantWithEndpoint();
+  const other = await h.app.inject({
+    method: 'POST',
+    url: '/api/merchant/webhooks',
+    headers: shop.headers,
+    payload: { url: 'http://127.0.0.1:9/other', events: ['payment.paid'] },
+  });
+  expect(other.statusCode).toBe(201);
+  const otherEndpoint = other.json().endpoint.endpointId as string;
+  const { failedRetentionDays } = WEBHOOK_RULES;
+  const old = await delivery(shop, 'SUCCEEDED', failedRetentionDays + 1);
+  const recent = await delivery(shop, 'SUCCEEDED', 1);
+  const shared = await delivery(shop, 'SUCCEEDED', failedRetentionDays + 1);
+  // The shared event also went to the other endpoint, whose delivery is still pending.
+  await queueQuietly(
+    h.database.db,
+    new Date(h.clock.now().getTime() - (failedRetentionDays + 1) * DAY),
+    shop.merchantId,
+    otherEndpoint,
+    shared.eventId,
+  );
+  const deleted = await h.app.inject({
+    method: 'DELETE',
+    url: `/api/merchant/webhooks/${shop.endpointId}`,
+    headers: shop.headers,
+  });
+  expect(deleted.statusCode).toBeLessThan(300);
+  const eventsLeft = async () =>
+    (
+      await h.database.db
+        .select({ id: webhookEvents.id })
+        .from(webhookEvents)
+        .where(inArray(webhookEvents.id, [old.eventId, recent.eventId, shared.eventId]))
+        .orderBy(webhookEvents.id)
+    ).map((e) => e.id);
+  // The endpoint's deliveries went with it; their events did not, and the delivery prune never meets them.
+  expect(await stored([old.id, recent.id, shared.id])).toEqual([]);
+  expect(await withTx(h.database.db, (tx) => pruneWebhookDeliveries(tx, h.clock.now()))).toBe(0);
+  expect(await eventsLeft()).toEqual([old.eventId, recent.eventId, shared.eventId].sort());
+  const result = await withTx(h.database.db, (tx) => pruneExpired(tx, '2026-11-22', h.clock.now()));
+  expect(result.webhookEvents).toBeGreaterThanOrEqual(1);
+  expect(await eventsLeft()).toEqual([recent.eventId, shared.eventId].sort());
+  expect(await withTx(h.database.db, (tx) => pruneOrphanWebhookEvents(tx, h.clock.now()))).toBe(0);
+  // Once past its own retention too, the recent one goes as well.
+  const later = new Date(h.clock.now().getTime() + (failedRetentionDays + 2) * DAY);
+  expect(await withTx(h.database.db, (tx) => pruneOrphanWebhookEvents(tx, later))).toBeGreaterThanOrEqual(1);
+  expect(await eventsLeft()).toEqual([shared.eventId]);
 });

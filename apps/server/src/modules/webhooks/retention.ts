@@ -53,3 +53,31 @@ async function pruneSettled(tx: Executor, status: 'SUCCEEDED' | 'FAILED', before
     if (gone.length < PRUNE_BATCH) return pruned;
   }
 }
+
+/**
+ * Events no delivery refers to any more, older than the longest retention: deleting an endpoint takes its
+ * deliveries with it (docs/rules/webhooks.md#W9) and leaves their events behind, which the delivery prune above
+ * never meets. Oldest first in batches; an event a new delivery is being queued for holds a key-share lock, so
+ * it is skipped, and re-checked under its own lock before it goes.
+ */
+export async function pruneOrphanWebhookEvents(tx: Executor, at: Date): Promise<number> {
+  const before = new Date(at.getTime() - WEBHOOK_RULES.failedRetentionDays * DAY_MS);
+  let pruned = 0;
+  for (;;) {
+    const gone = await rowsOf<{ id: string }>(
+      tx,
+      sql`with due as (
+          select e.id from webhook_events e
+          where e.created_at < ${before}
+            and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+          order by e.created_at, e.id limit ${PRUNE_BATCH}
+          for update of e skip locked
+        )
+        delete from webhook_events e using due
+        where e.id = due.id and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+        returning e.id`,
+    );
+    pruned += gone.length;
+    if (gone.length < PRUNE_BATCH) return pruned;
+  }
+}
