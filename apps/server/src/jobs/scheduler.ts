@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { AppMetrics } from '../http/metrics';
 import type { Clock } from '../lib/clock';
-import { startJobQueue } from './queue';
 import { type ClusterWork, type InstanceWork, REGISTRY, type RegisteredJob, type Schedule } from './registry';
 import { instanceRun } from './run-records';
 import { catchUp, type JobContext, type JobName, type JobOutcome } from './runner';
@@ -125,7 +124,8 @@ export async function startScheduler(
     },
   };
   // The worker starts while the catch-up runs (their start-up costs overlap); a failed start fails this one.
-  const starting = startJobQueue(database.pool, clusterWork, log, jobs);
+  // Its module (the queue library) loads only here: an instance without the cluster's jobs never needs it.
+  const starting = import('./queue').then(({ startJobQueue }) => startJobQueue(database.pool, clusterWork, log, jobs));
   starting.catch(() => undefined);
   // The timers count from before the catch-up: an instant that passes while it runs (a slow start) is queued at
   // once, not a whole period later; its period's key makes a run the catch-up already did a no-op.
