@@ -9,7 +9,8 @@
 // 4. API req/s and p99 (autocannon) as ratios to a bare Fastify route measured in the same run; the money writes
 //    (bench-money.mjs: merchant request, final with a double-spend check, early payment, refund) as ratios to a
 //    bare durable write (bench-durable.mjs); 1,000 open SSE streams and one payment that flips all of them.
-// 5. Lighthouse mobile when BENCH_LIGHTHOUSE=1 (bench-lighthouse.mjs): seven pages, four of them signed in, each
+// 5. First screens (bench-first-screens.mjs): four pages opened cold on a throttled phone, median of three.
+// 6. Lighthouse mobile when BENCH_LIGHTHOUSE=1 (bench-lighthouse.mjs): seven pages, four of them signed in, each
 //    the median of three runs with the machine's benchmark index per run, in a full Chromium when there is one.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { startDurableWrite } from './bench-durable.mjs';
+import { firstScreens } from './bench-first-screens.mjs';
 import { lighthouse } from './bench-lighthouse.mjs';
 import { inParallel, timedLoad } from './bench-load.mjs';
 import {
@@ -41,6 +43,7 @@ import { printSearchBench, searchBench } from './bench-search.mjs';
 import { SWIPE_TARGET, swipeBench, swipeRow } from './bench-swipe.mjs';
 import { embeddedUrl } from './embedded-url.mjs';
 import { freePort } from './free-port.mjs';
+import { lighthouseChromium } from './lighthouse-browser.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'apps/web');
@@ -875,6 +878,12 @@ if (process.env.BENCH_SKIP_API !== '1') {
       process.env.BENCH_MEDIA_DIR ??= join(dataDir, 'media');
       await mixed(base);
     }
+    if (process.env.BENCH_SKIP_FIRST_SCREENS !== '1') {
+      console.log('== First screens');
+      await firstScreens({ base, used: lighthouseChromium(root), row }).catch((error) =>
+        row('first screens', `failed: ${error}`, '≤ 1,000 ms', false),
+      );
+    }
     if (process.env.BENCH_LIGHTHOUSE === '1') {
       console.log('== Lighthouse');
       await lighthouse({ base, root, row });
@@ -911,7 +920,7 @@ if (process.env.BENCH_SKIP_CHAT !== '1') {
 }
 if (process.env.BENCH_SKIP_SWIPE !== '1') {
   console.log('== Swipe');
-  const swipe = await swipeBench(lighthouseChromium()).then(swipeRow, (error) => ({
+  const swipe = await swipeBench(lighthouseChromium(root)).then(swipeRow, (error) => ({
     measured: `failed: ${error}`,
     ok: false,
   }));
