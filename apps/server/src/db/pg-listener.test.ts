@@ -39,3 +39,28 @@ it('a subscription delivers what is notified after it resolved', async () => {
   expect(heard).toEqual(['hello']);
   await notifications.close();
 });
+
+it('subscribers starting together put one statement at a time on the connection', async () => {
+  const notifications = new PgListener(h.database.url);
+  await notifications.subscribe('together_0', () => undefined);
+  const client = (notifications as unknown as { client: pg.Client }).client;
+  const query = client.query.bind(client) as (text: string) => Promise<unknown>;
+  let inFlight = 0;
+  let most = 0;
+  (client as unknown as { query: (text: string) => Promise<unknown> }).query = (text: string) => {
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    return query(text).finally(() => {
+      inFlight -= 1;
+    });
+  };
+  await Promise.all([1, 2, 3, 4].map((i) => notifications.subscribe(`together_${i}`, () => undefined)));
+  expect(most).toBe(1);
+  // Every channel is listened to: a notification on the last one arrives.
+  const heard = new Promise<string>((resolve) => {
+    void notifications.subscribe('together_4', resolve);
+  });
+  await h.database.pool.query(`select pg_notify('together_4', 'last')`);
+  expect(await heard).toBe('last');
+  await notifications.close();
+});

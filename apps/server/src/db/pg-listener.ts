@@ -24,6 +24,8 @@ export class PgListener {
   private listening = new Set<string>();
   private closed = false;
   private connecting: Promise<void> | undefined;
+  /** The last statement sent on the connection, settled either way (see `inTurn`). */
+  private previousStatement: Promise<unknown> = Promise.resolve();
   /** Times the connection was lost and a reconnect began (for tests and metrics). */
   reconnects = 0;
 
@@ -42,7 +44,7 @@ export class PgListener {
     if (client && !this.listening.has(channel)) {
       this.listening.add(channel);
       try {
-        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        await this.inTurn(client, `listen ${pg.escapeIdentifier(channel)}`);
       } catch (error) {
         // Closed meanwhile (the server shutting down): there is nothing left to listen to, and no error.
         // A connection lost otherwise reconnects and listens again (`open`), so that is not one either.
@@ -50,6 +52,17 @@ export class PgListener {
       }
     }
     return () => set.delete(handler);
+  }
+
+  /**
+   * Sends `statement` on the connection once the statements before it have answered: subscribers that start
+   * together (the app's modules at start-up) would otherwise put several statements on the wire at once, which
+   * pg queues today and refuses from its version 9.
+   */
+  private inTurn(client: pg.Client, statement: string): Promise<unknown> {
+    const turn = this.previousStatement.then(() => client.query(statement));
+    this.previousStatement = turn.catch(() => undefined);
+    return turn;
   }
 
   async close(): Promise<void> {
