@@ -111,7 +111,22 @@ interface Options {
   /** Milliseconds, null for none, absent for the endpoint's default. */
   timeout?: number | null;
   signal?: AbortSignal;
+  transport?: Transport;
 }
+
+/** A request as `fetch` takes it, made from a call. */
+export interface TransportRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: FormData | string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * What carries a request and brings back its answer, as `fetch` does (the default): it rejects only when no
+ * answer came (the network, or the signal's reason). Every other rule of a call stays the caller's.
+ */
+export type Transport = (url: string, request: TransportRequest) => Promise<Response>;
 
 /** One try of a call to `path` (base URL included, parameters filled in). */
 async function sendOnce(policy: SessionPolicy, endpoint: Endpoint, path: string, call: Options): Promise<unknown> {
@@ -122,7 +137,7 @@ async function sendOnce(policy: SessionPolicy, endpoint: Endpoint, path: string,
   }
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  let body: BodyInit | undefined;
+  let body: FormData | string | undefined;
   if (call.body instanceof FormData) {
     body = call.body;
   } else if (call.body !== undefined) {
@@ -137,7 +152,7 @@ async function sendOnce(policy: SessionPolicy, endpoint: Endpoint, path: string,
   );
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, call.query), {
+    response = await (call.transport ?? fetch)(buildUrl(path, call.query), {
       method: endpoint.method,
       headers,
       body,
@@ -205,6 +220,8 @@ export type CallOptions<E extends Endpoint> = Slot<'params', EndpointParamsInput
     /** Milliseconds, or null for none. Default: 10 s (docs/rules/api.md#A5), none for multipart uploads. */
     timeout?: number | null;
     signal?: AbortSignal;
+    /** How the request goes: `fetch` unless given (an upload that reports its bytes: `upload-request.ts`). */
+    transport?: Transport;
   };
 
 type CallArgs<E extends Endpoint> =
