@@ -7,6 +7,8 @@ export const SHORTS_MSG = {
   uploadSuccess: '업로드가 완료되었습니다.',
   uploading: '업로드 중...',
   uploadSending: '영상을 올리는 중이에요.',
+  /** The upload's own card while its bytes go: the whole percent sent. */
+  uploadPercent: (percent: number) => `업로드 중 ${percent}%`,
   uploadProcessing: '영상을 변환하고 있어요. 끝나면 피드에서 바로 재생돼요.',
   /** On the upload page after a new login brought the customer back to an upload that was refused. */
   uploadRestored: '올리던 영상과 글을 다시 불러왔어요. 업로드를 눌러 이어서 올려 주세요.',

@@ -1,4 +1,4 @@
-import { shortsEndpoints as api, type ProcessingStatus, type ReactionType } from '@ohgood/contract/shorts';
+import { shortsEndpoints as api, type ReactionType } from '@ohgood/contract/shorts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
@@ -126,43 +126,6 @@ export function useEarn() {
       callEndpoint(api.earn, { body: { watchedSeconds, shortsId } }),
     onSuccess: () => {
       void invalidateAfter(client, 'watchPoints', [shortsKeys.watchToday]);
-    },
-  });
-}
-
-const STATUS_POLL_MS = 1000;
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Uploads a short and waits, polling once a second, until the server has transcoded it (the feed shows only
- * playable videos) or `keepWaiting` says the page is gone. A failed transcoding rejects with its reason.
- */
-export function useUpload() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async ({
-      form,
-      keepWaiting,
-      onStored,
-    }: {
-      form: FormData;
-      keepWaiting: () => boolean;
-      /** The server holds the bytes; transcoding has begun. */
-      onStored?: () => void;
-    }) => {
-      const uploaded = await callEndpoint(api.upload, { body: form }).then((body) => body.data);
-      onStored?.();
-      let status: ProcessingStatus = uploaded.status;
-      while (status === 'PROCESSING' && keepWaiting()) {
-        await wait(STATUS_POLL_MS);
-        const now = await callEndpoint(api.status, { params: { id: uploaded.shortsId } }).then((body) => body.data);
-        status = now.status;
-        if (status === 'FAILED') throw new Error(now.failureReason ?? '영상 변환에 실패했습니다.');
-      }
-      return uploaded;
-    },
-    onSuccess: () => {
-      void invalidateAfter(client, 'upload');
     },
   });
 }

@@ -1,9 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
+import { jsonAnswer, stubXhr, type XhrRoute } from '../../../test/stub-xhr';
 import { resetToastLog, toastLog } from '../../../test/toast-log';
 import UploadPage from './upload-page';
 
@@ -11,6 +12,10 @@ const BANNED = '운영정책 위반으로 2026-11-29까지 쇼츠를 올릴 수 
 let uploads: number;
 /** The server's refusal of the next upload. */
 let refusal: { status: number; code: string; message: string };
+/** How the upload's request goes (the browser's XMLHttpRequest, stubbed): by default, refused at once. */
+let uploadRoute: XhrRoute;
+/** The status endpoint's answers, one per poll. */
+let statuses: string[];
 
 beforeEach(() => {
   setToken('token');
@@ -18,16 +23,23 @@ beforeEach(() => {
   sessionStorage.removeItem('shortsUploadFile');
   uploads = 0;
   refusal = { status: 403, code: 'UPLOAD_BANNED', message: BANNED };
+  uploadRoute = () => {
+    const { status, code, message } = refusal;
+    return jsonAnswer(status, { success: false, code, message });
+  };
+  statuses = [];
+  stubXhr((call, progress) => {
+    if (call.url !== '/api/upload' || call.method !== 'POST' || !(call.body instanceof FormData))
+      return jsonAnswer(404, {});
+    uploads += 1;
+    return uploadRoute(call, progress);
+  });
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      if (url === '/api/upload' && init.method === 'POST' && init.body instanceof FormData) {
-        uploads += 1;
-        const { status, code, message } = refusal;
-        return new Response(JSON.stringify({ success: false, code, message }), {
-          status,
-          headers: { 'content-type': 'application/json' },
-        });
+    vi.fn(async (url: string) => {
+      if (url === '/api/shorts/7/status') {
+        const status = statuses.shift() ?? 'READY';
+        return jsonAnswer(200, { success: true, message: 'OK', data: { shortsId: 7, status, failureReason: null } });
       }
       // The handed-off file, read back through its object URL.
       if (url.startsWith('blob:')) return new Response(new Blob(['video'], { type: 'video/mp4' }));
@@ -40,11 +52,20 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** Where the page went once the upload landed. */
+function Landed() {
+  const location = useLocation();
+  return <p data-testid="landed">{location.pathname + location.search}</p>;
+}
+
 function renderPage() {
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter initialEntries={['/shorts/upload']}>
-        <UploadPage />
+        <Routes>
+          <Route path="/shorts/upload" element={<UploadPage />} />
+          <Route path="/shorts/feeds" element={<Landed />} />
+        </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -98,5 +119,77 @@ describe('/shorts/upload refused before the upload was read', () => {
     expect(screen.getByLabelText('제목')).toHaveValue('새 영상');
     expect(screen.getByLabelText('내용')).toHaveValue('올려 볼게요');
     expect(screen.getByTestId('upload-preview')).toBeInTheDocument();
+  });
+});
+
+/** A step the test lets the stub browser take. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+describe('/shorts/upload: the upload’s own card', () => {
+  it('counts the bytes sent in percent, says it in quarters, then the transcode, then opens the feed at it', async () => {
+    const partway = gate();
+    const rest = gate();
+    uploadRoute = async (_call, progress) => {
+      await partway.opened;
+      progress(300, 1000);
+      progress(305, 1000);
+      await rest.opened;
+      progress(1000, 1000);
+      const data = { shortsId: 7, status: 'PROCESSING', thumbnail: '/t.jpg' };
+      return jsonAnswer(200, { success: true, message: 'OK', data });
+    };
+    statuses = ['READY'];
+    const user = userEvent.setup();
+    renderPage();
+    await sendUpload(user);
+
+    // At once, before the browser's first progress event.
+    const card = await screen.findByTestId('upload-card');
+    const state = within(card).getByTestId('upload-card-state');
+    const bar = within(card).getByRole('progressbar', { name: '업로드 진행' });
+    const live = within(card).getByRole('status');
+    expect(state).toHaveTextContent('업로드 중 0%');
+    expect(live).toHaveTextContent('영상을 올리는 중이에요.');
+
+    partway.open();
+    await vi.waitFor(() => expect(state).toHaveTextContent('업로드 중 30%'));
+    // 305 of 1000 is still 30 %: the card keeps its render rather than follow every progress event.
+    expect(bar).toHaveAttribute('value', '300');
+    expect(bar).toHaveAttribute('max', '1000');
+    expect(bar).toHaveAttribute('aria-valuetext', '업로드 중 30%');
+    // Said politely at each quarter, not at every percent.
+    expect(live).toHaveTextContent('업로드 중 25%');
+
+    rest.open();
+    await vi.waitFor(() => expect(state).toHaveTextContent('영상을 변환하고 있어요.'));
+    // The server does not say how far its transcode is: the bar runs without a value.
+    expect(bar).not.toHaveAttribute('value');
+    expect(live).toHaveTextContent('영상을 변환하고 있어요. 끝나면 피드에서 바로 재생돼요.');
+
+    expect(await screen.findByTestId('landed', {}, { timeout: 5_000 })).toHaveTextContent('/shorts/feeds?shortsId=7');
+    expect(uploads).toBe(1);
+    expect(toastLog).toEqual([]);
+  });
+
+  it('when the connection drops mid-upload says so and keeps the form to send again', async () => {
+    uploadRoute = (_call, progress) => {
+      progress(200, 1000);
+      return 'network-error';
+    };
+    const user = userEvent.setup();
+    renderPage();
+    await sendUpload(user);
+    await vi.waitFor(() =>
+      expect(toastLog).toEqual(['업로드 중 오류가 발생했습니다: 네트워크 오류가 발생했습니다. 다시 시도해주세요.']),
+    );
+    expect(screen.queryByTestId('upload-card')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('제목')).toHaveValue('새 영상');
+    expect(screen.getByRole('button', { name: '업로드' })).toBeEnabled();
   });
 });

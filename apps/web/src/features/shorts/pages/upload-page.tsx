@@ -7,7 +7,8 @@ import { ApiError } from '../../../shared/api-client';
 import { notify } from '../../../shared/notify';
 import { FilePicker } from '../../../shared/ui/file-picker';
 import { LimitedField } from '../../../shared/ui/limited-field';
-import { useUpload } from '../api/shorts-api';
+import { useUpload } from '../api/upload-api';
+import { advanced, UploadCard, type UploadPhase } from '../components/upload-card';
 import { clearHandoff, handOff, readHandoff, takeHandoffFile } from '../file-handoff';
 import styles from './upload-page.module.css';
 
@@ -35,7 +36,7 @@ export default function UploadPage() {
   const [content, setContent] = useState('');
   const [submitting, setSubmitting] = useState(false);
   /** The upload's own card: its bytes on the way, then the server's transcode. */
-  const [phase, setPhase] = useState<'sending' | 'processing' | null>(null);
+  const [phase, setPhase] = useState<UploadPhase | null>(null);
   /** Why the server refuses this creator's uploads for now (an upload ban and the date it ends). */
   const [refused, setRefused] = useState<string | null>(null);
   /** The file and words of an upload sent before a new login came back with the customer. */
@@ -130,7 +131,8 @@ export default function UploadPage() {
       return;
     }
     setSubmitting(true);
-    setPhase('sending');
+    // The card shows at once, at 0 % of about the file's size, before the browser's first progress event.
+    setPhase({ step: 'sending', progress: { sent: 0, total: file.size } });
     try {
       const form = new FormData();
       form.append('title', title.trim());
@@ -149,8 +151,11 @@ export default function UploadPage() {
       const uploaded = await upload({
         form,
         keepWaiting: () => alive.current,
+        onSending: (progress) => {
+          if (alive.current) setPhase((now) => advanced(now, progress));
+        },
         onStored: () => {
-          if (alive.current) setPhase('processing');
+          if (alive.current) setPhase({ step: 'processing' });
         },
       });
       reset();
@@ -178,17 +183,8 @@ export default function UploadPage() {
       <h1 id="upload-title" className={styles.heading}>
         쇼츠 업로드
       </h1>
-      {phase && videoUrl && (
-        <article className={styles.card} aria-label={`내 업로드: ${title.trim()}`} data-testid="upload-card">
-          {/* The chosen file plays at once; the feed opens at the short once the server has transcoded it. */}
-          <video src={videoUrl} className={styles.cardVideo} muted autoPlay loop playsInline />
-          <div className={styles.cardText}>
-            <strong>{title.trim()}</strong>
-            <p role="status">{phase === 'sending' ? SHORTS_MSG.uploadSending : SHORTS_MSG.uploadProcessing}</p>
-            <progress aria-label="업로드 진행" value={phase === 'sending' ? undefined : 1} max={2} />
-          </div>
-        </article>
-      )}
+      {/* The chosen file plays at once; the feed opens at the short once the server has transcoded it. */}
+      {phase && videoUrl && <UploadCard title={title.trim()} videoUrl={videoUrl} phase={phase} />}
       <form className={styles.form} onSubmit={submit}>
         <div className={styles.media}>
           <FilePicker className={styles.videoBox} accept="video/*" onPick={choose} label="동영상 파일">
