@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { FAST_4G } from '../../../scripts/throttled-phone.mjs';
 import { fakeCameraLaunchOptions } from './chromium';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 import { writeTestClip } from './media-tools';
@@ -11,6 +12,20 @@ test.use({
   launchOptions: fakeCameraLaunchOptions(),
   permissions: ['camera', 'microphone'],
 });
+
+type CardState = { text: string; value: number | null };
+
+/** In the page: every state the upload card's line goes through, with its bar's value (null: none). */
+function recordCardStates() {
+  const seen: CardState[] = [];
+  (window as unknown as { __cardStates: CardState[] }).__cardStates = seen;
+  new MutationObserver(() => {
+    const text = document.querySelector('[data-testid="upload-card-state"]')?.textContent;
+    const bar = document.querySelector<HTMLProgressElement>('[data-testid="upload-card"] progress');
+    if (!text || !bar || seen.at(-1)?.text === text) return;
+    seen.push({ text, value: bar.hasAttribute('value') ? bar.value : null });
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+}
 
 test('record with the camera → upload → the video comes up first in the feed and plays', async ({ page }) => {
   test.setTimeout(120_000);
@@ -45,12 +60,31 @@ test('record with the camera → upload → the video comes up first in the feed
   await page.getByLabel('내용').fill(content);
   await expect(page.getByText(`${content.length}/150`)).toBeVisible();
   const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload') && r.request().method() === 'POST');
+  // On a phone's network (Fast 4G: 1.35 Mbit/s up) the recording takes a while to go, and the feed to come.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', FAST_4G);
+  await page.evaluate(recordCardStates);
   await page.getByRole('button', { name: '업로드' }).click();
   await expect(page.getByRole('button', { name: '업로드 중...' })).toBeVisible();
-  // The upload's own card shows at once, playing the chosen file, and follows the upload to the transcode.
+  // The upload's own card shows at once, playing the chosen file, and counts its bytes up to the transcode.
   const card = page.getByTestId('upload-card');
   await expect(card).toBeVisible();
   await expect(card.getByText('카메라 테스트 영상')).toBeVisible();
+  const state = card.getByTestId('upload-card-state');
+  await expect(state).toHaveText(/^업로드 중 [1-9]\d?%$/);
+  // The bar is the bytes sent of the body's size, the same share as the text (both read in one moment).
+  const shown = await card.evaluate((el) => {
+    const bar = el.querySelector('progress[aria-label="업로드 진행"]') as HTMLProgressElement;
+    return {
+      text: el.querySelector('[data-testid="upload-card-state"]')?.textContent,
+      sent: bar.value,
+      total: bar.max,
+    };
+  });
+  expect(shown.text).toBe(`업로드 중 ${Math.floor((shown.sent * 100) / shown.total)}%`);
+  expect(shown.total).toBeGreaterThan(10_000);
+  await page.screenshot({ path: 'e2e/.tmp/upload-card-sending.png' });
   await expect
     .poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
     .toBeGreaterThan(0);
@@ -59,6 +93,15 @@ test('record with the camera → upload → the video comes up first in the feed
   const id = body.data.shortsId as number;
 
   await expect(page).toHaveURL(new RegExp(`/shorts/feeds\\?shortsId=${id}$`), { timeout: 60_000 });
+  // On the way: the percent only rising, then the transcode, whose bar runs without a value (the server does
+  // not say how far it is).
+  const states = await page.evaluate(() => (window as unknown as { __cardStates: CardState[] }).__cardStates);
+  const percents = states.flatMap((s) =>
+    s.text.match(/^업로드 중 (\d+)%$/) ? [Number(s.text.match(/\d+/)?.[0])] : [],
+  );
+  expect(percents.length).toBeGreaterThan(2);
+  expect(percents).toEqual([...percents].sort((a, b) => a - b));
+  expect(states.at(-1)).toEqual({ text: '영상을 변환하고 있어요. 끝나면 피드에서 바로 재생돼요.', value: null });
   const slide = page.locator(`[data-testid=short-slide][data-shorts-id="${id}"]`);
   await expect(slide).toBeVisible();
   await expect(slide.getByRole('heading', { name: '카메라 테스트 영상' })).toBeVisible();
