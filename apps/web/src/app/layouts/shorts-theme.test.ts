@@ -7,6 +7,7 @@ const SHORTS_STYLES = [
   'features/shorts/components/feed.module.css',
   'features/shorts/pages/record-page.module.css',
   'features/shorts/pages/upload-page.module.css',
+  'features/shorts/components/upload-card.module.css',
   'app/layouts/shorts-layout.module.css',
   'app/layouts/footer.module.css',
 ];
