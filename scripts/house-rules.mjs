@@ -3,7 +3,7 @@
 // one way (web → contract ← server; the e2e specs may also use server code), `events/` imports no module
 // (consumers plug into it, not the reverse), product code never imports `src/test/`, `lib/` never imports
 // `db/` (lib holds plain helpers; what touches the database lives in db/ or a module), `app.ts` starts no
-// timer (recurring work belongs to the jobs), no module's service file outgrows SERVICE_MAX_LINES, and file
+// timer (recurring work belongs to the jobs), no module's service or job file outgrows SERVICE_MAX_LINES, and file
 // names are kebab-case. The why stays inside the repository:
 // code cites no section (§) of a document outside it, and every `docs/….md` it names exists, with the rule
 // ids it names on that page. Plain Node, no dependencies.
@@ -157,8 +157,11 @@ export function appTimerViolations(root, allowed = APP_TIMERS_ALLOWED) {
 }
 
 const MODULES = `${SERVER}modules/`;
-/** A module's service file, or one of the reads, actions and repository a service is split into. */
-const SERVICE_FILE = /(?:^|-)(?:service|reads|actions|repository)\.ts$/;
+/**
+ * A module's service file, one of the reads, actions and repository a service is split into, or a job whose
+ * body lives in its module (its rules and transactions, as a service's, split the same way when it grows).
+ */
+const SERVICE_FILE = /(?:^|-)(?:service|reads|actions|repository|job)\.ts$/;
 /**
  * The most lines a service file may have: the longest today (ops/customers-actions.ts). A service that
  * outgrows it is split by reads and actions, with its SQL in a repository file beside them.
@@ -252,7 +255,7 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   console.log(
     'house rules: no import cycles, no cross-feature or wrong-way imports, events/ imports no module, no test ' +
       `support in product code, lib/ imports no db/, app.ts starts no timer, ` +
-      `no service file over ${SERVICE_MAX_LINES} lines, ` +
+      `no service or job file over ${SERVICE_MAX_LINES} lines, ` +
       'kebab-case names, no outside citations',
   );
 }

@@ -112,7 +112,7 @@ describe('house rules over the import graph', () => {
       ],
     );
   });
-  it('refuses a module service file, or a part it was split into, over the bound; other files may be longer', () => {
+  it('refuses a module service file, a part it was split into, or a module job, over the bound; other files may be longer', () => {
     const lines = (n: number) => 'export const a = 1;\n'.repeat(n);
     const tree = {
       'apps/server/src/modules/x/service.ts': lines(11),
@@ -120,6 +120,7 @@ describe('house rules over the import graph', () => {
       'apps/server/src/modules/x/y-reads.ts': lines(11),
       'apps/server/src/modules/x/y-actions.ts': lines(12),
       'apps/server/src/modules/x/y-repository.ts': lines(13),
+      'apps/server/src/modules/x/y-job.ts': lines(14),
       'apps/server/src/modules/x/x.test.ts': lines(50),
       'apps/server/src/modules/x/engine.ts': lines(50),
       'apps/server/src/db/service.ts': lines(50),
@@ -128,6 +129,7 @@ describe('house rules over the import graph', () => {
     expect(serviceSizeViolations(root, Object.keys(tree).sort(), 10)).toEqual([
       'service file over 10 lines: apps/server/src/modules/x/service.ts (11; split it by reads and actions)',
       'service file over 10 lines: apps/server/src/modules/x/y-actions.ts (12; split it by reads and actions)',
+      'service file over 10 lines: apps/server/src/modules/x/y-job.ts (14; split it by reads and actions)',
       'service file over 10 lines: apps/server/src/modules/x/y-reads.ts (11; split it by reads and actions)',
       'service file over 10 lines: apps/server/src/modules/x/y-repository.ts (13; split it by reads and actions)',
     ]);
