@@ -32,6 +32,7 @@ const minutes = (n: number) => n * 60_000;
 /** The bank's answer, or `unknown` when it did not answer in time (the bank may have acted). */
 type BankAnswer = DebitResult | 'unknown';
 
+/** A claimed attempt with the account to debit, or why there is nothing to ask the bank now. */
 export type Claim = { attempt: Attempt; bankCode: string; account: string } | { skipped: true } | { busy: true };
 
 /**

@@ -5,7 +5,10 @@ import { autopayAttempts, customers, purchases, statements } from '../../db/sche
 import { type Executor, rowsOf, type Tx } from '../../db/tx';
 import { autopayActiveSql } from './standing';
 
-/** The SQL of the autopay job: its attempts' plan, claim, settlement and surplus; the job beside it decides. */
+/**
+ * The SQL of the autopay job: its attempts' plan, claim, settlement and surplus; the job and its actions beside
+ * it decide.
+ */
 
 export type Attempt = typeof autopayAttempts.$inferSelect;
 
@@ -81,6 +84,7 @@ export async function skipAttempt(tx: Tx, attemptId: number, reason: string, now
     .where(eq(autopayAttempts.id, attemptId));
 }
 
+/** The attempt's statement (its month, whether it is overdue). */
 export async function findStatement(tx: Tx, statementId: number) {
   const [statement] = await tx.select().from(statements).where(eq(statements.id, statementId));
   return statement;
