@@ -85,12 +85,25 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, roles.passwords),
       );
     });
-    // Migrations as the owner, then the app's pool as the runtime role (least privilege, ADR 0202).
-    await migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE);
+    // Migrations as the owner, the app's pool as the runtime role (least privilege, ADR 0202). The pool's
+    // first connection opens while the owner migrates (the role may connect once it exists; what it may do
+    // is checked per statement), so the seed that follows finds it open instead of waiting on a handshake.
     const database = await connectDatabase(server.url(EMBEDDED_DATABASE, roles.runtime), {
       kind: 'embedded',
       migrate: false,
     });
+    const firstConnection = database.pool.connect().then(
+      (client) => client.release(),
+      // Not fatal here: the first statement on the pool reports a connection that cannot open.
+      () => undefined,
+    );
+    await Promise.all([migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE), firstConnection]).catch(
+      async (error: unknown) => {
+        await firstConnection;
+        await database.close();
+        throw error;
+      },
+    );
     return {
       ...database,
       retire: () => server.retire(),

@@ -39,6 +39,11 @@ const refusal = (statement: string) =>
     (error: { code?: string }) => error.code,
   );
 
+it("the app's pool comes back with its first connection already open (opened while the owner migrated)", () => {
+  // Checked before any statement here: the seed that follows a start takes this connection without a handshake.
+  expect({ total: database.pool.totalCount, idle: database.pool.idleCount }).toEqual({ total: 1, idle: 1 });
+});
+
 it('the app connects as the runtime role, which is no superuser and owns nothing', async () => {
   const [me] = await rowsOf<{ user: string; super: boolean; owned: number }>(
     database.db,
