@@ -42,11 +42,13 @@ export async function disableDemoMerchantUser(db: Db, at: Date): Promise<boolean
   return rows.length > 0;
 }
 
-/** Whether the published merchant user is there and enabled (the start-up warning names it). */
-export async function demoMerchantUserPresent(db: Db): Promise<boolean> {
-  const rows = await db
+/**
+ * The published merchant user while it is there and enabled (the start-up warning names it): a query to run or
+ * to nest, so the start-up report asks it in the same statement as its other questions.
+ */
+export function enabledDemoMerchantUser(db: Db) {
+  return db
     .select({ id: merchantUsers.id })
     .from(merchantUsers)
     .where(and(eq(merchantUsers.email, DEMO_MERCHANT_USER.email), isNull(merchantUsers.disabledAt)));
-  return rows.length > 0;
 }

@@ -1,13 +1,14 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { customers, merchantApiKeys } from '../db/schema';
+import { rowsOf } from '../db/tx';
 import type { Clock } from '../lib/clock';
 import type { Config } from '../lib/config';
 import type { MediaStorage } from '../modules/media/storage';
 import { hashApiKey } from '../modules/merchants/keys';
 import { DEMO_CUSTOMER } from './demo-customer';
 import { demoMerchantKeys } from './demo-merchant-keys';
-import { DEMO_MERCHANT_USER, demoMerchantUserPresent, disableDemoMerchantUser } from './demo-merchant-user';
+import { DEMO_MERCHANT_USER, disableDemoMerchantUser, enabledDemoMerchantUser } from './demo-merchant-user';
 import { disableDemoOperators } from './demo-operators';
 import { seedDemo } from './seed';
 
@@ -58,19 +59,20 @@ export async function prepareDemoData(
   if (revokedKeys > 0) {
     options.log.warn(`SEED_DEMO is off: revoked ${revokedKeys} published demo merchant API keys`);
   }
-  const demoAccounts: string[] = [];
+  // What the warning names, asked in one statement: the last step before the start is ready.
   const { db } = database;
-  const [customer] = await db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(eq(customers.email, DEMO_CUSTOMER.email));
-  if (customer) demoAccounts.push(`demo customer ${DEMO_CUSTOMER.email} (published password)`);
-  const keys = await db
-    .select({ merchantId: merchantApiKeys.merchantId })
-    .from(merchantApiKeys)
-    .where(inArray(merchantApiKeys.keyHash, keyHashes));
-  if (keys.length > 0) demoAccounts.push(`${keys.length} demo merchant API keys (published in the README)`);
-  if (await demoMerchantUserPresent(db)) {
+  const [present] = await rowsOf<{ customer: boolean; keys: number; merchantUser: boolean }>(
+    db,
+    sql`select exists (${db.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email))}) as customer,
+      (${db.select({ n: sql`count(*)::int` }).from(merchantApiKeys).where(inArray(merchantApiKeys.keyHash, keyHashes))}) as keys,
+      exists (${enabledDemoMerchantUser(db)}) as "merchantUser"`,
+  );
+  const demoAccounts: string[] = [];
+  if (present?.customer) demoAccounts.push(`demo customer ${DEMO_CUSTOMER.email} (published password)`);
+  if (present && present.keys > 0) {
+    demoAccounts.push(`${present.keys} demo merchant API keys (published in the README)`);
+  }
+  if (present?.merchantUser) {
     demoAccounts.push(
       `demo merchant user ${DEMO_MERCHANT_USER.email} at /merchant/portal (published password and TOTP secret)`,
     );
