@@ -8,6 +8,7 @@ import { customers, merchantApiKeys, shorts } from '../db/schema';
 import { ManualClock } from '../lib/clock';
 import { loadConfig, testConfig } from '../lib/config';
 import { merchantIdForKey } from '../modules/merchants/keys';
+import { countingDb } from '../test/counting-db';
 import { openTestDatabase } from '../test/test-database';
 import { DEMO_CUSTOMER, ensureDemoCustomer } from './demo-customer';
 import { ensureDemoMerchantKeys } from './demo-merchant-keys';
@@ -57,6 +58,29 @@ describe('demo data on a real deployment', () => {
       expect(old.warnings.join('\n')).toMatch(/disabled the published demo merchant user/);
       expect(old.warnings.join('\n')).not.toMatch(/demo merchant user shop@/);
       expect(old.warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT: demo customer demo@ohgood\.kr/);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('the demo accounts warning', () => {
+  it('asks what it names in one statement after the seed: the last step before the start is ready', async () => {
+    const database = await openTestDatabase();
+    try {
+      await ensureDemoCustomer(database.db, clock.now());
+      await ensureDemoMerchantUser(database.db, clock.now());
+      // The lock's work runs on a connection of its own; what is counted is the report on the app's pool.
+      const counted = countingDb(database.db);
+      const { log, warnings } = capture();
+      const outcome = await prepareDemoData(
+        { ...database, db: counted.db },
+        { seed: false, demoMerchantKey: KEY, clock, log },
+      );
+      expect(counted.counter.statements).toBe(1);
+      // With demo data off the merchant user was just disabled: only the customer is named.
+      expect(outcome.demoAccounts).toEqual([`demo customer ${DEMO_CUSTOMER.email} (published password)`]);
+      expect(warnings.join('\n')).toMatch(/DEMO ACCOUNTS PRESENT: demo customer demo@ohgood\.kr/);
     } finally {
       await database.close();
     }

@@ -1,4 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client';
 import { customers, merchantApiKeys } from '../db/schema';
 import { rowsOf } from '../db/tx';
@@ -60,12 +61,12 @@ export async function prepareDemoData(
     options.log.warn(`SEED_DEMO is off: revoked ${revokedKeys} published demo merchant API keys`);
   }
   // What the warning names, asked in one statement: the last step before the start is ready.
-  const { db } = database;
+  const nested = new QueryBuilder();
   const [present] = await rowsOf<{ customer: boolean; keys: number; merchantUser: boolean }>(
-    db,
-    sql`select exists (${db.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email))}) as customer,
-      (${db.select({ n: sql`count(*)::int` }).from(merchantApiKeys).where(inArray(merchantApiKeys.keyHash, keyHashes))}) as keys,
-      exists (${enabledDemoMerchantUser(db)}) as "merchantUser"`,
+    database.db,
+    sql`select exists (${nested.select({ id: customers.id }).from(customers).where(eq(customers.email, DEMO_CUSTOMER.email))}) as customer,
+      (${nested.select({ n: sql`count(*)::int` }).from(merchantApiKeys).where(inArray(merchantApiKeys.keyHash, keyHashes))}) as keys,
+      exists (${enabledDemoMerchantUser()}) as "merchantUser"`,
   );
   const demoAccounts: string[] = [];
   if (present?.customer) demoAccounts.push(`demo customer ${DEMO_CUSTOMER.email} (published password)`);
