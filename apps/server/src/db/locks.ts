@@ -7,7 +7,14 @@ import type { Tx } from './tx';
 /**
  * Step 1 of the lock order (see `withTx`): the customer row. Every money path of one customer takes it
  * first, so that customer's payments, refunds, repayments, extensions and rewards run one at a time.
+ *
+ * The lock is FOR NO KEY UPDATE, which conflicts with itself (money paths still take turns) but not with the
+ * FOR KEY SHARE that PostgreSQL's foreign-key check takes on the customer row for every insert that refers to
+ * it: a notice, a reserved request, a rate-limit row. A customer's key never changes and the row is never
+ * deleted, so FOR UPDATE guarded nothing more, and under it the relay's batch of notices (the customers of
+ * up to a hundred events) and the next payment of each of those customers waited on one another.
  */
+export const CUSTOMER_LOCK = 'no key update';
 export async function lockCustomer(tx: Tx, customerId: number) {
   const row = await lockCustomerIfAny(tx, customerId);
   if (!row) throw customerNotFound();
@@ -24,12 +31,12 @@ export const customerNotFound = () => notFound('CUSTOMER_NOT_FOUND', '고객 정
  */
 export const customerLockedPart = (customerId: SQL): CtePart => ({
   name: 'customer_locked',
-  query: sql`select ${customers.id}, ${customers.pointBalance} from ${customers} where ${customers.id} = ${customerId} for update`,
+  query: sql`select ${customers.id}, ${customers.pointBalance} from ${customers} where ${customers.id} = ${customerId} for no key update`,
 });
 
 /** `lockCustomer` for a caller that answers a missing customer itself: undefined instead of a 404. */
 export async function lockCustomerIfAny(tx: Tx, customerId: number) {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
+  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for(CUSTOMER_LOCK);
   return row;
 }
 
@@ -42,5 +49,5 @@ export async function lockCustomers(tx: Tx, customerIds: number[]): Promise<void
     .from(customers)
     .where(inArray(customers.id, ids))
     .orderBy(asc(customers.id))
-    .for('update');
+    .for(CUSTOMER_LOCK);
 }

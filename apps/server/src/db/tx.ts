@@ -56,6 +56,7 @@ function pgCode(error: unknown): string | undefined {
  *
  *   1. customers        — `lockCustomer` / `lockCustomers` (ascending id) from `db/locks.ts`, always first,
  *                         even when the rest of the work only updates it later (postPoints, grade, suspension);
+ *                         FOR NO KEY UPDATE (`CUSTOMER_LOCK`), so inserts that only refer to the customer pass;
  *   2. payment_requests — the request being paid or refunded (one row);
  *   3. purchases        — bill lines, in ascending id;
  *   4. statements       — the customer's statement rows;

@@ -2,6 +2,7 @@ import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
 import { and, Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { CUSTOMER_LOCK } from '../../db/locks';
 import { customers, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
@@ -118,7 +119,7 @@ export async function recomputeSuspension(
     .select({ suspended: customers.suspended, staffSuspended: customers.staffSuspended })
     .from(customers)
     .where(eq(customers.id, customerId))
-    .for('update');
+    .for(CUSTOMER_LOCK);
   const [row] = await tx
     .update(customers)
     .set({

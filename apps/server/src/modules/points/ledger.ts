@@ -2,6 +2,7 @@ import { kstDate } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
 import { eq, sql } from 'drizzle-orm';
 import { type CtePart, withParts } from '../../db/cte';
+import { CUSTOMER_LOCK } from '../../db/locks';
 import { customers, pointLedger } from '../../db/schema';
 import { rowsOf, type Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
@@ -93,6 +94,6 @@ export async function lockedPointBalance(tx: Tx, customerId: number): Promise<nu
     .select({ balance: customers.pointBalance })
     .from(customers)
     .where(eq(customers.id, customerId))
-    .for('update');
+    .for(CUSTOMER_LOCK);
   return rows[0]?.balance ?? 0;
 }
