@@ -60,7 +60,7 @@ import { createStorage, type MediaStorage } from './modules/media/storage';
 import { merchantPortalRoutes } from './modules/merchant-portal/routes';
 import { createMerchantUserSignIn, createPortalTokens } from './modules/merchant-portal/sign-in';
 import { merchantIdForKey } from './modules/merchants/keys';
-import { createLiveStatus, paidRequestsAnnouncer } from './modules/merchants/live-status';
+import { createLiveStatus, requestStatusAnnouncer } from './modules/merchants/live-status';
 import { merchantRoutes } from './modules/merchants/routes';
 import { createMerchantService } from './modules/merchants/service';
 import { monthEndRoutes } from './modules/month-end/routes';
@@ -397,7 +397,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.SANDBOX_BANK_INBOX && !deps.bank) await app.register(sandboxInboxRoutes(database.db));
   const notices = await registerNotices(app, deps, database.db, notifications);
   const webhooks = await registerWebhooks(app, deps, database.db);
-  registerRelay(app, deps, database.db, commits, [notices, paidRequestsAnnouncer, webhooks]);
+  registerRelay(app, deps, database.db, commits, [notices, requestStatusAnnouncer, webhooks]);
   await app.register(reportRoutes(createReportService(database.db, clock, bills)));
   await app.register(checkinRoutes(createCheckinService(database.db, clock)));
   const chat = createChatService(database.db, clock, {

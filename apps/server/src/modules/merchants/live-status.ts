@@ -9,27 +9,33 @@ type Listener = (status: PaymentRequestStatus) => void;
 /** Watchers of one request, by merchant (a stream is authorised for its own merchant only). */
 type Watch = Map<number, Set<Listener>>;
 
+/** The events of a request's status changes: each is recorded in the transaction that changes the status. */
+const STATUS_EVENTS = ['payment.completed', 'payment.cancelled', 'payment.refunded', 'payment.expired'] as const;
+
 /**
- * PAID, announced from the outbox: a final's own transaction notifies nothing (a notifying commit holds a
- * cluster-wide lock through its disk flush, so finals would commit one at a time; ADR 0139), so this consumer
- * of the relay tells the streams of every instance which requests its payments paid. The notification is
- * transactional: it goes out when the delivery commits.
+ * Status changes, announced from the outbox: no transaction that changes a request's status notifies (a
+ * notifying commit holds a cluster-wide lock through its disk flush, so finals, refunds and cancels would
+ * commit one at a time; ADRs 0139, 0252), so this consumer of the relay tells the streams of every instance
+ * which requests changed. The notification is transactional: it goes out when the delivery commits.
  */
-export const paidRequestsAnnouncer: EventConsumer = {
+export const requestStatusAnnouncer: EventConsumer = {
+  // The name it had when it announced PAID only: failed deliveries wait for their retry under it.
   name: 'merchant-paid-status',
-  wants: eventTypes('payment.completed'),
+  wants: eventTypes(...STATUS_EVENTS),
   async handle(batch, { tx }) {
-    const paid = batch.flatMap(({ event }) => (event.type === 'payment.completed' ? [event.requestId] : []));
-    await tx.execute(sql`select pg_notify('payment_request_status', id) from unnest(${sql.param(paid)}::text[]) as id`);
+    // The batch holds only the events `wants` took, each of one request.
+    const changed = batch.flatMap(({ event }) => ('requestId' in event ? [event.requestId] : []));
+    await tx.execute(
+      sql`select pg_notify('payment_request_status', id) from unnest(${sql.param(changed)}::text[]) as id`,
+    );
   },
 };
 
 /**
- * Live status of payment requests for every open stream of this instance. A trigger notifies
- * `payment_request_status` with the request id on each status change but PAID, which `paidRequestsAnnouncer`
- * relays from the payment's event (any instance, job or code path); the
- * one LISTEN connection hands it here, the status is read once per changed request and fanned out to its
- * watchers. Idle streams cost no query.
+ * Live status of payment requests for every open stream of this instance. `requestStatusAnnouncer` notifies
+ * `payment_request_status` with the request id of each status change, from its event (any instance, job or
+ * code path); the one LISTEN connection hands it here, the status is read once per changed request and fanned
+ * out to its watchers. Idle streams cost no query.
  */
 export function createLiveStatus(merchants: MerchantService, notifications: PgListener) {
   const watches = new Map<string, Watch>();
