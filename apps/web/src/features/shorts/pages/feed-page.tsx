@@ -6,6 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/api-client';
 import { confirmUnsubscribe } from '../../../shared/confirm';
+import { runWhenIdle } from '../../../shared/idle-queue';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
 import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
@@ -66,6 +67,9 @@ export default function FeedPage() {
   const react = useReact();
   const subscription = useSubscription();
   const watchToday = useWatchToday(loggedIn);
+  // The slides around the visible one join it in the browser's first idle moment after it shows: the first
+  // screen renders and lays out one slide, not four (its neighbours are off screen and fetch nothing yet).
+  const [neighbours, setNeighbours] = useState(false);
   const touchStart = useRef<number | null>(null);
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
@@ -144,6 +148,11 @@ export default function FeedPage() {
   useEffect(() => {
     if (!loading && !failed && shouldLoadMore(index, slides.length) && slides.length > 0) loadMore();
   }, [index, slides.length, loading, failed, loadMore]);
+
+  const shown = slides.length > 0 && !loading;
+  useEffect(() => {
+    if (shown && !neighbours) return runWhenIdle(() => setNeighbours(true));
+  }, [shown, neighbours]);
 
   // Bound in the commit that shows the slides (a layout effect), so a key pressed as soon as they appear is
   // not lost in the gap before passive effects run.
@@ -253,7 +262,7 @@ export default function FeedPage() {
       ) : null}
       <div className={styles.track} style={{ transform: `translateY(${-index * 100}%)` }}>
         {slides.map((slide, i) => {
-          if (i < index - BEHIND || i > index + AHEAD) return null;
+          if (i < index - BEHIND || i > index + AHEAD || (!neighbours && i !== index)) return null;
           const { item } = slide;
           return (
             <div key={slide.key} className={styles.slideFrame} style={{ top: `${i * 100}%` }}>
