@@ -105,7 +105,7 @@ async function holdCustomer(customerId: number) {
   holders.push(() => holder.release());
   const holder = {
     client,
-    waiters: (count: number) => lockWaiters(h.database.db, '%from "customers"%for update%', count),
+    waiters: (count: number) => lockWaiters(h.database.db, '%from "customers"%for no key update%', count),
     /** Commits the holder's transaction (once; a failed test releases it too, so the pool can close). */
     async release() {
       if (released) return;
