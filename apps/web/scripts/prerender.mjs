@@ -5,9 +5,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const bundle = new URL('../.prerender/', import.meta.url);
-const { PATHS_TO_PRERENDER, prerenderPath } = await import(new URL('prerender.js', bundle).href);
-const shells = {};
-for (const path of PATHS_TO_PRERENDER) shells[path] = await prerenderPath(path);
+const { prerenderAll } = await import(new URL('prerender.js', bundle).href);
+const shells = await prerenderAll();
 writeFileSync(fileURLToPath(new URL('../dist/prerendered.json', import.meta.url)), JSON.stringify(shells));
 rmSync(fileURLToPath(bundle), { recursive: true, force: true });
 console.log(`prerendered ${Object.keys(shells).join(', ')}`);

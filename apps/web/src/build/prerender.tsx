@@ -10,11 +10,8 @@ import { AppProviders } from '../app/app-providers';
 import { AppRoutes } from '../app/router';
 import { PRERENDERED_PATHS } from './prerendered-paths';
 
-/** The paths scripts/prerender.mjs renders with this bundle (the list lives apart, so e2e reads it too). */
-export const PATHS_TO_PRERENDER = PRERENDERED_PATHS;
-
 /** The inner HTML of `#root` for a path, once every lazily loaded page on it has loaded. */
-export async function prerenderPath(path: string): Promise<string> {
+async function prerenderPath(path: string): Promise<string> {
   const { prelude } = await prerender(
     <AppProviders>
       <StaticRouter location={path}>
@@ -23,4 +20,11 @@ export async function prerenderPath(path: string): Promise<string> {
     </AppProviders>,
   );
   return new Response(prelude).text();
+}
+
+/** Every prerendered path (the list lives apart, so e2e reads it too) → the inner HTML of its `#root`. */
+export async function prerenderAll(): Promise<Record<string, string>> {
+  const shells: Record<string, string> = {};
+  for (const path of PRERENDERED_PATHS) shells[path] = await prerenderPath(path);
+  return shells;
 }
