@@ -2,9 +2,9 @@
 // profile (4× CPU, Fast 4G) in a fresh browser context, three times; the median run's first screen (content or
 // its skeleton) against the 1 s target, and when the real content showed.
 import { FIRST_SCREEN_TARGET_MS, FIRST_SCREENS, measureFirstScreen } from './first-screens.mjs';
+import { demoAccessToken } from './lighthouse-browser.mjs';
 
 const RUNS = Number(process.env.BENCH_FIRST_SCREEN_RUNS ?? 3);
-const DEMO = { emailId: 'demo@ohgood.kr', pwd: 'ohgood123!' };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /**
@@ -13,13 +13,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
  * page's line to the bench's table.
  */
 export async function firstScreens({ base, used, row }) {
-  const res = await fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO),
-  });
-  if (!res.ok) throw new Error(`demo sign-in answered ${res.status}`);
-  const { accessToken } = await res.json();
+  const accessToken = await demoAccessToken(base);
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: used.chrome, env: used.env, args: ['--no-sandbox'] });
   try {

@@ -118,6 +118,17 @@ export function lighthouseRun(url, port, keepStorage) {
   });
 }
 
+/** The demo customer's access token from the server at `base` (the bench's pages measured signed in). */
+export async function demoAccessToken(base) {
+  const res = await fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO),
+  });
+  if (!res.ok) throw new Error(`demo sign-in on ${base} answered ${res.status}`);
+  return (await res.json()).accessToken;
+}
+
 /**
  * Opens a tab of `browser` on `base` holding the demo customer's session, parked on the app's lightest page (not
  * found): the tab Lighthouse opens gets the session over the app's BroadcastChannel, as a second tab of a
@@ -126,13 +137,7 @@ export function lighthouseRun(url, port, keepStorage) {
  * anonymous pages are measured first.
  */
 export async function holdDemoSession(browser, base) {
-  const res = await fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO),
-  });
-  if (!res.ok) throw new Error(`sign-in on ${base} answered ${res.status}`);
-  const { accessToken } = await res.json();
+  const accessToken = await demoAccessToken(base);
   const holder = await browser.contexts()[0].newPage();
   await holder.goto(`${base}/`);
   await holder.evaluate((token) => sessionStorage.setItem('accessToken', token), accessToken);
