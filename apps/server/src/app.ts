@@ -184,6 +184,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // build leaves them out (scripts/build-server.mjs).
     schemaController: { compilersFactory: ZOD_COMPILERS },
   }).withTypeProvider<ZodTypeProvider>();
+  // The app may be built while the database still migrates (main.ts): nothing here reads or writes a table
+  // before `migrated`, and the start (every `onReady` below, so `listen` and the first request) waits for it.
+  readyAfter(app, deps.database.migrated);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config.MEDIA_BASE_URL);
   registerInputGuard(app);
@@ -227,7 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => notifications.close());
 
   // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5). Heard
-  // before they are read, so one revoked in between is not missed.
+  // before they are read, so one revoked in between is not missed; read once the schema is there.
   const revocations = createRevocations(database.db);
   readyAfter(
     app,
@@ -239,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           app.log.warn({ err: error }, 'revoked sessions not re-read; read again at the next reconnect');
         });
       })
+      .then(() => database.migrated)
       .then(() => revocations.load()),
   );
   const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);

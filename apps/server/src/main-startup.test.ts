@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAlive } from './db/embedded';
 import { freePort } from './lib/free-port';
+import { DEMO_CUSTOMER } from './seed/demo-customer';
 import { startTcpProxy } from './test/tcp-proxy';
 import { createTestDatabaseUrl } from './test/test-database';
 
@@ -17,18 +18,27 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** The entry point as a process (production mode, `env` over the defaults); its output is collected. */
+function spawnMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverRoot,
+    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  return { child, output };
+}
+
 function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const { child, output } = spawnMain(env);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: serverRoot,
-      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('exit', (code) => resolve({ code, stderr }));
+    child.once('exit', (code) => resolve({ code, stderr: output.stderr }));
   });
 }
 
@@ -112,25 +122,12 @@ it('waits for a database that is down at start-up, answering probes meanwhile, a
   const url = viaProxy(target.url);
   await proxy.cut();
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: url.toString(),
-      MIGRATION_DATABASE_URL: viaProxy(target.ownerUrl).toString(),
-      PORT: String(port),
-      JWT_SECRET: 'startup-test-secret-startup-test-secret',
-      RUN_JOBS: 'false',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  const { child, output } = spawnMain({
+    DATABASE_URL: url.toString(),
+    MIGRATION_DATABASE_URL: viaProxy(target.ownerUrl).toString(),
+    PORT: String(port),
+    JWT_SECRET: 'startup-test-secret-startup-test-secret',
+    RUN_JOBS: 'false',
   });
   let exited = false;
   child.once('exit', () => {
@@ -144,10 +141,10 @@ it('waits for a database that is down at start-up, answering probes meanwhile, a
   try {
     // A log line per try, and probes answered while waiting: alive, not ready, everything else 503.
     await expect
-      .poll(() => (stderr.match(/is not reachable \(ECONNREFUSED/g) ?? []).length, { timeout: 60_000 })
+      .poll(() => (output.stderr.match(/is not reachable \(ECONNREFUSED/g) ?? []).length, { timeout: 60_000 })
       .toBeGreaterThanOrEqual(2);
-    expect(stderr).toContain(`database (127.0.0.1:${proxy.port}${url.pathname}) is not reachable`);
-    expect(stderr).not.toContain(url.password);
+    expect(output.stderr).toContain(`database (127.0.0.1:${proxy.port}${url.pathname}) is not reachable`);
+    expect(output.stderr).not.toContain(url.password);
     await expect.poll(async () => (await get('/health')).status, { timeout: 30_000 }).toBe(200);
     expect((await get('/health/ready')).status).toBe(503);
     const api = await get('/api/public/shorts/feeds');
@@ -161,7 +158,7 @@ it('waits for a database that is down at start-up, answering probes meanwhile, a
     await proxy.restore();
     await expect.poll(async () => (await get('/health/ready')).status, { timeout: 60_000 }).toBe(200);
     expect((await get('/api/public/shorts/feeds')).status).toBe(200);
-    expect(stderr).toMatch(/is reachable after \d+ tries; starting/);
+    expect(output.stderr).toMatch(/is reachable after \d+ tries; starting/);
   } finally {
     child.kill('SIGTERM');
     if (!exited) await once(child, 'exit');
@@ -185,3 +182,39 @@ it('exits with a clear message once the wait for the database runs out', async (
   expect(stderr).toContain(`database (127.0.0.1:${dbPort}/ohgood) failed at start-up: gave up waiting`);
   expect(stderr).not.toContain('secret-password');
 }, 60_000);
+
+it('starts on a new data directory: the seed and the first reads wait for the migrations beside the build', async () => {
+  const freshDir = mkdtempSync(join(tmpdir(), 'ohgood-fresh-'));
+  const port = await freePort();
+  const { child, output } = spawnMain({
+    DATA_DIR: freshDir,
+    DATABASE_URL: '',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    SEED_DEMO: 'true',
+    RUN_JOBS: 'false',
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  try {
+    await expect
+      .poll(() => exited || output.stdout.includes('OhGood Pay listening'), { timeout: 150_000, interval: 100 })
+      .toBe(true);
+    expect(exited).toBe(false);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+    // The seeded demo customer signs in: its rows were written after the tables were made.
+    const login = await fetch(`http://127.0.0.1:${port}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ emailId: DEMO_CUSTOMER.email, pwd: DEMO_CUSTOMER.password }),
+    });
+    expect(login.status).toBe(200);
+  } finally {
+    child.kill('SIGTERM');
+    if (!exited) await once(child, 'exit');
+    rmSync(freshDir, { recursive: true, force: true });
+  }
+}, 180_000);

@@ -86,8 +86,9 @@ async function main(): Promise<void> {
       await embedded?.then((server) => server.stop()).catch(() => undefined);
       throw error;
     });
+    // Returned while the embedded cluster still migrates: the app's build goes on beside the migrations.
     const open = () =>
-      client.openDatabase({
+      client.openDatabaseWhileMigrating({
         databaseUrl: config.DATABASE_URL,
         migrationDatabaseUrl: config.MIGRATION_DATABASE_URL,
         dataDir,
@@ -112,6 +113,11 @@ async function main(): Promise<void> {
     throw error;
   });
   phases.database = Math.round(performance.now());
+  // The migrations' failure is the database's, named as such; what touches a table starts after them.
+  const migrated = dependencyStep(databaseName, () => database.migrated).then(() => {
+    phases.migrated = Math.round(performance.now());
+  });
+  migrated.catch(() => undefined);
   const [
     { buildApp },
     { prepareDemoData },
@@ -132,18 +138,23 @@ async function main(): Promise<void> {
   const storage = createStorage(config);
   // Seeding writes media: a store that is down is named here rather than by a bare socket error mid-seed.
   if (config.SEED_DEMO) await dependencyStep(`media store (${storeWhere(config, mediaDir)})`, () => storage.check());
-  // The seed waits on the database; building the app is this thread's work. They run side by side: building
-  // reads nothing the seed writes (requests, which do, are only taken once both are done, at listen).
-  const seeded = prepareDemoData(database, {
-    storage,
-    seed: config.SEED_DEMO,
-    demoMerchantKey: config.DEMO_MERCHANT_KEY,
-    clock,
-    log: console,
-    config,
-  }).then(() => {
-    phases.seed = Math.round(performance.now());
-  });
+  // The migrations and then the seed wait on the database; building the app is this thread's work. They run
+  // side by side: building touches no table before `migrated` (buildApp) and reads nothing the seed writes
+  // (requests, which do, are only taken once all three are done, at listen).
+  const seeded = migrated
+    .then(() =>
+      prepareDemoData(database, {
+        storage,
+        seed: config.SEED_DEMO,
+        demoMerchantKey: config.DEMO_MERCHANT_KEY,
+        clock,
+        log: console,
+        config,
+      }),
+    )
+    .then(() => {
+      phases.seed = Math.round(performance.now());
+    });
   seeded.catch(() => undefined);
   // The app and the jobs below share one set of commit listeners: a job's events wake the relay at once.
   const commits = new CommitListeners();

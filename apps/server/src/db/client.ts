@@ -34,6 +34,12 @@ export interface Database {
   exclusive<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /** Its connection URL, for the one LISTEN connection of an instance. */
   url: string;
+  /**
+   * Settles when the schema is ready: the migrations applied and the runtime role granted what it needs.
+   * Until then a table must not be touched (a connection, a LISTEN may). Already settled unless the database
+   * came from `openDatabaseWhileMigrating`; a failed migration rejects it, the database closed.
+   */
+  migrated: Promise<void>;
   /** Called when shutdown begins: an embedded server this process will stop is not shared from then on. */
   retire(): void;
   close(): Promise<void>;
@@ -68,6 +74,17 @@ export interface OpenOptions {
  * directory; applies migrations either way. `close()` also stops an embedded server this process started.
  */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const database = await openDatabaseWhileMigrating(options);
+  await database.migrated;
+  return database;
+}
+
+/**
+ * `openDatabase`, returned as soon as the app's pool may connect, the embedded cluster's migrations still
+ * running (`migrated` says when they are done): a start builds the app meanwhile, and only what reads or
+ * writes a table waits for them. An external database is returned migrated.
+ */
+export async function openDatabaseWhileMigrating(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openExternal(options.databaseUrl, options.migrationDatabaseUrl);
   const { dataDir } = options;
   if (!dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
@@ -97,15 +114,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       // Not fatal here: the first statement on the pool reports a connection that cannot open.
       () => undefined,
     );
-    await Promise.all([migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE), firstConnection]).catch(
-      async (error: unknown) => {
+    const migrated = Promise.all([migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE), firstConnection])
+      .then(() => undefined)
+      .catch(async (error: unknown) => {
         await firstConnection;
         await database.close();
+        await server.stop();
         throw error;
-      },
-    );
+      });
+    // Settled either way before its readers await it: a failure is theirs to report.
+    migrated.catch(() => undefined);
     return {
       ...database,
+      migrated,
       retire: () => server.retire(),
       async close() {
         await database.close();
@@ -193,7 +214,16 @@ export async function connectDatabase(
   }
   const exclusive = <T>(work: (db: Db) => Promise<T>) =>
     withStartupLock(pool, (lockClient) => work(drizzle(lockClient)));
-  return { db, kind: options.kind, pool, url, exclusive, retire: () => undefined, close: () => pool.end() };
+  return {
+    db,
+    kind: options.kind,
+    pool,
+    url,
+    exclusive,
+    migrated: Promise.resolve(),
+    retire: () => undefined,
+    close: () => pool.end(),
+  };
 }
 
 /**
