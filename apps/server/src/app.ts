@@ -1,23 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { authEndpoints } from '@ohgood/contract/auth';
 import { kstDate } from '@ohgood/contract/kst';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type AppCacheHome, createAppCaches } from './caches';
 import type { Database, Db } from './db/client';
 import { PgListener } from './db/pg-listener';
 import { CommitListeners, listenedDb } from './db/tx';
 import { createRelay, type EventConsumer, type Relay } from './events/relay';
+import { DOCS_PREFIX, registerApiDocs } from './http/api-docs';
 import { registerAuthGuard } from './http/auth-guard';
 import { registerEndpoint } from './http/endpoint';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler';
@@ -146,12 +137,6 @@ declare module 'fastify' {
   }
 }
 
-/** The Swagger UI's page files (scripts, styles, logo), in its npm package. */
-const SWAGGER_UI_ASSETS = join(
-  dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
-  'static',
-);
-
 /** How long a refused request's unread body is read and dropped before its socket is closed (unread-body.ts). */
 const UNREAD_BODY_DRAIN_MS = 10_000;
 
@@ -199,31 +184,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Docs and the web app's static files are public; this hook must exist before those plugins add routes.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs') || !isApiPath(route.url)) {
+    if (route.url.startsWith(DOCS_PREFIX) || !isApiPath(route.url)) {
       route.config = { ...route.config, access: 'public' };
     }
   });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'OhGood Pay API', version: '1.0.0', description: '오굿페이 API' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          merchantKey: { type: 'apiKey', in: 'header', name: 'X-Merchant-Key' },
-          staffBearer: { type: 'http', scheme: 'bearer', description: '운영 콘솔 토큰 (고객 토큰과 별개)' },
-          merchantPortal: { type: 'http', scheme: 'bearer', description: '가맹점 포털 토큰 (비밀번호 + OTP)' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/api/docs',
-    uiConfig: { docExpansion: 'list' },
-    // Its page's files are read from its package, wherever its code was bundled (scripts/build-server.mjs).
-    baseDir: SWAGGER_UI_ASSETS,
-    logo: { type: 'image/svg+xml', content: readFileSync(join(SWAGGER_UI_ASSETS, 'logo.svg')) },
-  });
+  registerApiDocs(app, ZOD_COMPILERS);
 
   // One LISTEN connection per instance: live payment status and cache invalidation (migration 0003 triggers).
   const notifications = new PgListener(database.url);
