@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { runWhenIdle } from '../../shared/idle-queue';
 
 /** True when the user asked the system for less motion. */
 export function usePrefersReducedMotion(): boolean {
@@ -14,13 +15,23 @@ export function usePrefersReducedMotion(): boolean {
   return Boolean(reduced);
 }
 
-/** Index of the ticker item to show: advances every `intervalMs` through `count` items unless paused. */
+/**
+ * Index of the ticker item to show: advances every `intervalMs` through `count` items unless paused. The
+ * first turn is timed from the browser's first idle moment after the items came (see runWhenIdle), not from
+ * their arrival: while the page is still loading (its other cards, the brand font) no turn adds a render.
+ */
 export function useTicker(count: number, intervalMs: number, paused: boolean): number {
   const [index, setIndex] = useState(0);
+  const [settled, setSettled] = useState(false);
+  const rotates = count >= 2;
   useEffect(() => {
-    if (paused || count < 2) return;
+    if (!rotates || settled) return;
+    return runWhenIdle(() => setSettled(true));
+  }, [rotates, settled]);
+  useEffect(() => {
+    if (paused || !rotates || !settled) return;
     const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), intervalMs);
     return () => window.clearInterval(timer);
-  }, [count, intervalMs, paused]);
+  }, [count, intervalMs, paused, rotates, settled]);
   return count > 0 ? index % count : 0;
 }

@@ -4,7 +4,8 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
-import ThisMonthCard, { TICKER_MS } from './this-month-card';
+import { TICKER_MS } from './recent-ticker';
+import ThisMonthCard from './this-month-card';
 
 const line = (id: number, date: string, merchant: string, requestName: string, amount: number, point: number) => ({
   paymentId: id,
@@ -95,13 +96,24 @@ function renderCard() {
 }
 
 describe('this-month card', () => {
-  it('shows the amount and points, and rotates the ticker every 3 s, pausing on hover', async () => {
+  it('shows the amount and points, and rotates the ticker every 3 s once the page idles, pausing on hover', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
+    // The browser's idle moments, given by hand: the ticker's first turn is timed from one.
+    const idle: Array<() => void> = [];
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));
     renderCard();
     expect(await screen.findByTestId('this-month-amount')).toHaveTextContent('41,000원');
     expect(screen.getByText('11월 오굿페이 이용 금액')).toBeInTheDocument();
     expect(screen.getByText('120P')).toBeInTheDocument();
     expect(screen.getByTestId('ticker-item')).toHaveTextContent('CGV 용산');
+    // Still loading (no idle moment yet): no turn, however long it takes.
+    await act(async () => {
+      vi.advanceTimersByTime(TICKER_MS * 2);
+    });
+    expect(screen.getByTestId('ticker-item')).toHaveTextContent('CGV 용산');
+    await act(async () => {
+      for (const run of idle.splice(0)) run();
+    });
     await act(async () => {
       vi.advanceTimersByTime(TICKER_MS);
     });

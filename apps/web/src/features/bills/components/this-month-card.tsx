@@ -1,18 +1,13 @@
 import { ChevronRight } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
 import { loadErrorText, RetryButton } from '../../../shared/ui/page';
 import { useBillStatus, usePayThisMonth } from '../api/bills-api';
 import { monthLabel } from '../bill-rules';
-import { usePrefersReducedMotion, useTicker } from '../use-ticker';
+import { usePrefersReducedMotion } from '../use-ticker';
+import { RecentTicker, shortDate } from './recent-ticker';
 import { SuspensionNotice } from './suspension-notice';
 import styles from './this-month-card.module.css';
-
-/** The home ticker rotates every 3 s. */
-export const TICKER_MS = 3000;
-
-const shortDate = (iso: string) => `${Number(iso.slice(5, 7))}.${Number(iso.slice(8, 10))}`;
 
 /**
  * Home: this month's BNPL amount, points earned this month and a ticker of recent items
@@ -23,10 +18,6 @@ export default function ThisMonthCard() {
   const { refetch } = summary;
   const status = useBillStatus();
   const reducedMotion = usePrefersReducedMotion();
-  const [hovered, setHovered] = useState(false);
-  const items = summary.data?.items ?? [];
-  const index = useTicker(items.length, TICKER_MS, hovered || reducedMotion);
-  const current = items[index];
 
   if (summary.isPending) {
     return (
@@ -44,6 +35,7 @@ export default function ThisMonthCard() {
     );
   }
   const data = summary.data;
+  const items = data.items;
   const overdue = status.data?.statements.filter((s) => s.status === 'OVERDUE') ?? [];
   return (
     <>
@@ -88,24 +80,7 @@ export default function ThisMonthCard() {
             ))}
           </ul>
         ) : (
-          <Link
-            to="/payment/details"
-            className={styles.ticker}
-            onMouseEnter={() => setHovered(true)}
-            onMouseLeave={() => setHovered(false)}
-            onFocus={() => setHovered(true)}
-            onBlur={() => setHovered(false)}
-            data-testid="ticker"
-          >
-            {current ? (
-              <p key={current.id} className={styles.tickerItem} data-testid="ticker-item">
-                <span className={styles.tickerDate}>{shortDate(current.date)}</span>
-                <span className={styles.tickerMerchant}>{current.merchant}</span>
-                <span className={styles.tickerAmount}>{won(current.amount)}</span>
-                {current.point > 0 ? <span className={styles.tickerPoint}>+{points(current.point)}</span> : null}
-              </p>
-            ) : null}
-          </Link>
+          <RecentTicker items={items} />
         )}
       </section>
     </>
