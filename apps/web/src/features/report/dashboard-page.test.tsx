@@ -1,6 +1,7 @@
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../shared/auth-token';
@@ -81,12 +82,12 @@ beforeEach(() => {
   );
 });
 
-function renderPage() {
+function renderPage(thisMonth?: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <DashboardPage />
+        <DashboardPage thisMonth={thisMonth} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -105,7 +106,7 @@ describe('/dashboard', () => {
     );
     expect(await screen.findByRole('img', { name: '오굿 점수 1000점 만점에 838점, A등급' })).toBeInTheDocument();
     // What costs points, in whole points; what keeps the score up is listed too.
-    const reasons = within(screen.getByTestId('score-factors')).getAllByRole('listitem');
+    const reasons = within(await screen.findByTestId('score-factors')).getAllByRole('listitem');
     expect(reasons.map((li) => li.textContent)).toEqual([
       expect.stringContaining('등급 점수−98점'),
       expect.stringContaining('최근 12개월 이용 금액−22점'),
@@ -124,6 +125,39 @@ describe('/dashboard', () => {
     expect(await screen.findAllByTestId('advice-slide')).toHaveLength(2);
     expect(screen.getByRole('link', { name: '납부하기' })).toHaveAttribute('href', '/payment');
     expect(screen.getByRole('button', { name: '1번째 조언 보기' })).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('shows the gauge with the answer and the reasons after it, in an idle moment', async () => {
+    // The browser's idle moments, given by hand until the end of the test, then at once.
+    const idle: Array<() => void> = [];
+    let byHand = true;
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => (byHand ? idle.push(run) : setTimeout(run)));
+    try {
+      renderPage();
+      expect(await screen.findByRole('img', { name: '오굿 점수 1000점 만점에 838점, A등급' })).toBeInTheDocument();
+      expect(screen.getByTestId('score-message')).toHaveTextContent('김오굿님, 아주 훌륭해요!');
+      expect(screen.queryByTestId('score-factors')).toBeNull();
+      expect(screen.getByRole('region', { name: '오굿 점수' })).toHaveAttribute('aria-busy', 'true');
+      // One job per idle moment, in the order queued: the lower cards' mounts were queued before the reasons.
+      for (let moment = 0; moment < 5 && !screen.queryByTestId('score-factors'); moment++) {
+        await act(async () => idle.shift()?.());
+      }
+      expect(screen.getByTestId('score-factors')).toBeInTheDocument();
+      expect(screen.getByRole('region', { name: '오굿 점수' })).toHaveAttribute('aria-busy', 'false');
+    } finally {
+      // What is still queued runs now: the idle queue is left empty for the next test.
+      byHand = false;
+      await act(async () => {
+        for (const run of idle.splice(0)) run();
+      });
+    }
+  });
+
+  it('mounts this month’s card under the score after the first screen, not with it', async () => {
+    renderPage(<section aria-label="이번 달 카드" />);
+    // Below the fold on a phone: first an empty block of its height, then the card in an idle moment.
+    expect(screen.queryByRole('region', { name: '이번 달 카드' })).toBeNull();
+    expect(await card('이번 달 카드')).toBeInTheDocument();
   });
 
   it('switches the month by its bar, with the month’s own empty text', async () => {

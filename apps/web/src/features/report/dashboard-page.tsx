@@ -8,12 +8,13 @@ import { SpendingCard } from './components/spending-card';
 import styles from './report.module.css';
 
 /** The loading heights (px, at 390 px) of the cards below the fold, held until they mount. */
-const LOWER_CARD_HEIGHTS = { spending: 497, advice: 378 };
+const LOWER_CARD_HEIGHTS = { thisMonth: 233, spending: 497, advice: 378 };
 
 /**
  * /dashboard: back button, score, this month's card (composed by the app from the bills
- * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own; the two
- * below the fold mount, and so ask for their data, in idle moments after the first screen is shown.
+ * feature), spending analysis and advice. Each card loads (in parallel) and fails on its own. The score
+ * fills a phone's first screen (its reasons run past the fold); the three cards under it mount, and so ask
+ * for their data, in idle moments after the first screen is shown, one card per moment.
  */
 export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
   return (
@@ -21,7 +22,11 @@ export function DashboardPage({ thisMonth }: { thisMonth?: ReactNode }) {
       <BackHeader title={REPORT_MSG.title} titleId="page-title" />
       <div className={styles.stack}>
         <ScoreCard />
-        {thisMonth}
+        {thisMonth ? (
+          <BelowFold height={LOWER_CARD_HEIGHTS.thisMonth} className={styles.card}>
+            {thisMonth}
+          </BelowFold>
+        ) : null}
         <BelowFold height={LOWER_CARD_HEIGHTS.spending} className={styles.card}>
           <SpendingCard />
         </BelowFold>

@@ -1,5 +1,6 @@
 import type { ScoreFactor, ScoreReport } from '@ohgood/contract/report';
 import { useScore } from '../api/report-api';
+import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { splitFactors } from '../report-format';
 import { CardError, Skeleton } from './card-state';
@@ -7,6 +8,9 @@ import { ScoreGauge } from './score-gauge';
 
 /** How many factors each list shows. */
 const TOP_FACTORS = 3;
+
+/** The space (px, at 390 px) held for the reasons until they render: past the fold of a phone's screen. */
+const REASONS_HEIGHT = 420;
 
 function FactorList({ factors, kind }: { factors: ScoreFactor[]; kind: 'helps' | 'hurts' }) {
   return (
@@ -55,11 +59,20 @@ function Reasons({ report }: { report: ScoreReport }) {
   );
 }
 
-/** The OhGood score: gauge, band, our one-liner and the reasons behind it (report.md#D1). */
+/**
+ * The OhGood score: gauge, band, our one-liner and the reasons behind it (report.md#D1). The gauge and the
+ * one-liner come with the answer (the page's largest paint); the reasons, most of them past the fold, in the
+ * next idle moment (useIdleReveal), so laying out their text is a task of its own.
+ */
 export function ScoreCard() {
   const score = useScore();
+  const reasonsShown = useIdleReveal(score.isSuccess);
   return (
-    <section className={styles.card} aria-labelledby="score-title" aria-busy={score.isPending}>
+    <section
+      className={styles.card}
+      aria-labelledby="score-title"
+      aria-busy={score.isPending || (score.isSuccess && !reasonsShown)}
+    >
       <h2 id="score-title" className={styles.cardTitle}>
         오굿 점수
       </h2>
@@ -81,7 +94,7 @@ export function ScoreCard() {
           <p className={styles.scoreMessage} data-testid="score-message">
             {score.data.message}
           </p>
-          <Reasons report={score.data} />
+          {reasonsShown ? <Reasons report={score.data} /> : <Skeleton lines={3} height={REASONS_HEIGHT} />}
         </>
       )}
     </section>
