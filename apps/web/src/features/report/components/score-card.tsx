@@ -9,8 +9,11 @@ import { ScoreGauge } from './score-gauge';
 /** How many factors each list shows. */
 const TOP_FACTORS = 3;
 
-/** The space (px, at 390 px) held for the reasons until they render: past the fold of a phone's screen. */
-const REASONS_HEIGHT = 420;
+/**
+ * The card's body (px, at 390 px) while it loads and until its reasons render: it reaches past the fold of a
+ * phone's screen, so neither the answer nor the reasons move anything on screen under the card.
+ */
+const BODY_HEIGHT = 640;
 
 function FactorList({ factors, kind }: { factors: ScoreFactor[]; kind: 'helps' | 'hurts' }) {
   return (
@@ -81,7 +84,7 @@ export function ScoreCard() {
           <span className="visually-hidden" role="status">
             오굿 점수를 불러오는 중...
           </span>
-          <Skeleton tall height={533} />
+          <Skeleton tall height={BODY_HEIGHT} />
         </>
       ) : score.isError ? (
         <>
@@ -89,13 +92,13 @@ export function ScoreCard() {
           <CardError onRetry={() => void score.refetch()} retrying={score.isFetching} />
         </>
       ) : (
-        <>
+        <div style={reasonsShown ? undefined : { minHeight: BODY_HEIGHT }}>
           <ScoreGauge score={score.data.ohgoodScore} band={score.data.band} />
           <p className={styles.scoreMessage} data-testid="score-message">
             {score.data.message}
           </p>
-          {reasonsShown ? <Reasons report={score.data} /> : <Skeleton lines={3} height={REASONS_HEIGHT} />}
-        </>
+          {reasonsShown ? <Reasons report={score.data} /> : <Skeleton lines={3} />}
+        </div>
       )}
     </section>
   );
