@@ -1,6 +1,7 @@
 import type { RegisterRequest } from '@ohgood/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
+import type { Db } from '../db/client';
 import type { LogStream } from '../http/logging';
 import { type Clock, ManualClock } from '../lib/clock';
 import { type Config, testConfig } from '../lib/config';
@@ -26,13 +27,15 @@ export async function createHarness(
     logStream?: LogStream;
     /** The TOTP wall clock; the harness's own clock by default, so fixtures' codes follow it. */
     wallClock?: Clock;
+    /** The `db` the app is given, from the test database's own (a counting one, say); that one by default. */
+    appDb?: (db: Db) => Db;
   } = {},
 ): Promise<Harness> {
   const clock = new ManualClock(options.now ?? '2026-11-22T03:00:00Z');
   const database = await openTestDatabase();
   const app = await buildApp({
     config: testConfig(options.config),
-    database,
+    database: options.appDb ? { ...database, db: options.appDb(database.db) } : database,
     clock,
     wallClock: options.wallClock ?? clock,
     jwtSecret: 'test-secret-test-secret-test-secret-1234',

@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { unprocessable } from '../../lib/errors';
 import { shortNotFound } from './playable-short';
 import { lockClaimBasis, readClaimedShort, writeWatchPayment } from './watch-points-repository';
-import { openView, startWatches } from './watch-starts';
+import { createWatchStartQueue, openView } from './watch-starts';
 
 /** No unpaid view of the short old enough for the claim, or its seconds were already paid. */
 const noMatchingView = () => unprocessable('NO_MATCHING_VIEW', '시청 기록이 확인되지 않아 적립할 수 없습니다.');
@@ -25,10 +25,14 @@ const dailyLimitReached = (total: number): EarnResult => ({
 
 /** What a customer's watching does: start watches when shorts are served or played, and claim their points. */
 export function createWatchPointActions(db: Db, clock: Clock) {
+  const watchStarts = createWatchStartQueue(db);
   return {
-    /** The customer was just served these shorts: a watch starts now for each (`watch-starts.ts`). */
-    async served(customerId: number, shortIds: readonly number[]): Promise<void> {
-      await startWatches(db, customerId, shortIds, clock.now());
+    /**
+     * The customer was just served these shorts: a watch starts now for each, in one statement with the other
+     * pages served meanwhile (`watch-starts.ts`).
+     */
+    served(customerId: number, shortIds: readonly number[]): Promise<void> {
+      return watchStarts.start(customerId, shortIds, clock.now());
     },
 
     /** A logged-in viewer started playing: the server's clock, not the client's, starts the watch. */

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf, withTx } from '../../db/tx';
 import { commitSetting, commitSettingsAround, serverCommitSetting } from '../../test/commit-setting';
+import { countingDb } from '../../test/counting-db';
 import { createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
-import { openView, startWatches } from './watch-starts';
+import { createWatchStartQueue, openView, startWatches } from './watch-starts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ it('a view and a served page start watches whose transactions alone commit witho
   const opened = await commitSettingsAround(h.database.db, (tx) => openView(tx, first, customerId, h.clock.now()));
   expect(opened).toMatchObject({ before: 'on', after: 'off', result: expect.any(Number) });
   const served = await commitSettingsAround(h.database.db, (tx) =>
-    startWatches(tx, customerId, [first, second], h.clock.now()),
+    startWatches(tx, [{ customerId, shortIds: [first, second], at: h.clock.now() }]),
   );
   expect(served).toMatchObject({ before: 'on', after: 'off' });
   // The view's open watch stays; the page started one for the other short only.
@@ -47,4 +48,79 @@ it('opens no view of a short that does not exist or is not playable', async () =
   expect(await openView(h.database.db, hidden, customerId, h.clock.now())).toBeNull();
   expect(await openView(h.database.db, 2_000_000_000, customerId, h.clock.now())).toBeNull();
   expect(await openWatches(customerId)).toEqual([]);
+});
+
+const startsOf = (customerIds: number[]) =>
+  rowsOf<{ customer_id: number; short_id: number; started_at: string }>(
+    h.database.db,
+    sql`select customer_id, short_id, started_at::text from short_views
+         where customer_id = any(${`{${customerIds.join(',')}}`}::int[]) and rewarded_at is null
+         order by customer_id, short_id`,
+  );
+
+it('pages served together start their watches in one statement, each pair once at its first serving', async () => {
+  const [a, b] = [await h.signUp(), await h.signUp()];
+  const [one, two, three] = await insertShorts(h.database.db, a.customerId, [
+    { title: '함께 하나', createdAt: h.clock.now() },
+    { title: '함께 둘', createdAt: h.clock.now() },
+    { title: '함께 셋', createdAt: h.clock.now() },
+  ]);
+  if (one === undefined || two === undefined || three === undefined) throw new Error('the fixture inserted no shorts');
+  const { db, counter } = countingDb(h.database.db);
+  const queue = createWatchStartQueue(db);
+  const early = h.clock.now();
+  const late = new Date(early.getTime() + 5_000);
+
+  // Three pages in one turn, the same customer twice (a reload racing the first load): one statement.
+  await Promise.all([
+    queue.start(a.customerId, [one, two], late),
+    queue.start(b.customerId, [two, three], late),
+    queue.start(a.customerId, [two, three], early),
+  ]);
+  expect(counter.statements).toBe(1);
+  const at = (date: Date) => date.toISOString().replace('T', ' ').replace('.000Z', '+00');
+  expect(await startsOf([a.customerId, b.customerId])).toEqual([
+    { customer_id: a.customerId, short_id: one, started_at: at(late) },
+    { customer_id: a.customerId, short_id: two, started_at: at(early) },
+    { customer_id: a.customerId, short_id: three, started_at: at(early) },
+    { customer_id: b.customerId, short_id: two, started_at: at(late) },
+    { customer_id: b.customerId, short_id: three, started_at: at(late) },
+  ]);
+
+  // A page served while a statement is out waits for the next one, with whatever else arrived meanwhile.
+  counter.statements = 0;
+  const first = queue.start(b.customerId, [one], late);
+  await Promise.resolve();
+  const meanwhile = [queue.start(a.customerId, [one], late), queue.start(b.customerId, [two], late)];
+  await Promise.all([first, ...meanwhile]);
+  expect(counter.statements).toBe(2);
+  expect(await startsOf([b.customerId])).toContainEqual({
+    customer_id: b.customerId,
+    short_id: one,
+    started_at: at(late),
+  });
+});
+
+it('a shared statement that fails leaves each page to start alone: only the page with a deleted short fails', async () => {
+  const [a, b] = [await h.signUp(), await h.signUp()];
+  const [kept, deleted] = await insertShorts(h.database.db, a.customerId, [
+    { title: '남는 영상', createdAt: h.clock.now() },
+    { title: '지운 영상', createdAt: h.clock.now() },
+  ]);
+  if (kept === undefined || deleted === undefined) throw new Error('the fixture inserted no shorts');
+  // Deleted after its page was read from the ranking (the creator removed it meanwhile).
+  await h.database.db.execute(sql`delete from shorts where id = ${deleted}`);
+  const queue = createWatchStartQueue(h.database.db);
+
+  const [withDeleted, fine] = await Promise.allSettled([
+    queue.start(a.customerId, [kept, deleted], h.clock.now()),
+    queue.start(b.customerId, [kept], h.clock.now()),
+  ]);
+  expect(withDeleted.status).toBe('rejected');
+  expect(fine.status).toBe('fulfilled');
+  expect(await openWatches(b.customerId)).toEqual([{ short_id: kept }]);
+  expect(await openWatches(a.customerId)).toEqual([]);
+  // The queue goes on after a failure.
+  await queue.start(a.customerId, [kept], h.clock.now());
+  expect(await openWatches(a.customerId)).toEqual([{ short_id: kept }]);
 });

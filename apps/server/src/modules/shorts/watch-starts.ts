@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { commitWithoutWaitingForDisk } from '../../db/commit-without-waiting';
 import { shorts } from '../../db/schema';
 import { builtOnce, type Executor } from '../../db/tx';
@@ -32,29 +33,113 @@ export async function openView(
 }
 
 /**
- * The start of each served short without an unpaid watch of the customer. Built once: every signed-in feed page
- * sends it (drizzle built its text on each page before).
+ * The start of each served short without an unpaid watch of its customer, for one or more served pages at once
+ * (`WatchStartQueue`): one row per (customer, short) pair, at the earliest time it was served. Built once:
+ * every signed-in feed page sends it (drizzle built its text on each page before). Each list is one array
+ * parameter, so the text is the same however many pages it carries.
  */
 const startWatchesStatement = builtOnce(
   sql`insert into short_views (short_id, customer_id, started_at)
-      select ids.id, ${sql.placeholder('customerId')}::int, ${sql.placeholder('at')}::timestamptz
-        from unnest(${sql.placeholder('shortIds')}::int[]) as ids(id), ${commitWithoutWaitingForDisk}
+      select s.short_id, s.customer_id, min(s.started_at)
+        from unnest(${sql.placeholder('shortIds')}::int[], ${sql.placeholder('customerIds')}::int[],
+                    ${sql.placeholder('startedAts')}::timestamptz[]) as s(short_id, customer_id, started_at),
+             ${commitWithoutWaitingForDisk}
        where not exists (select 1 from short_views v
-                          where v.customer_id = ${sql.placeholder('customerId')}::int and v.short_id = ids.id
-                            and v.rewarded_at is null)`,
+                          where v.customer_id = s.customer_id and v.short_id = s.short_id
+                            and v.rewarded_at is null)
+       group by s.short_id, s.customer_id`,
 );
 
-/**
- * The customer was just served these shorts: each one without an unpaid watch gets one starting `at`.
- * Reloading a page adds no rows (an open watch keeps its earlier start, which only ever allows what real
- * time since then allows).
- */
-export async function startWatches(
-  executor: Executor,
-  customerId: number,
-  shortIds: readonly number[],
-  at: Date,
-): Promise<void> {
-  if (shortIds.length === 0) return;
-  await startWatchesStatement(executor, { customerId, shortIds: `{${shortIds.join(',')}}`, at: at.toISOString() });
+/** Shorts served to one customer at one moment. */
+export interface ServedPage {
+  customerId: number;
+  shortIds: readonly number[];
+  at: Date;
 }
+
+/**
+ * The customers were just served these shorts: each one without an unpaid watch of its customer gets one
+ * starting when it was served. Reloading a page adds no rows (an open watch keeps its earlier start, which only
+ * ever allows what real time since then allows), nor does the same short served twice in one call.
+ */
+export async function startWatches(executor: Executor, pages: readonly ServedPage[]): Promise<void> {
+  const shortIds: number[] = [];
+  const customerIds: number[] = [];
+  const startedAts: string[] = [];
+  for (const page of pages) {
+    const at = page.at.toISOString();
+    for (const id of page.shortIds) {
+      shortIds.push(id);
+      customerIds.push(page.customerId);
+      startedAts.push(at);
+    }
+  }
+  if (shortIds.length === 0) return;
+  await startWatchesStatement(executor, {
+    shortIds: `{${shortIds.join(',')}}`,
+    customerIds: `{${customerIds.join(',')}}`,
+    startedAts: `{${startedAts.join(',')}}`,
+  });
+}
+
+interface QueuedPage extends ServedPage {
+  started(): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * Watch starts of pages served together share one statement (ADR 0254). A page's start waits for the
+ * statement that carries it, as it waited for its own before, so a claim after the page still finds its
+ * watch. Pages served in the same turn of the event loop go together, and pages served while a statement is
+ * out go in the next one: one statement in flight, each carrying every page that arrived meanwhile, instead of
+ * one round trip and one transaction per page. When a shared statement fails (a short deleted since its page
+ * was read), each of its pages starts alone, so a page fails only for its own reason.
+ */
+export function createWatchStartQueue(db: Db) {
+  let queued: QueuedPage[] = [];
+  let sending = false;
+
+  async function sendAlone(page: QueuedPage): Promise<void> {
+    try {
+      await startWatches(db, [page]);
+      page.started();
+    } catch (error) {
+      page.failed(error);
+    }
+  }
+
+  async function send(pages: QueuedPage[]): Promise<void> {
+    if (pages.length === 1) return sendAlone(pages[0] as QueuedPage);
+    try {
+      await startWatches(db, pages);
+      for (const page of pages) page.started();
+    } catch {
+      await Promise.all(pages.map(sendAlone));
+    }
+  }
+
+  async function drain(): Promise<void> {
+    while (queued.length > 0) {
+      const pages = queued;
+      queued = [];
+      await send(pages);
+    }
+    sending = false;
+  }
+
+  return {
+    /** Starts the watches of a page served to `customerId` at `at`; settles once they are written. */
+    start(customerId: number, shortIds: readonly number[], at: Date): Promise<void> {
+      if (shortIds.length === 0) return Promise.resolve();
+      return new Promise<void>((started, failed) => {
+        queued.push({ customerId, shortIds, at, started, failed });
+        if (sending) return;
+        sending = true;
+        // After the current turn: the pages served in it go together.
+        queueMicrotask(() => void drain());
+      });
+    },
+  };
+}
+
+export type WatchStartQueue = ReturnType<typeof createWatchStartQueue>;
