@@ -124,3 +124,17 @@ it('a shared statement that fails leaves each page to start alone: only the page
   await queue.start(a.customerId, [kept], h.clock.now());
   expect(await openWatches(a.customerId)).toEqual([{ short_id: kept }]);
 });
+
+it('a backlog of pages goes out in statements of at most a hundred pages, every watch written', async () => {
+  const viewer = await h.signUp();
+  const ids = await insertShorts(
+    h.database.db,
+    viewer.customerId,
+    Array.from({ length: 250 }, (_, i) => ({ title: `밀린 ${i}`, createdAt: h.clock.now() })),
+  );
+  const { db, counter } = countingDb(h.database.db);
+  const queue = createWatchStartQueue(db);
+  await Promise.all(ids.map((id) => queue.start(viewer.customerId, [id], h.clock.now())));
+  expect(counter.statements).toBe(3);
+  expect((await openWatches(viewer.customerId)).map((row) => row.short_id)).toEqual([...ids].sort((a, b) => a - b));
+});

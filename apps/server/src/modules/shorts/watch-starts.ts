@@ -82,6 +82,9 @@ export async function startWatches(executor: Executor, pages: readonly ServedPag
   });
 }
 
+/** Pages one statement carries at most (a backlog goes out in several): its arrays stay a few thousand ids. */
+const PAGES_PER_STATEMENT = 100;
+
 interface QueuedPage extends ServedPage {
   started(): void;
   failed(error: unknown): void;
@@ -96,7 +99,7 @@ interface QueuedPage extends ServedPage {
  * was read), each of its pages starts alone, so a page fails only for its own reason.
  */
 export function createWatchStartQueue(db: Db) {
-  let queued: QueuedPage[] = [];
+  const queued: QueuedPage[] = [];
   let sending = false;
 
   async function sendAlone(page: QueuedPage): Promise<void> {
@@ -119,12 +122,11 @@ export function createWatchStartQueue(db: Db) {
   }
 
   async function drain(): Promise<void> {
-    while (queued.length > 0) {
-      const pages = queued;
-      queued = [];
-      await send(pages);
+    try {
+      while (queued.length > 0) await send(queued.splice(0, PAGES_PER_STATEMENT));
+    } finally {
+      sending = false;
     }
-    sending = false;
   }
 
   return {
