@@ -3,9 +3,7 @@ import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import { findRequest, type RequestRow } from './payment-requests-repository';
-
-/** The QR encoder, loaded on the first payment request rather than at start-up. */
-const qrCode = async () => (await import('qrcode')).default;
+import { qrSvg } from './qr-image';
 
 /** The status a caller should see: an ACTIVE row past its expiry is EXPIRED, whether or not swept yet. */
 export function effectiveStatus(row: Pick<RequestRow, 'status' | 'expiresAt'>, now: Date): PaymentRequestStatus {
@@ -27,7 +25,7 @@ export async function requestView(clock: Clock, row: RequestRow, origin: string)
     totalPrice: row.totalPrice,
     pinCode: row.pinCode,
     qrCode: row.qrToken,
-    qrImage: await (await qrCode()).toString(link, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+    qrImage: await qrSvg(link),
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     status: effectiveStatus(row, clock.now()),
