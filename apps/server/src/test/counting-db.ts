@@ -5,8 +5,10 @@ import type { Db } from '../db/client';
 const STARTS = new Set<PropertyKey>(['select', 'insert', 'update', 'delete', 'execute']);
 
 interface Counter {
-  /** Every statement started through the `db`. */
+  /** Every statement started through the `db`, inside its transactions too. */
   statements: number;
+  /** The transactions begun through the `db` (each one two round trips more: its begin and its commit). */
+  transactions: number;
   /**
    * The statements `work` started, in its own async context: an app's background work at the same time (the
    * readiness probe's ping every 250 ms) is not counted.
@@ -50,28 +52,38 @@ function countingSession(internals: object, counter: Counter): object {
 
 /**
  * A `db` that counts the statements started through it (each `select`, `insert`, `update`, `delete` or
- * `execute` call, and each run of a statement built once), for tests that pin how many round trips a service
- * spends. Reset `counter.statements` between the calls compared, or count one call's with `counter.during`.
+ * `execute` call, and each run of a statement built once), those inside its transactions too, and the
+ * transactions, for tests that pin how many round trips a service spends. A builder called only for its SQL,
+ * folded into another statement (a point posting's insert as a part of its WITH), counts as one too. Reset the
+ * counter's fields between the calls compared, or count one call's statements with `counter.during`.
  */
 export function countingDb(db: Db): { db: Db; counter: Counter } {
   const counter: Counter = {
     statements: 0,
+    transactions: 0,
     async during(work) {
       const window = { statements: 0 };
       await windows.run(window, work);
       return window.statements;
     },
   };
-  const proxy = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === '_' && value) return countingSession(value as object, counter);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        if (STARTS.has(prop)) counted(counter);
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { db: proxy, counter };
+  const counting = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(inner, prop) {
+        const value = Reflect.get(inner, prop, inner);
+        if (prop === '_' && value) return countingSession(value as object, counter);
+        if (typeof value !== 'function') return value;
+        if (prop === 'transaction') {
+          return (work: (tx: object) => unknown, ...rest: unknown[]) => {
+            counter.transactions += 1;
+            return value.call(inner, (tx: object) => work(counting(tx)), ...rest);
+          };
+        }
+        return (...args: unknown[]) => {
+          if (STARTS.has(prop)) counted(counter);
+          return value.apply(inner, args);
+        };
+      },
+    });
+  return { db: counting(db), counter };
 }

@@ -1,10 +1,9 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { and, Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
-import { CUSTOMER_LOCK } from '../../db/locks';
+import { Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
-import type { Executor, Tx } from '../../db/tx';
+import { type Executor, rowsOf, type Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 
 /**
@@ -92,7 +91,7 @@ export async function availableLimit(db: Executor, customerId: number, currentMo
 /**
  * Suspension (docs/rules/bills-and-grades.md#B10, #B11) is true exactly while an OVERDUE statement still has an unpaid
  * line, unless an operator lifted it (until that debt is settled, or a statement newly falls overdue) — and
- * always while an operator holds it (docs/rules/operations.md#O5). Call it in the transaction of anything that
+ * always while an operator holds it (docs/rules/operations.md#O5). Call it, holding the customer's row, in the transaction of anything that
  * changes lines or overdue flags (repayments, refunds, the overdue job, the console). A change of the flag
  * records `account.suspended` or `account.suspension_lifted`.
  */
@@ -103,39 +102,42 @@ export async function recomputeSuspension(
   /** `byStaff`: an operator's suspend or lift called this, so a lift is theirs, not a repayment's. */
   options: { newlyOverdue?: boolean; byStaff?: boolean } = {},
 ): Promise<boolean> {
-  const rows = await tx
-    .select({ one: sql<number>`1` })
-    .from(purchases)
-    .innerJoin(
-      statements,
-      and(eq(statements.customerId, purchases.customerId), eq(statements.month, purchases.statementMonth)),
-    )
-    .where(and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), isNotNull(statements.overdueAt)))
-    .limit(1);
-  const overdue = rows.length > 0;
+  // One statement: whether an overdue statement still has an unpaid line, the flags before, the flags written.
+  // Every caller holds the customer's row (a money path's lock, the console's or the overdue job's update), so
+  // nothing read here moves under it.
+  const overdue = sql`exists (select 1 from ${purchases} p join ${statements} s
+    on s.customer_id = p.customer_id and s.month = p.statement_month
+    where p.customer_id = ${customerId} and p.status = 'UNPAID' and s.overdue_at is not null)`;
   // A lift lasts while the overdue debt it forgave is open, and a new overdue statement ends it.
-  const lifted = overdue && !options.newlyOverdue ? customers.overdueLifted : sql`false`;
-  const [before] = await tx
-    .select({ suspended: customers.suspended, staffSuspended: customers.staffSuspended })
-    .from(customers)
-    .where(eq(customers.id, customerId))
-    .for(CUSTOMER_LOCK);
-  const [row] = await tx
-    .update(customers)
-    .set({
-      overdueLifted: sql`${lifted}`,
-      suspended: sql`${customers.staffSuspended} or (${overdue} and not ${lifted})`,
-    })
-    .where(eq(customers.id, customerId))
-    .returning({ suspended: customers.suspended, staffSuspended: customers.staffSuspended });
-  const suspended = row?.suspended ?? overdue;
-  if (before && row && before.suspended !== suspended) {
+  const lifted = options.newlyOverdue ? sql`false` : sql`(o.overdue and c.overdue_lifted)`;
+  const [row] = await rowsOf<{
+    overdue: boolean;
+    was_suspended: boolean | null;
+    suspended: boolean | null;
+    staff_suspended: boolean | null;
+    was_staff_suspended: boolean | null;
+  }>(
+    tx,
+    sql`with o as (select ${overdue} as overdue),
+      before as (select suspended, staff_suspended from ${customers} where id = ${customerId}),
+      written as (
+        update ${customers} c set overdue_lifted = ${lifted},
+          suspended = c.staff_suspended or (o.overdue and not ${lifted})
+        from o where c.id = ${customerId}
+        returning c.suspended, c.staff_suspended)
+      select o.overdue, before.suspended as was_suspended, before.staff_suspended as was_staff_suspended,
+        written.suspended, written.staff_suspended
+      from o left join before on true left join written on true`,
+  );
+  if (!row) throw new Error('suspension recompute answered no row');
+  const suspended = row.suspended ?? row.overdue;
+  if (row.was_suspended !== null && row.suspended !== null && row.was_suspended !== suspended) {
     // Told for what it is: an operator's act is never worded as an overdue bill, nor a repayment as a lift.
-    const byStaff = options.byStaff === true || before.staffSuspended !== row.staffSuspended;
+    const byStaff = options.byStaff === true || row.was_staff_suspended !== row.staff_suspended;
     await recordEvent(
       tx,
       suspended
-        ? { type: 'account.suspended', customerId, reason: row.staffSuspended ? 'STAFF' : 'OVERDUE' }
+        ? { type: 'account.suspended', customerId, reason: row.staff_suspended ? 'STAFF' : 'OVERDUE' }
         : { type: 'account.suspension_lifted', customerId, reason: byStaff ? 'STAFF' : 'REPAID' },
       at,
     );

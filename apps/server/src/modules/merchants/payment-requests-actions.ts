@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { CreatePaymentRequestBody, PaymentRequestView } from '@ohgood/contract/payments';
 import type { Db } from '../../db/client';
-import { lockCustomer } from '../../db/locks';
 import { isUniqueViolation, type Tx, withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
@@ -12,10 +11,10 @@ import { effectiveStatus, loadRequest, requestNotFound, requestView } from './pa
 import {
   cancelActive,
   findOrderRequest,
+  findRequest,
   insertRequest,
-  lockRequest,
+  lockPayerOf,
   markRefunded,
-  payerOf,
   type RequestRow,
 } from './payment-requests-repository';
 
@@ -39,6 +38,21 @@ export function createPaymentRequestActions(db: Db, clock: Clock, ttlSeconds: nu
       throw conflict('ORDER_ID_CONFLICT', '같은 주문번호로 다른 결제 요청이 이미 있습니다.');
     }
     return view(existing, origin);
+  }
+
+  /**
+   * Why a refund wrote nothing, read after its update found no PAID request of the locked payer in the window:
+   * one already refunded is answered as it is (a retry, or a second refund at once), anything else refused.
+   */
+  async function refusal(tx: Tx, merchantId: number, requestId: string, payerLocked: boolean): Promise<RequestRow> {
+    const current = await findRequest(tx, merchantId, requestId);
+    if (!current) throw requestNotFound();
+    if (current.status === 'REFUNDED') return current;
+    // Paid after the payer's lookup: refuse rather than take the customer lock out of order.
+    if (current.status !== 'PAID' || !current.paidAt || !payerLocked) {
+      throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
+    }
+    throw unprocessable('REFUND_WINDOW_PASSED', '결제 후 90일이 지나 환불할 수 없습니다.');
   }
 
   return {
@@ -97,25 +111,16 @@ export function createPaymentRequestActions(db: Db, clock: Clock, ttlSeconds: nu
     ): Promise<PaymentRequestView> {
       const now = clock.now();
       const row = await withTx(db, async (tx) => {
-        // Lock order (db/tx.ts): the paying customer first, then the request, then its purchase. The payer of
-        // a PAID request never changes, so it can be read before the locks.
-        const payer = await payerOf(tx, merchantId, requestId);
-        if (payer?.status === 'PAID' && payer.customerId !== null) await lockCustomer(tx, payer.customerId);
-        const locked = await lockRequest(tx, merchantId, requestId);
-        if (!locked) throw requestNotFound();
-        if (locked.status === 'REFUNDED') return locked;
-        if (locked.status !== 'PAID' || !locked.paidAt) {
-          throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
-        }
-        // Paid between the read and the lock: refuse rather than take the customer lock out of order.
-        if (payer?.status !== 'PAID') throw conflict('NOT_REFUNDABLE', '결제 완료된 요청만 환불할 수 있습니다.');
-        if (now.getTime() - locked.paidAt.getTime() > REFUND_WINDOW_MS) {
-          throw unprocessable('REFUND_WINDOW_PASSED', '결제 후 90일이 지나 환불할 수 없습니다.');
-        }
-        await refundPurchaseOfRequest(tx, requestId, now);
-        const updated = await markRefunded(tx, requestId, now);
-        await alsoInTx?.(tx, updated ?? locked);
-        return updated ?? locked;
+        // Lock order (db/tx.ts): the paying customer first, then the request (marked in the update that locks
+        // it), then its purchase.
+        const payer = await lockPayerOf(tx, merchantId, requestId);
+        const refunded =
+          payer &&
+          (await markRefunded(tx, merchantId, requestId, payer.id, new Date(now.getTime() - REFUND_WINDOW_MS), now));
+        if (!refunded) return refusal(tx, merchantId, requestId, payer !== undefined);
+        await refundPurchaseOfRequest(tx, requestId, now, payer);
+        await alsoInTx?.(tx, refunded);
+        return refunded;
       });
       return view(row, origin);
     },

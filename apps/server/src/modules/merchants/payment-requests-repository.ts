@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import { isActiveRequest, paymentRequests } from '../../db/schema';
+import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import { CUSTOMER_LOCK } from '../../db/locks';
+import { customers, isActiveRequest, paymentRequests } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 
 /** The SQL of a merchant's payment requests; the reads and actions beside it decide and shape. */
@@ -71,25 +72,41 @@ export async function cancelActive(db: Executor, merchantId: number, requestId: 
   return row;
 }
 
-/** Who paid the merchant's request and its status, read without a lock. */
-export async function payerOf(tx: Tx, merchantId: number, requestId: string) {
-  const [payer] = await tx
-    .select({ customerId: paymentRequests.reservedBy, status: paymentRequests.status })
-    .from(paymentRequests)
-    .where(ofMerchant(merchantId, requestId));
-  return payer;
+/**
+ * Step 1 of the lock order (db/tx.ts) for a refund: the row of the customer who paid the merchant's request,
+ * locked, in one statement with the lookup of the payer (who never changes once the request is PAID).
+ * Undefined when the request is missing, another merchant's, or not PAID.
+ */
+export async function lockPayerOf(tx: Tx, merchantId: number, requestId: string) {
+  const paidBy = sql`(select r.reserved_by from ${paymentRequests} r
+    where r.id = ${requestId} and r.merchant_id = ${merchantId} and r.status = 'PAID')`;
+  const [customer] = await tx.select().from(customers).where(eq(customers.id, paidBy)).for(CUSTOMER_LOCK);
+  return customer;
 }
 
-export async function lockRequest(tx: Tx, merchantId: number, requestId: string) {
-  const [locked] = await tx.select().from(paymentRequests).where(ofMerchant(merchantId, requestId)).for('update');
-  return locked;
-}
-
-export async function markRefunded(tx: Tx, requestId: string, now: Date): Promise<RequestRow | undefined> {
+/**
+ * Marks the merchant's request REFUNDED if it is PAID by `customerId` on or after `paidSince`, locking it;
+ * undefined otherwise (the caller reads why).
+ */
+export async function markRefunded(
+  tx: Tx,
+  merchantId: number,
+  requestId: string,
+  customerId: number,
+  paidSince: Date,
+  now: Date,
+): Promise<RequestRow | undefined> {
   const [updated] = await tx
     .update(paymentRequests)
     .set({ status: 'REFUNDED', closedAt: now })
-    .where(eq(paymentRequests.id, requestId))
+    .where(
+      and(
+        ofMerchant(merchantId, requestId),
+        eq(paymentRequests.status, 'PAID'),
+        eq(paymentRequests.reservedBy, customerId),
+        gte(paymentRequests.paidAt, paidSince),
+      ),
+    )
     .returning();
   return updated;
 }

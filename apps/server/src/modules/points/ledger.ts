@@ -1,3 +1,4 @@
+import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { kstDate } from '@ohgood/contract/kst';
 import type { PointReason } from '@ohgood/contract/point-reasons';
 import { eq, sql } from 'drizzle-orm';
@@ -68,11 +69,11 @@ export function pointPostingParts(tx: Tx, entries: readonly PointEntry[], name =
 }
 
 /**
- * One point movement, in the caller's transaction (the customer's row locked first, db/tx.ts): its ledger row,
- * the balance, and `points.posted`. Returns the new balance, or null when this idempotency key was already
- * written (nothing changed).
+ * One point movement in the caller's transaction (the customer's row locked first, db/tx.ts): its ledger row and
+ * the balance, in one statement. Answers the new balance and the `points.posted` event for the caller to record
+ * with the fact's others, or null when this idempotency key was already written (nothing changed).
  */
-export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
+export async function movePoints(tx: Tx, entry: PointEntry): Promise<{ balance: number; event: DomainEvent } | null> {
   const parts = pointPostingParts(tx, [entry]);
   const [row] = await rowsOf<{ point_balance: number }>(
     tx,
@@ -80,12 +81,16 @@ export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | nu
   );
   if (!row) return null;
   const { customerId, amount, reason, refType, refId, idempotencyKey: key } = entry;
-  await recordEvent(
-    tx,
-    { type: 'points.posted', customerId, amount, reason, refType, refId, balance: row.point_balance, key },
-    entry.at,
-  );
-  return row.point_balance;
+  const balance = row.point_balance;
+  return { balance, event: { type: 'points.posted', customerId, amount, reason, refType, refId, balance, key } };
+}
+
+/** `movePoints` with its `points.posted` recorded at once. Returns the new balance, or null (nothing changed). */
+export async function postPoints(tx: Tx, entry: PointEntry): Promise<number | null> {
+  const moved = await movePoints(tx, entry);
+  if (!moved) return null;
+  await recordEvent(tx, moved.event, entry.at);
+  return moved.balance;
 }
 
 /** Locks the customer row and returns the spendable balance (call before a debit decision). */
