@@ -1,25 +1,16 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { RepayResult } from '@ohgood/contract/bills';
+import type { DomainEvent } from '@ohgood/contract/domain-events';
 import { kstDate, kstMonth } from '@ohgood/contract/kst';
 import type { Db } from '../../db/client';
 import { lockCustomer } from '../../db/locks';
 import { type Tx, withTx } from '../../db/tx';
-import { recordEvent } from '../../events/record-event';
+import { recordEvent, recordEvents } from '../../events/record-event';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, unprocessable } from '../../lib/errors';
-import { bareStatement } from './bills-reads';
-import {
-  insertRepayment,
-  lockLines,
-  lockStatement,
-  markExtended,
-  markLinesPaid,
-  markStatementPaidIfSettled,
-  oldestUnpaidMonth,
-  statementsByMonth,
-  unpaidLinesBefore,
-} from './bills-repository';
-import { earnGradePoints, repaidOnTime, saveGrade } from './grade-points';
+import { lockStatement, markExtended, oldestUnpaidMonth } from './bills-repository';
+import { earnGradePoints, gradeChange, repaidOnTime } from './grade-points';
+import { lockLinesToRepay, writeRepayment } from './repayment-write';
 import { dueDate, ensureStatement, recomputeSuspension } from './statements';
 
 /**
@@ -35,7 +26,7 @@ export async function repayLines(
   how: 'EARLY' | 'AUTOMATIC',
 ): Promise<RepayResult> {
   const customer = await lockCustomer(tx, customerId);
-  const selected = await lockLines(tx, ids);
+  const { lines: selected, olderUnpaid } = await lockLinesToRepay(tx, customerId, ids);
   // Someone else's line looks exactly like a missing one: no oracle for other customers' ids.
   if (selected.length !== ids.length || selected.some((line) => line.customerId !== customerId)) {
     throw badRequest('INVALID_PAYMENT', BILL_MSG.invalidLines);
@@ -48,54 +39,38 @@ export async function repayLines(
   if (how === 'EARLY' && selected.some((line) => line.collectingAttemptId !== null)) {
     throw conflict('AUTOPAY_IN_PROGRESS', BILL_MSG.autopayInProgress);
   }
-
   // Oldest first: every unpaid line of a month older than the newest selected one must be selected.
-  const newest =
-    selected
-      .map((line) => line.statementMonth)
-      .sort()
-      .at(-1) ?? '';
-  const older = await unpaidLinesBefore(tx, customerId, newest);
-  const chosen = new Set(ids);
-  if (older.some((line) => !chosen.has(line.id))) throw unprocessable('OLDEST_FIRST', BILL_MSG.oldestFirst);
+  if (olderUnpaid) throw unprocessable('OLDEST_FIRST', BILL_MSG.oldestFirst);
 
   const months = [...new Set(selected.map((line) => line.statementMonth))];
-  const rows = await statementsByMonth(tx, customerId, months);
   const amount = selected.reduce((sum, line) => sum + line.price, 0);
   const onTime = selected
-    .filter((line) => repaidOnTime(rows.get(line.statementMonth) ?? bareStatement(line.statementMonth), now))
+    .filter((line) => repaidOnTime(line.statement, now))
     .reduce((sum, line) => sum + line.price, 0);
-
-  const repaymentId = await insertRepayment(tx, {
-    customerId,
-    amount,
-    purchaseIds: ids,
-    account: customer.account,
-    accountName: customer.accountName,
-    createdAt: now,
-  });
-  const paid = await markLinesPaid(tx, ids, repaymentId, now);
-  if (paid !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
-
   // Grade points: 1 per full 10,000 KRW repaid on time, remainder carried (docs/rules/bills-and-grades.md#G2).
   const grade = earnGradePoints(customer, onTime);
-  const { gradePoint } = grade;
-  await saveGrade(tx, customerId, customer.gradePoint, grade, 'REPAYMENT', now);
-  await recordEvent(
+
+  const { repaymentId, paid } = await writeRepayment(
     tx,
     {
-      type: 'repayment.made',
       customerId,
-      repaymentId,
-      how,
       amount,
-      paymentIds: ids,
-      months,
+      purchaseIds: ids,
+      account: customer.account,
+      accountName: customer.accountName,
+      createdAt: now,
     },
-    now,
+    months,
+    grade,
   );
+  if (paid !== ids.length) throw conflict('ALREADY_PAID', BILL_MSG.alreadyPaid);
+  const { gradePoint } = grade;
+  const events: DomainEvent[] = [];
+  const changed = gradeChange(customerId, customer.gradePoint, gradePoint, 'REPAYMENT');
+  if (changed) events.push(changed);
+  events.push({ type: 'repayment.made', customerId, repaymentId, how, amount, paymentIds: ids, months });
+  await recordEvents(tx, events, now);
 
-  for (const month of months) await markStatementPaidIfSettled(tx, customerId, month, now);
   const suspended = await recomputeSuspension(tx, customerId, now);
   return { repaymentId, amount, paymentIds: ids, gradePoint, suspended };
 }

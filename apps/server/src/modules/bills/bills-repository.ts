@@ -1,12 +1,11 @@
 import type { PointReason } from '@ohgood/contract/point-reasons';
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
-import { customers, domainEvents, merchants, pointLedger, purchases, repayments, statements } from '../../db/schema';
+import { customers, domainEvents, merchants, pointLedger, purchases, statements } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
 
 /** The SQL of a customer's bills: what they read and what they repay or extend; the services beside it decide. */
 
 export type StatementRow = typeof statements.$inferSelect;
-type RepaymentValues = typeof repayments.$inferInsert;
 
 export async function findCustomer(db: Executor, customerId: number) {
   const [customer] = await db.select().from(customers).where(eq(customers.id, customerId));
@@ -145,50 +144,4 @@ export async function markExtended(tx: Tx, statementId: number, at: Date): Promi
     .update(statements)
     .set({ extension: 'MANUAL', extendedAt: at })
     .where(and(eq(statements.id, statementId), sql`${statements.extension} is null`));
-}
-
-/** Locks the lines `ids` in id order (whoever owns them). */
-export function lockLines(tx: Tx, ids: number[]) {
-  return tx.select().from(purchases).where(inArray(purchases.id, ids)).orderBy(asc(purchases.id)).for('update');
-}
-
-/** The customer's unpaid lines of months before `month`. */
-export function unpaidLinesBefore(tx: Tx, customerId: number, month: string) {
-  return tx
-    .select({ id: purchases.id })
-    .from(purchases)
-    .where(
-      and(eq(purchases.customerId, customerId), eq(purchases.status, 'UNPAID'), lt(purchases.statementMonth, month)),
-    );
-}
-
-export async function insertRepayment(tx: Tx, values: RepaymentValues): Promise<number> {
-  const [repayment] = await tx.insert(repayments).values(values).returning({ id: repayments.id });
-  if (!repayment) throw new Error('repayment insert returned nothing');
-  return repayment.id;
-}
-
-/** Marks the lines `ids` paid by the repayment; resolves with how many were still unpaid. */
-export async function markLinesPaid(tx: Tx, ids: number[], repaymentId: number, at: Date): Promise<number> {
-  const updated = await tx
-    .update(purchases)
-    .set({ status: 'PAID', paidAt: at, repaymentId })
-    .where(and(inArray(purchases.id, ids), eq(purchases.status, 'UNPAID')))
-    .returning({ id: purchases.id });
-  return updated.length;
-}
-
-/** Marks the customer's statement of `month` paid once none of its lines is unpaid. */
-export async function markStatementPaidIfSettled(tx: Tx, customerId: number, month: string, at: Date) {
-  await tx
-    .update(statements)
-    .set({ paidAt: at })
-    .where(
-      and(
-        eq(statements.customerId, customerId),
-        eq(statements.month, month),
-        sql`not exists (select 1 from ${purchases} where ${purchases.customerId} = ${customerId}
-            and ${purchases.statementMonth} = ${month} and ${purchases.status} = 'UNPAID')`,
-      ),
-    );
 }

@@ -1,4 +1,4 @@
-import type { GRADE_CHANGE_REASONS } from '@ohgood/contract/domain-events';
+import type { DomainEvent, GRADE_CHANGE_REASONS } from '@ohgood/contract/domain-events';
 import { clampGradePoint, GRADE_POINTS, gradeOf } from '@ohgood/contract/grades';
 import { kstDate } from '@ohgood/contract/kst';
 import { eq } from 'drizzle-orm';
@@ -55,6 +55,18 @@ export function penalizedGradePoint(gradePoint: number, penalty: number): number
   return clampGradePoint(gradePoint - penalty);
 }
 
+/** `grade.changed` for a move of the customer's grade points, or null when they did not move. */
+export function gradeChange(
+  customerId: number,
+  before: number,
+  after: number,
+  reason: (typeof GRADE_CHANGE_REASONS)[number],
+): DomainEvent | null {
+  if (after === before) return null;
+  const state = (gradePoint: number) => ({ gradePoint, grade: gradeOf(gradePoint).name });
+  return { type: 'grade.changed', customerId, reason, from: state(before), to: state(after) };
+}
+
 /**
  * Writes a customer's new grade account (the caller holds the customer's lock) and, when the grade points
  * moved, records `grade.changed` in the same transaction.
@@ -68,11 +80,6 @@ export async function saveGrade(
   at: Date,
 ): Promise<void> {
   await tx.update(customers).set(after).where(eq(customers.id, customerId));
-  if (after.gradePoint === before) return;
-  const state = (gradePoint: number) => ({ gradePoint, grade: gradeOf(gradePoint).name });
-  await recordEvent(
-    tx,
-    { type: 'grade.changed', customerId, reason, from: state(before), to: state(after.gradePoint) },
-    at,
-  );
+  const changed = gradeChange(customerId, before, after.gradePoint, reason);
+  if (changed) await recordEvent(tx, changed, at);
 }

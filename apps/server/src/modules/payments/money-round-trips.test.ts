@@ -5,6 +5,7 @@ import { countingDb } from '../../test/counting-db';
 import { createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { pay } from '../../test/payment-helpers';
+import { createBillActions } from '../bills/bills-actions';
 import { createMerchantService } from '../merchants/service';
 
 /*
@@ -61,5 +62,34 @@ describe('a merchant’s refund', () => {
       .from(paymentRequests)
       .where(eq(paymentRequests.id, request.requestId));
     expect(row?.status).toBe('REFUNDED');
+  });
+});
+
+describe('an early payment', () => {
+  it('repays a line in one transaction of five statements, then refuses it again after two', async () => {
+    const { token, customerId } = await h.signUp();
+    const { res } = await pay(h, merchant.headers, token, 25_000);
+    const paymentId = res.json().result.paymentId as number;
+    const { db, counter } = countingDb(h.database.db);
+    const bills = createBillActions(db, h.clock);
+
+    const repaid = await bills.repay(customerId, [paymentId]);
+    expect(repaid).toMatchObject({ amount: 25_000, paymentIds: [paymentId], gradePoint: 2, suspended: false });
+    // The customer locked; the line locked with its statement and the oldest-first check; the repayment, the
+    // line, its statement and the grade written in one statement; both events in one insert; the suspension.
+    // The counter sees six: the repayment's insert is built as a part of that one write. (It was 12 statements
+    // plus begin and commit.)
+    expect(counter).toEqual({ transactions: 1, statements: 6 });
+    const [line] = await h.database.db.select().from(purchases).where(eq(purchases.id, paymentId));
+    expect(line).toMatchObject({ status: 'PAID', repaymentId: repaid.repaymentId });
+    expect((await eventsOf('repayment.made', customerId)).map((row) => row.payload)).toEqual([
+      expect.objectContaining({ repaymentId: repaid.repaymentId, amount: 25_000, how: 'EARLY' }),
+    ]);
+    expect(await eventsOf('grade.changed', customerId)).toHaveLength(1);
+
+    counter.statements = 0;
+    counter.transactions = 0;
+    await expect(bills.repay(customerId, [paymentId])).rejects.toMatchObject({ code: 'ALREADY_PAID' });
+    expect(counter).toEqual({ transactions: 1, statements: 2 });
   });
 });
