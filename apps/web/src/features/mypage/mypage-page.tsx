@@ -24,11 +24,20 @@ const FAQ_HEIGHT = 428;
 
 /**
  * `autopay`: the autopay card, and `notice`: why payments are suspended, if they are; both composed in by the
- * app (they belong to the bills feature).
+ * app (they belong to the bills feature). `composing`: what the app composes in is still loading; the skeleton
+ * (which holds the autopay card's place) stays until then, so nothing lands between the cards afterwards.
  */
-export default function MypagePage({ autopay, notice }: { autopay?: ReactNode; notice?: ReactNode } = {}) {
+export default function MypagePage({
+  autopay,
+  notice,
+  composing = false,
+}: {
+  autopay?: ReactNode;
+  notice?: ReactNode;
+  composing?: boolean;
+} = {}) {
   const me = useMypage();
-  if (me.isPending) return <MypageSkeleton />;
+  if (me.isPending || composing) return <MypageSkeleton />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
   const grade = gradeByName(data.gradeName);
