@@ -2,8 +2,8 @@ import type { PaymentRequestStatus, PaymentRequestView } from '@ohgood/contract/
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
+import { qrSvg } from '../../lib/qr-svg';
 import { findRequest, type RequestRow } from './payment-requests-repository';
-import { qrSvg } from './qr-image';
 
 /** The status a caller should see: an ACTIVE row past its expiry is EXPIRED, whether or not swept yet. */
 export function effectiveStatus(row: Pick<RequestRow, 'status' | 'expiresAt'>, now: Date): PaymentRequestStatus {

@@ -5,6 +5,7 @@ import { claim, release } from '../../db/rate-limit-counters';
 import { type Tx, withTx } from '../../db/tx';
 import type { Clock } from '../../lib/clock';
 import { AppError, tooMany } from '../../lib/errors';
+import { qrSvg } from '../../lib/qr-svg';
 import { AUTH_LIMITS } from '../auth/service';
 import { hashToken } from './enrolment-token';
 import { SESSION_IDLE_MINUTES, type SessionTokens } from './session-tokens';
@@ -107,9 +108,7 @@ export function createTwoFactorSignIn<Principal, Account extends TwoFactorAccoun
     async enrolment(token: string) {
       const account = await openEnrolment(token);
       const otpauthUri = totpUri(store.issuer, account.email, account.totpSecret);
-      const qrcode = (await import('qrcode')).default;
-      const qrSvg = await qrcode.toString(otpauthUri, { type: 'svg', margin: 1 });
-      return { account, otpauthUri, qrSvg, secret: account.totpSecret };
+      return { account, otpauthUri, qrSvg: await qrSvg(otpauthUri), secret: account.totpSecret };
     },
 
     /** Sets the password once the authenticator shows a right code; the link is then spent. */
