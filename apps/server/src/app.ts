@@ -194,6 +194,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const notifications = new PgListener(database.url);
   app.addHook('onClose', () => notifications.close());
 
+  // Every in-process cache, and the changes (announced by the database) that drop each one.
+  const { home, caches, changes, listening } = createAppCaches(
+    { publicMs: config.PUBLIC_CACHE_MS, publicFeedMs: config.PUBLIC_FEED_CACHE_MS },
+    notifications,
+  );
+  readyAfter(app, listening);
+  app.decorate('caches', { home, changes });
+
   // Customer tokens an operator revoked are refused on every instance (docs/rules/operations.md#O5). Heard
   // before they are read, so one revoked in between is not missed; read once the schema is there.
   const revocations = createRevocations(database.db);
@@ -210,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .then(() => database.migrated)
       .then(() => revocations.load()),
   );
-  const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked);
+  const tokens = createTokenService(deps.jwtSecret, clock, revocations.isRevoked, caches.genuineTokens);
   const staff = createStaffService(database.db, clock, createStaffTokens(deps.jwtSecret, clock), deps.wallClock);
   const portalSignIn = createMerchantUserSignIn(
     database.db,
@@ -224,13 +232,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { key: (key) => merchantIdForKey(database.db, key), portal: portalSignIn.principalOf },
     staff.principalOf,
   );
-  // Every in-process cache, and the changes (announced by the database) that drop each one.
-  const { home, caches, changes, listening } = createAppCaches(
-    { publicMs: config.PUBLIC_CACHE_MS, publicFeedMs: config.PUBLIC_FEED_CACHE_MS },
-    notifications,
-  );
-  readyAfter(app, listening);
-  app.decorate('caches', { home, changes });
   registerPublicCache(app, config.PUBLIC_CACHE_MS, publicShortsRoutes(caches));
 
   // Liveness: the process answers HTTP. No dependency checks, so a database outage does not get every

@@ -2,6 +2,7 @@ import { applyAnnounced, type CacheChanges, changesOf, viewersOfNotification } f
 import type { PgListener } from './db/pg-listener';
 import type { PublicAnswer } from './http/public-cache';
 import { CacheHome } from './lib/cache-home';
+import type { GenuineToken } from './modules/auth/tokens';
 import type { CommentRow } from './modules/shorts/comments-json';
 import type { RankCursor, RankedPage } from './modules/shorts/ranking';
 import type { KnownFacts } from './modules/shorts/viewer-state';
@@ -103,6 +104,16 @@ function declareCaches(home: CacheHome, { publicMs: publicTtlMs, publicFeedMs }:
       name: 'blocked-creators',
       max: 20_000,
       droppedBy: { blocks: (ids) => ids },
+    }),
+    /**
+     * What a customer token's text says once its signature was checked (ADR 0256), by the token's text. A
+     * signature never changes, so no change drops it; only genuine tokens are kept (a forged or garbled one is
+     * checked again each time), and expiry and revocation are judged on every request, never remembered.
+     */
+    genuineTokens: home.define<string, GenuineToken>({
+      name: 'genuine-tokens',
+      max: 20_000,
+      droppedBy: {},
     }),
   };
 }

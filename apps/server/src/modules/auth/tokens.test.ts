@@ -1,7 +1,8 @@
 import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { CacheHome } from '../../lib/cache-home';
 import { ManualClock } from '../../lib/clock';
-import { createTokenService, TOKEN_TTL_SECONDS } from './tokens';
+import { createTokenService, type GenuineToken, TOKEN_TTL_SECONDS } from './tokens';
 
 const SECRET = 'test-secret-test-secret-test-secret-1234';
 const at = new Date('2026-11-22T09:00:00+09:00');
@@ -64,5 +65,51 @@ describe('login tokens (HS256 JWT)', () => {
         .sign(key);
       expect(await tokens.verify(odd)).toBeNull();
     }
+  });
+
+  describe('with their signatures remembered (ADR 0256)', () => {
+    const remembering = () => {
+      const home = new CacheHome();
+      const genuine = home.define<string, GenuineToken>({ name: 'genuine-tokens', max: 100, droppedBy: {} });
+      const clock = new ManualClock(at);
+      const revokedAt = new Map<number, number>();
+      const revoked = (id: number, issuedAt: number) => issuedAt <= (revokedAt.get(id) ?? -1);
+      const stats = () => home.stats()[0] as { hits: number; size: number };
+      return { tokens: createTokenService(SECRET, clock, revoked, genuine), clock, revokedAt, stats };
+    };
+
+    it('checks a signature once, and still judges expiry and revocation on every use', async () => {
+      const { tokens: t, clock, revokedAt, stats } = remembering();
+      const token = await t.issue(42);
+      const other = await t.issue(43);
+      expect(await t.verify(token)).toBe(42);
+      expect(await t.verify(token)).toBe(42);
+      expect(stats()).toMatchObject({ hits: 1, size: 1 });
+      revokedAt.set(42, Math.floor(at.getTime() / 1000));
+      expect(await t.verify(token)).toBeNull();
+      expect(await t.verify(other)).toBe(43);
+      clock.advance(TOKEN_TTL_SECONDS * 1000);
+      expect(await t.verify(other)).toBeNull();
+      expect(stats().hits).toBe(3);
+    });
+
+    it('keeps no token it refused: forged, garbled, of another key or for nobody', async () => {
+      const { tokens: t, stats } = remembering();
+      const token = await t.issue(42);
+      const [header, payload] = token.split('.') as [string, string, string];
+      const foreign = await createTokenService(`${SECRET}x`, new ManualClock(at)).issue(42);
+      const nobody = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('0')
+        .setExpirationTime(Math.floor(at.getTime() / 1000) + 60)
+        .sign(key);
+      for (const refused of [`${header}.${payload}.AAAA`, 'a.b.c', foreign, nobody]) {
+        expect(await t.verify(refused)).toBeNull();
+        expect(await t.verify(refused)).toBeNull();
+      }
+      expect(stats()).toMatchObject({ hits: 0, size: 0 });
+      // The genuine token beside them is still accepted.
+      expect(await t.verify(token)).toBe(42);
+    });
   });
 });

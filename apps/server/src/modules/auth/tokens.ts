@@ -1,4 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Cache } from '../../lib/cache-home';
 import type { Clock } from '../../lib/clock';
 
 /** A login token's life (docs/rules/money-and-time.md#T5). */
@@ -59,9 +60,45 @@ export function hs256(key: string | Buffer) {
   };
 }
 
-export function createTokenService(secret: string, clock: Clock, revoked: RevocationCheck = () => false): TokenService {
+/** What a genuine customer token of ours says: checked once per token text (`createTokenService`). */
+export interface GenuineToken {
+  customerId: number;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** The claims of a token signed with our key in our one form, for a customer; null for anything else. */
+function genuineOf(claims: Claims | null): GenuineToken | null {
+  if (!claims || typeof claims.exp !== 'number') return null;
+  // A token with an audience belongs to someone else (the console's tokens name theirs and use another key).
+  if (claims.aud !== undefined) return null;
+  const id = typeof claims.sub === 'string' && /^\d+$/.test(claims.sub) ? Number(claims.sub) : Number.NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return { customerId: id, issuedAt: typeof claims.iat === 'number' ? claims.iat : 0, expiresAt: claims.exp };
+}
+
+/**
+ * `genuine` (optional) remembers what a token's text says once its signature is checked (ADR 0256): the text
+ * cannot say anything else under the same key, so a signed-in request then costs a lookup instead of an HMAC,
+ * two base64 decodings and a JSON parse. Only what can never change is remembered: expiry and revocation are
+ * judged on every request, against the clock and the revocations as they are then.
+ */
+export function createTokenService(
+  secret: string,
+  clock: Clock,
+  revoked: RevocationCheck = () => false,
+  genuine?: Cache<string, GenuineToken>,
+): TokenService {
   const jwt = hs256(secret);
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+
+  function genuineToken(token: string): GenuineToken | null {
+    const known = genuine?.get(token);
+    if (known) return known;
+    const checked = genuineOf(jwt.read(token));
+    if (checked) genuine?.set(token, checked);
+    return checked;
+  }
 
   return {
     async issue(customerId) {
@@ -70,13 +107,9 @@ export function createTokenService(secret: string, clock: Clock, revoked: Revoca
     },
 
     async verify(token) {
-      const claims = jwt.read(token);
-      if (!claims || typeof claims.exp !== 'number' || claims.exp <= nowSeconds()) return null;
-      // A token with an audience belongs to someone else (the console's tokens name theirs and use another key).
-      if (claims.aud !== undefined) return null;
-      const id = typeof claims.sub === 'string' && /^\d+$/.test(claims.sub) ? Number(claims.sub) : Number.NaN;
-      if (!Number.isSafeInteger(id) || id <= 0) return null;
-      return revoked(id, typeof claims.iat === 'number' ? claims.iat : 0) ? null : id;
+      const checked = genuineToken(token);
+      if (!checked || checked.expiresAt <= nowSeconds()) return null;
+      return revoked(checked.customerId, checked.issuedAt) ? null : checked.customerId;
     },
   };
 }

@@ -6,6 +6,7 @@ import { countingDb } from '../../test/counting-db';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { insertShorts } from '../../test/shorts-fixture';
 import { signedInOperator } from '../../test/staff-fixture';
+import { TOKEN_TTL_SECONDS } from '../auth/tokens';
 
 /**
  * What a signed-in feed page costs once its shared parts are known (docs/performance.md "Feed"): the ranked
@@ -45,6 +46,8 @@ afterAll(() => h.close());
 
 const page = (token: string) =>
   h.app.inject({ method: 'GET', url: '/api/shorts/feeds?page=1&size=10', headers: bearer(token) });
+
+const genuineTokenHits = () => h.app.caches.home.stats().find((s) => s.name === 'genuine-tokens')?.hits ?? Number.NaN;
 
 const openWatches = (customerId: number) =>
   rowsOf<{ short_id: number }>(
@@ -111,7 +114,10 @@ describe('a signed-in feed page', () => {
       payload: { reason: '기기 분실 신고' },
     });
     expect(revoked.statusCode).toBe(200);
+    // Its signature was checked once and remembered (ADR 0256); the revocation is judged on each request.
+    const hits = genuineTokenHits();
     const refused = await page(viewer.token);
+    expect(genuineTokenHits()).toBe(hits + 1);
     expect(refused.statusCode).toBe(401);
     expect(await openWatches(viewer.customerId)).toHaveLength(10);
 
@@ -122,5 +128,17 @@ describe('a signed-in feed page', () => {
       payload: { emailId: viewer.emailId, pwd: 'password1!' },
     });
     expect((await page(login.json().accessToken)).statusCode).toBe(200);
+  });
+
+  it('is refused once its token has expired, though its signature was remembered a moment before', async () => {
+    const viewer = await h.signUp();
+    expect((await page(viewer.token)).statusCode).toBe(200);
+    h.clock.advance(TOKEN_TTL_SECONDS * 1000 - 1000);
+    const hits = genuineTokenHits();
+    expect((await page(viewer.token)).statusCode).toBe(200);
+    h.clock.advance(1000);
+    const expired = await page(viewer.token);
+    expect(genuineTokenHits()).toBe(hits + 2);
+    expect(expired.statusCode).toBe(401);
   });
 });
