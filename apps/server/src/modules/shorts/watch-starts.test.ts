@@ -87,10 +87,21 @@ it('pages served together start their watches in one statement, each pair once a
     { customer_id: b.customerId, short_id: three, started_at: at(late) },
   ]);
 
+  // A page served later in the same turn (after other work's microtasks, as the next connection's request
+  // is) still goes with it: the statement leaves at the end of the turn.
+  counter.statements = 0;
+  const sameTurn = queue.start(a.customerId, [three], late);
+  await Promise.resolve();
+  await Promise.resolve();
+  await Promise.all([sameTurn, queue.start(b.customerId, [one, three], late)]);
+  expect(counter.statements).toBe(1);
+
   // A page served while a statement is out waits for the next one, with whatever else arrived meanwhile.
   counter.statements = 0;
   const first = queue.start(b.customerId, [one], late);
-  await Promise.resolve();
+  // The next turn: the first page's statement has left.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(counter.statements).toBe(1);
   const meanwhile = [queue.start(a.customerId, [one], late), queue.start(b.customerId, [two], late)];
   await Promise.all([first, ...meanwhile]);
   expect(counter.statements).toBe(2);

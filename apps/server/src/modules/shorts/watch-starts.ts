@@ -82,6 +82,9 @@ export async function startWatches(executor: Executor, pages: readonly ServedPag
   });
 }
 
+/** Settles once the event loop has handled everything that was ready in its current turn. */
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Pages one statement carries at most (a backlog goes out in several): its arrays stay a few thousand ids. */
 const PAGES_PER_STATEMENT = 100;
 
@@ -123,7 +126,13 @@ export function createWatchStartQueue(db: Db) {
 
   async function drain(): Promise<void> {
     try {
-      while (queued.length > 0) await send(queued.splice(0, PAGES_PER_STATEMENT));
+      // Each statement waits for the end of the event loop's turn (`setImmediate`: after every connection
+      // that was ready in it was read and served), so the pages of all of them go together, not only those
+      // of the first request's microtasks.
+      do {
+        await endOfTurn();
+        await send(queued.splice(0, PAGES_PER_STATEMENT));
+      } while (queued.length > 0);
     } finally {
       sending = false;
     }
@@ -137,8 +146,7 @@ export function createWatchStartQueue(db: Db) {
         queued.push({ customerId, shortIds, at, started, failed });
         if (sending) return;
         sending = true;
-        // After the current turn: the pages served in it go together.
-        queueMicrotask(() => void drain());
+        void drain();
       });
     },
   };
