@@ -43,23 +43,24 @@ export function createFeedService(
     await ranking.ensureFresh();
     const keyword = query.keyword?.trim();
     const generation = ranking.generation();
-    const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
-    const conditions = [eq(shorts.status, 'READY')];
-    const skip = cursor ? 0 : (query.page - 1) * query.size;
-    if (keyword) {
-      conditions.push(keywordFilter(keyword));
-    } else {
-      // The page's ids first, from the ranking's index alone (it holds only playable shorts); only those
-      // rows are joined. A deep page by offset then skips index entries, not joined rows (docs/performance.md).
-      const after = cursor
-        ? sql`where (r.score, r.created_at, r.short_id) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`
-        : sql``;
-      conditions.push(
-        sql`${shortRanks.shortId} in (select r.short_id from short_ranks r ${after}
-          order by r.score desc, r.created_at desc, r.short_id desc limit ${query.size + 1} offset ${skip})`,
-      );
-    }
+    // Built only when the page is read: a page the ranking's cache holds costs no statement building.
     const read = async (): Promise<RankedPage> => {
+      const cursor = !keyword && query.page > 1 ? ranking.cursorAfter(query.size, query.page - 1) : undefined;
+      const conditions = [eq(shorts.status, 'READY')];
+      const skip = cursor ? 0 : (query.page - 1) * query.size;
+      if (keyword) {
+        conditions.push(keywordFilter(keyword));
+      } else {
+        // The page's ids first, from the ranking's index alone (it holds only playable shorts); only those
+        // rows are joined. A deep page by offset then skips index entries, not joined rows (docs/performance.md).
+        const after = cursor
+          ? sql`where (r.score, r.created_at, r.short_id) < (${cursor.score}::float8, ${cursor.createdAt}::timestamptz, ${cursor.id})`
+          : sql``;
+        conditions.push(
+          sql`${shortRanks.shortId} in (select r.short_id from short_ranks r ${after}
+            order by r.score desc, r.created_at desc, r.short_id desc limit ${query.size + 1} offset ${skip})`,
+        );
+      }
       const rows = await db
         .select({
           ...shortColumns,
