@@ -49,14 +49,17 @@ export function registerMetrics(app: FastifyInstance, token: string | undefined,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: every response passes it, and an async one costs a promise and a microtask each time.
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL: ids and queries would make a series per request.
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
-    requests.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    if (route !== '/metrics') {
+      requests.observe(
+        { method: request.method, route, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+    }
+    done();
   });
 
   new Gauge({
