@@ -21,7 +21,8 @@ export async function switchToBrandFont(): Promise<void> {
   const warmed = new Map<string, Set<string>>();
   // The page may still be filling in (its data arriving): its new text can need new faces or styles.
   for (let round = 0; round < MAX_ROUNDS && document.fonts; round++) {
-    await document.fonts.load(`1em ${BRAND_FAMILY}`, document.body.innerText.slice(0, 4000)).catch(() => undefined);
+    // `textContent`, not `innerText`: the latter lays the page out on the spot, in this task, to know what shows.
+    await document.fonts.load(`1em ${BRAND_FAMILY}`, document.body.textContent.slice(0, 4000)).catch(() => undefined);
     const fresh = notYetWarmed(textByStyle(document.body), warmed);
     if (fresh.size === 0) break;
     await warmUp(fresh);
