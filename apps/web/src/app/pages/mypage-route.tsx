@@ -1,12 +1,34 @@
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useAutopay } from '../../features/bills/api/autopay-api';
 import MypagePage from '../../features/mypage/mypage-page';
-import { MypageSkeleton } from '../../shared/ui/page';
 
 // Features do not import each other: the app puts the bills feature's autopay card and suspension notice into
 // my page.
-const AutopayToggle = lazy(() => import('../../features/bills/components/autopay-toggle'));
+const loadAutopayCard = () => import('../../features/bills/components/autopay-toggle');
 const SuspensionStatus = lazy(() => import('../../features/bills/components/suspension-status'));
+
+/**
+ * The autopay card's component once its chunk is in, else null; the chunk is asked for when the route mounts,
+ * beside the page's requests. Not `lazy`: a lazy card is first asked for when the page renders with its data,
+ * and then suspends that render: the page was rendered, thrown away for the skeleton and rendered again once
+ * the chunk came, one request after the answers.
+ */
+function useAutopayCard(): ComponentType | null {
+  const [card, setCard] = useState<{ Card: ComponentType } | { error: unknown } | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    loadAutopayCard().then(
+      (module) => mounted && setCard({ Card: module.default }),
+      (error: unknown) => mounted && setCard({ error }),
+    );
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  // A chunk that fails to load goes to the route's error boundary, as a lazy component's would.
+  if (card && 'error' in card) throw card.error;
+  return card?.Card ?? null;
+}
 
 /**
  * /mypage composed: the page with the suspension's reason on top and the autopay card under the linked account.
@@ -16,17 +38,16 @@ const SuspensionStatus = lazy(() => import('../../features/bills/components/susp
  */
 export default function MypageRoute() {
   const autopay = useAutopay();
+  const AutopayCard = useAutopayCard();
   return (
-    <Suspense fallback={<MypageSkeleton />}>
-      <MypagePage
-        composing={autopay.isPending}
-        notice={
-          <Suspense fallback={null}>
-            <SuspensionStatus />
-          </Suspense>
-        }
-        autopay={<AutopayToggle />}
-      />
-    </Suspense>
+    <MypagePage
+      composing={autopay.isPending || !AutopayCard}
+      notice={
+        <Suspense fallback={null}>
+          <SuspensionStatus />
+        </Suspense>
+      }
+      autopay={AutopayCard ? <AutopayCard /> : null}
+    />
   );
 }
