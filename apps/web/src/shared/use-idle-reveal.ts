@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { runWhenIdle } from '../../../shared/idle-queue';
+import { runWhenIdle } from './idle-queue';
 
 /**
  * For a card below the fold: false until `ready` (its data has come) and then the browser has had an idle

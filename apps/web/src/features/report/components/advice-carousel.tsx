@@ -2,8 +2,8 @@ import type { Advice } from '@ohgood/contract/report';
 import type { AdviceLevel } from '@ohgood/contract/report-rules';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useIdleReveal } from '../../../shared/use-idle-reveal';
 import { useAdvice } from '../api/report-api';
-import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { CardError, Skeleton } from './card-state';
 

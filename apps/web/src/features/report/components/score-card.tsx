@@ -1,6 +1,6 @@
 import type { ScoreFactor, ScoreReport } from '@ohgood/contract/report';
+import { useIdleReveal } from '../../../shared/use-idle-reveal';
 import { useScore } from '../api/report-api';
-import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { splitFactors } from '../report-format';
 import { CardError, Skeleton } from './card-state';

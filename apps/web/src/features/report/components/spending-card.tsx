@@ -1,8 +1,8 @@
 import { ANALYSIS_WINDOW, REPORT_MSG } from '@ohgood/contract/report-rules';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
+import { useIdleReveal } from '../../../shared/use-idle-reveal';
 import { useAnalysis } from '../api/report-api';
-import { useIdleReveal } from '../hooks/use-idle-reveal';
 import styles from '../report.module.css';
 import { monthLong } from '../report-format';
 import { CardError, Skeleton } from './card-state';
