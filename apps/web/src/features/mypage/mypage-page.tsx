@@ -5,7 +5,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { points } from '../../shared/format';
 import { BelowFold } from '../../shared/ui/below-fold';
-import { ErrorText, MypageSkeleton, Page } from '../../shared/ui/page';
+import { ErrorText, MypageLowerSkeleton, MypageSkeleton, Page } from '../../shared/ui/page';
+import { useIdleReveal } from '../../shared/use-idle-reveal';
 import { useMypage } from './api/mypage-api';
 import { BankMark } from './bank-mark';
 import { FAQ } from './faq';
@@ -37,6 +38,11 @@ export default function MypagePage({
   composing?: boolean;
 } = {}) {
   const me = useMypage();
+  // The page comes in two steps, each laid out in a task of its own: the greeting, grade and account with the
+  // answer, the autopay and points cards (and the FAQ's place) in the next idle moment. Laying out the whole
+  // page's text at once, in sizes and weights the skeleton had not used, was the longest task after the first
+  // paint. Nothing on screen moves: the second step replaces its own skeleton, and nothing sits under it yet.
+  const lowerShown = useIdleReveal(me.isSuccess && !composing);
   if (me.isPending || composing) return <MypageSkeleton />;
   if (me.isError) return <ErrorText error={me.error} onRetry={() => void me.refetch()} />;
   const data = me.data;
@@ -95,6 +101,15 @@ export default function MypagePage({
           </div>
         </div>
       </section>
+      {lowerShown ? <LowerCards autopay={autopay} point={data.point} /> : <MypageLowerSkeleton />}
+    </Page>
+  );
+}
+
+/** The autopay card, the points card and the FAQ under them. */
+function LowerCards({ autopay, point }: { autopay: ReactNode; point: number }) {
+  return (
+    <>
       {autopay}
 
       <section className={styles.card} aria-labelledby="point-title">
@@ -103,7 +118,7 @@ export default function MypagePage({
         </h2>
         <div className={styles.pointRow}>
           <p className={styles.point} data-testid="point-balance">
-            {points(data.point)}
+            {points(point)}
           </p>
           <Link to="/point/history">내역 보기</Link>
         </div>
@@ -126,6 +141,6 @@ export default function MypagePage({
           ))}
         </section>
       </BelowFold>
-    </Page>
+    </>
   );
 }

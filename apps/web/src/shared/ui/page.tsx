@@ -143,13 +143,21 @@ export function PaymentSkeleton() {
   );
 }
 
+/** My page's autopay and points cards, which come in a step after the cards above them (MypageLowerSkeleton). */
+const MYPAGE_LOWER_CARDS = [213, 113] as const;
+
 export function MypageSkeleton() {
   return (
     <Page title="마이페이지" hideTitle>
       {/* The greeting, then grade, linked account, autopay and points. */}
-      <CardsSkeleton label="내 정보를 불러오는 중..." lead cards={[192, 117, 213, 113]} />
+      <CardsSkeleton label="내 정보를 불러오는 중..." lead cards={[192, 117, ...MYPAGE_LOWER_CARDS]} />
     </Page>
   );
+}
+
+/** My page's lower cards (autopay, points) for the moment between the page's top cards and them. */
+export function MypageLowerSkeleton() {
+  return <CardsSkeleton label="내 정보를 불러오는 중..." cards={MYPAGE_LOWER_CARDS} />;
 }
 
 /** The skeleton of each guarded page that has one, by its path. */
