@@ -1,11 +1,28 @@
 import type { AutopaySetting } from '@ohgood/contract/autopay';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mypageKeys } from '../../features/mypage/api/mypage-api';
 import { setToken } from '../../shared/auth-token';
 import MypageRoute from './mypage-route';
+
+// Idle moments come when the test says: the jobs queued for one wait here until `idle()` runs them.
+const idleJobs = vi.hoisted(() => [] as Array<() => void>);
+vi.mock('../../shared/idle-queue', () => ({
+  runWhenIdle: (job: () => void) => {
+    idleJobs.push(job);
+    return () => {
+      const at = idleJobs.indexOf(job);
+      if (at >= 0) idleJobs.splice(at, 1);
+    };
+  },
+}));
+/** One idle moment: every job queued so far runs. */
+const idle = () =>
+  act(() => {
+    for (const job of idleJobs.splice(0)) job();
+  });
 
 const me = {
   name: '김오굿',
@@ -37,6 +54,7 @@ let answerAutopay: () => void;
 const calls: string[] = [];
 
 beforeEach(() => {
+  idleJobs.length = 0;
   setToken('token');
   calls.length = 0;
   const autopayAnswered = new Promise<void>((resolve) => {
@@ -72,9 +90,32 @@ describe('/mypage composed', () => {
     expect(screen.queryByText('님, 안녕하세요!', { exact: false })).not.toBeInTheDocument();
 
     answerAutopay();
-    expect(await screen.findByTestId('autopay-card')).toBeInTheDocument();
-    expect(screen.getByTestId('grade-card')).toBeInTheDocument();
+    expect(await screen.findByTestId('grade-card')).toBeInTheDocument();
+    await idle();
+    expect(screen.getByTestId('autopay-card')).toBeInTheDocument();
     expect(screen.getByTestId('point-balance')).toHaveTextContent('1,200');
     expect(screen.queryByText('내 정보를 불러오는 중...')).not.toBeInTheDocument();
+  });
+
+  it('shows the top cards with the answers and the autopay and points cards in the next idle moment', async () => {
+    answerAutopay();
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <MypageRoute />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByTestId('grade-card')).toBeInTheDocument();
+    expect(screen.getByText('연결 계좌')).toBeInTheDocument();
+    // Their place is held by their skeleton, which says what is still loading.
+    expect(screen.queryByTestId('autopay-card')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('point-balance')).not.toBeInTheDocument();
+    expect(screen.getByTestId('page-skeleton')).toHaveAttribute('aria-busy', 'true');
+
+    await idle();
+    expect(screen.getByTestId('autopay-card')).toBeInTheDocument();
+    expect(screen.getByTestId('point-balance')).toHaveTextContent('1,200');
+    expect(screen.queryByTestId('page-skeleton')).not.toBeInTheDocument();
   });
 });
