@@ -69,9 +69,10 @@ try {
       const median = [...lhrs].sort((a, b) => score(a) - score(b))[Math.floor((lhrs.length - 1) / 2)];
       const shown = (id) => median.audits[id]?.displayValue ?? '?';
       const tbts = lhrs.map((lhr) => Math.round(lhr.audits['total-blocking-time'].numericValue)).join('/');
+      const shifts = lhrs.map((lhr) => lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)).join('/');
       const index = lhrs.map((lhr) => Math.round(lhr.environment?.benchmarkIndex ?? 0)).join('/');
       console.log(
-        `  ${base}: performance ${score(median)} (runs ${lhrs.map(score).join('/')}), a11y ${Math.round(median.categories.accessibility.score * 100)}, TBT ${shown('total-blocking-time')} (runs ${tbts}), FCP ${shown('first-contentful-paint')}, LCP ${shown('largest-contentful-paint')}; benchmark index ${index}\n    ${mainThread(median)}`,
+        `  ${base}: performance ${score(median)} (runs ${lhrs.map(score).join('/')}), a11y ${Math.round(median.categories.accessibility.score * 100)}, TBT ${shown('total-blocking-time')} (runs ${tbts}), FCP ${shown('first-contentful-paint')}, LCP ${shown('largest-contentful-paint')}, CLS ${shown('cumulative-layout-shift')} (runs ${shifts}); benchmark index ${index}\n    ${mainThread(median)}`,
       );
     }
   }
