@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Cache } from '../lib/cache-home';
 
 /** A stored anonymous answer. */
@@ -27,25 +27,26 @@ export interface PublicRoute {
  * their caches (`caches.ts`: lifetime, and the changes that drop them): a hit is sent as the stored JSON text,
  * with no database work, validation or serialization. Answers carry an `ETag` (If-None-Match → 304) and
  * `Cache-Control: public, max-age` so a CDN can serve them; they vary by `Authorization`, and a request with
- * a token is never cached (it is personalised).
+ * a token is never cached (it is personalised). Its hooks sit on those routes alone (`onRoute`), so no other
+ * request runs them; the routes must be added after this is registered.
  */
 export function registerPublicCache(app: FastifyInstance, ttlMs: number, routes: Record<string, PublicRoute>): void {
   const cacheControl = ttlMs > 0 ? `public, max-age=${Math.ceil(ttlMs / 1000)}` : 'no-cache';
-  const routeOf = (request: FastifyRequest) =>
-    request.method === 'GET' && !request.headers.authorization ? routes[request.routeOptions.url ?? ''] : undefined;
 
-  app.addHook('onRequest', async (request, reply) => {
-    const route = routeOf(request);
-    const key = route?.keyOf(request);
-    if (!route || key === undefined) return;
-    request.publicCache = { cache: route.cache, key, generation: route.cache.generation(), served: false };
-    const hit = route.cache.get(key);
-    if (!hit) return;
-    request.publicCache.served = true;
-    reply.header('etag', hit.etag).header('cache-control', cacheControl).header('vary', 'authorization');
-    if (request.headers['if-none-match'] === hit.etag) return reply.code(304).send();
-    return reply.code(200).type(hit.contentType).send(hit.body);
-  });
+  /** Sends a kept answer of `route` to an anonymous GET, or lets the request go on to its handler. */
+  const serveKept = (route: PublicRoute) =>
+    async function servePublicAnswer(request: FastifyRequest, reply: FastifyReply) {
+      if (request.method !== 'GET' || request.headers.authorization) return;
+      const key = route.keyOf(request);
+      if (key === undefined) return;
+      request.publicCache = { cache: route.cache, key, generation: route.cache.generation(), served: false };
+      const hit = route.cache.get(key);
+      if (!hit) return;
+      request.publicCache.served = true;
+      reply.header('etag', hit.etag).header('cache-control', cacheControl).header('vary', 'authorization');
+      if (request.headers['if-none-match'] === hit.etag) return reply.code(304).send();
+      return reply.code(200).type(hit.contentType).send(hit.body);
+    };
 
   /** Keeps a public answer computed for this request; what to send (a 304's empty body when it matches). */
   const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
@@ -65,6 +66,20 @@ export function registerPublicCache(app: FastifyInstance, ttlMs: number, routes:
     }
     return payload;
   };
-  // A callback hook: every response passes it, and an async one costs a promise and a microtask each time.
-  app.addHook('onSend', (request, reply, payload, done) => done(null, keep(request, reply, payload)));
+  // A callback hook: an async one costs a promise and a microtask each time.
+  const keepPublicAnswer: onSendHookHandler = (request, reply, payload, done) =>
+    done(null, keep(request, reply, payload));
+
+  // The hooks go on the cached routes only: every other request (a signed-in page, a payment) skips both.
+  app.addHook('onRoute', (route) => {
+    const cached = routes[route.url];
+    if (!cached || ![route.method].flat().includes('GET')) return;
+    route.onRequest = [...hooksOf(route.onRequest), serveKept(cached)];
+    route.onSend = [...hooksOf(route.onSend), keepPublicAnswer];
+  });
+}
+
+/** A route option's hooks as a list (Fastify takes one hook, a list of them, or none). */
+function hooksOf<H>(hooks: H | H[] | undefined): H[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
