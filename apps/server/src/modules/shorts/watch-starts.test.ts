@@ -149,3 +149,30 @@ it('a backlog of pages goes out in statements of at most a hundred pages, every 
   expect(counter.statements).toBe(3);
   expect((await openWatches(viewer.customerId)).map((row) => row.short_id)).toEqual([...ids].sort((a, b) => a - b));
 });
+
+it("a page's customer and time go once for all its shorts: an empty page among them shifts no one's watches", async () => {
+  const [a, b, c] = [await h.signUp(), await h.signUp(), await h.signUp()];
+  const [one, two] = await insertShorts(h.database.db, a.customerId, [
+    { title: '자리 하나', createdAt: h.clock.now() },
+    { title: '자리 둘', createdAt: h.clock.now() },
+  ]);
+  if (one === undefined || two === undefined) throw new Error('the fixture inserted no shorts');
+  const early = h.clock.now();
+  const late = new Date(early.getTime() + 7_000);
+  await startWatches(h.database.db, [
+    { customerId: a.customerId, shortIds: [], at: early },
+    { customerId: b.customerId, shortIds: [one, two], at: late },
+    { customerId: c.customerId, shortIds: [two], at: early },
+  ]);
+  expect(await openWatches(a.customerId)).toEqual([]);
+  expect((await openWatches(b.customerId)).map((row) => row.short_id)).toEqual([one, two].sort((x, y) => x - y));
+  expect((await openWatches(c.customerId)).map((row) => row.short_id)).toEqual([two]);
+  const started = await rowsOf<{ customer_id: number; started_at: Date }>(
+    h.database.db,
+    sql`select customer_id, started_at from short_views where customer_id in (${b.customerId}, ${c.customerId})`,
+  );
+  for (const row of started) {
+    expect(new Date(row.started_at).getTime()).toBe((row.customer_id === b.customerId ? late : early).getTime());
+  }
+  expect(started).toHaveLength(3);
+});

@@ -36,18 +36,21 @@ export async function openView(
  * The start of each served short without an unpaid watch of its customer, for one or more served pages at once
  * (`WatchStartQueue`): one row per (customer, short) pair, at the earliest time it was served. Built once:
  * every signed-in feed page sends it (drizzle built its text on each page before). Each list is one array
- * parameter, so the text is the same however many pages it carries.
+ * parameter, so the text is the same however many pages it carries. A page's customer and time go once per page
+ * (not once per short): its shorts name their page by its place in those lists.
  */
 const startWatchesStatement = builtOnce(
   sql`insert into short_views (short_id, customer_id, started_at)
-      select s.short_id, s.customer_id, min(s.started_at)
-        from unnest(${sql.placeholder('shortIds')}::int[], ${sql.placeholder('customerIds')}::int[],
-                    ${sql.placeholder('startedAts')}::timestamptz[]) as s(short_id, customer_id, started_at),
+      select s.short_id, p.customer_id, min(p.started_at)
+        from unnest(${sql.placeholder('customerIds')}::int[], ${sql.placeholder('startedAts')}::timestamptz[])
+               with ordinality as p(customer_id, started_at, page)
+        join unnest(${sql.placeholder('shortIds')}::int[], ${sql.placeholder('pageOf')}::int[]) as s(short_id, page)
+          on s.page = p.page,
              ${commitWithoutWaitingForDisk}
        where not exists (select 1 from short_views v
-                          where v.customer_id = s.customer_id and v.short_id = s.short_id
+                          where v.customer_id = p.customer_id and v.short_id = s.short_id
                             and v.rewarded_at is null)
-       group by s.short_id, s.customer_id`,
+       group by s.short_id, p.customer_id`,
 );
 
 /** Shorts served to one customer at one moment. */
@@ -64,19 +67,24 @@ export interface ServedPage {
  */
 export async function startWatches(executor: Executor, pages: readonly ServedPage[]): Promise<void> {
   const shortIds: number[] = [];
+  const pageOf: number[] = [];
   const customerIds: number[] = [];
   const startedAts: string[] = [];
   for (const page of pages) {
-    const at = page.at.toISOString();
+    if (page.shortIds.length === 0) continue;
+    customerIds.push(page.customerId);
+    startedAts.push(page.at.toISOString());
+    // Its place in the lists above, counted from 1 as `with ordinality` counts.
+    const place = customerIds.length;
     for (const id of page.shortIds) {
       shortIds.push(id);
-      customerIds.push(page.customerId);
-      startedAts.push(at);
+      pageOf.push(place);
     }
   }
   if (shortIds.length === 0) return;
   await startWatchesStatement(executor, {
     shortIds: `{${shortIds.join(',')}}`,
+    pageOf: `{${pageOf.join(',')}}`,
     customerIds: `{${customerIds.join(',')}}`,
     startedAts: `{${startedAts.join(',')}}`,
   });
