@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness';
@@ -21,6 +23,26 @@ it('a subscription cut short by closing (shutdown) resolves instead of failing w
     return sent;
   };
   await expect(notifications.subscribe('second_channel', () => undefined)).resolves.toBeTypeOf('function');
+});
+
+it('a subscription whose connection is cut while opening, after closing, resolves instead of failing', async () => {
+  // A database that accepts the connection and cuts it on our word, as a shutdown's or a dropped database's
+  // terminate does while a listener is still opening.
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => sockets.push(socket));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const { port } = server.address() as { port: number };
+    const notifications = new PgListener(`postgres://nobody:nothing@127.0.0.1:${port}/none`);
+    const subscribed = notifications.subscribe('cut_channel', () => undefined);
+    if (sockets.length === 0) await once(server, 'connection');
+    await notifications.close();
+    for (const socket of sockets) socket.destroy();
+    await expect(subscribed).resolves.toBeTypeOf('function');
+  } finally {
+    server.close();
+  }
 });
 
 it('a subscription delivers what is notified after it resolved', async () => {

@@ -91,8 +91,10 @@ export class PgListener {
       for (const channel of listening) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
     } catch (error) {
       // Refused or cut while opening: this client is dropped (`lost` is for the established one) and the
-      // caller, or the reconnect loop, tries again.
+      // caller, or the reconnect loop, tries again. Closed meanwhile (a shutdown, or a start that failed):
+      // there is nothing left to listen to, so no error either (a subscriber may no longer be awaited).
       await client.end().catch(() => undefined);
+      if (this.closed) return;
       throw error;
     }
     if (this.closed) {
