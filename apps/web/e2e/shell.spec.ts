@@ -96,21 +96,34 @@ test("Hangul renders with real glyphs in the browser's own fonts, not only the a
   expect(new Set(pixels.map((p) => p.data)).size).toBe(3);
 });
 
-test('the brand font is requested only after the first contentful paint, and then loads (ADR 0110)', async ({
+test('the brand font loads after the first contentful paint and takes over at the next page, not under the reader (ADR 0110, 0257)', async ({
   page,
 }) => {
   await page.goto('/login');
   await expect(page.getByText('체험용 계정', { exact: false })).toBeVisible();
-  // The faces were not in the first paint's CSS: they load once it is on screen, and the text switches to them.
-  await page.waitForFunction(() =>
-    [...document.fonts].some((face) => face.family.includes('Pretendard Variable') && face.status === 'loaded'),
-  );
-  const paintedAfter = await page.evaluate(() => {
+  // The faces were not in the first paint's CSS: they load once it is on screen and are laid out off screen.
+  await page.waitForFunction(() => document.documentElement.dataset.brandFont === 'ready');
+  const loaded = await page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.POSITIVE_INFINITY;
     const faces = performance
       .getEntriesByType('resource')
       .filter((entry) => /PretendardVariable.*\.woff2$/.test(entry.name));
-    return faces.length > 0 && faces.every((entry) => entry.startTime >= fcp);
+    return {
+      afterFirstPaint: faces.length > 0 && faces.every((entry) => entry.startTime >= fcp),
+      inUse: [...document.fonts].some(
+        (face) => face.family.includes('Pretendard Variable') && face.status === 'loaded',
+      ),
+    };
   });
-  expect(paintedAfter).toBe(true);
+  expect(loaded).toEqual({ afterFirstPaint: true, inUse: true });
+  // The page being read keeps the phone's font: nothing on it moves when the faces come.
+  const fontOf = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((element) => getComputedStyle(element).fontFamily);
+  expect(await fontOf('main')).not.toContain('Pretendard');
+  await page.getByRole('link', { name: '회원가입' }).click();
+  await expect(page).toHaveURL(/\/register$/);
+  expect(await fontOf('main')).toContain('Pretendard Variable');
 });

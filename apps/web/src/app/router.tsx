@@ -4,6 +4,7 @@ import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
 import { ListSkeleton, LoadingText, MypageSkeleton, PaymentSkeleton, Page as TitledPage } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
+import { useBrandFontAtPageChange } from './brand-font';
 import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
@@ -91,6 +92,7 @@ function NavigatorBridge() {
 }
 
 export function AppRoutes() {
+  useBrandFontAtPageChange();
   return (
     <>
       <NavigatorBridge />

@@ -1,6 +1,9 @@
+import { act, render } from '@testing-library/react';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadBrandFontAfterFirstPaint } from './brand-font';
-import { notYetWarmed, switchParts, textByStyle } from './brand-font-switch';
+import { loadBrandFontAfterFirstPaint, useBrandFontAtPageChange } from './brand-font';
+import { notYetWarmed, textByStyle } from './brand-font-warm-up';
 
 type Callback = (entries: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void;
 
@@ -38,7 +41,19 @@ function fakePaintObserver(supported: string[]) {
 afterEach(() => {
   vi.unstubAllGlobals();
   document.documentElement.classList.remove('brand-font');
+  delete document.documentElement.dataset.brandFont;
 });
+
+const brandFontOn = () => document.documentElement.classList.contains('brand-font');
+
+let goTo: (path: string) => void = () => undefined;
+
+/** The app's routes as far as the font cares: the page's path, changed by `goTo`. */
+function App() {
+  useBrandFontAtPageChange();
+  goTo = useNavigate();
+  return null;
+}
 
 describe('loadBrandFontAfterFirstPaint', () => {
   it('loads the faces once, at the first contentful paint and not before', () => {
@@ -62,7 +77,7 @@ describe('loadBrandFontAfterFirstPaint', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
-  it("switches the page to the brand font in one step, once the faces for the page's text have loaded, when idle", async () => {
+  it("is ready once the faces for the page's text have loaded and been laid out, and turns nothing on", async () => {
     const { paint } = fakePaintObserver(['paint']);
     document.body.innerHTML = '<p>체험용 계정</p>';
     let facesLoaded = (_faces: unknown[]) => {};
@@ -72,10 +87,12 @@ describe('loadBrandFontAfterFirstPaint', () => {
     loadBrandFontAfterFirstPaint(async () => undefined);
     paint('first-contentful-paint');
     await vi.waitFor(() => expect(fontsLoad).toHaveBeenCalledWith('1em "Pretendard Variable"', '체험용 계정'));
-    expect(document.documentElement.classList.contains('brand-font')).toBe(false);
+    expect(document.documentElement.dataset.brandFont).toBeUndefined();
     facesLoaded([]);
-    // Switched in an idle moment (at most a second away).
-    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 3000);
+    // Warmed in idle moments (each at most a second away).
+    await vi.waitFor(() => expect(document.documentElement.dataset.brandFont).toBe('ready'), 3000);
+    // The page being read keeps its font: text that moves under the reader's eyes is a layout shift.
+    expect(brandFontOn()).toBe(false);
   });
 
   it('lays the text out in the brand font off screen, style by style, before the switch, and leaves no trace', async () => {
@@ -92,7 +109,7 @@ describe('loadBrandFontAfterFirstPaint', () => {
     observer.observe(document.body, { childList: true, subtree: true });
     loadBrandFontAfterFirstPaint(async () => undefined);
     paint('first-contentful-paint');
-    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 5000);
+    await vi.waitFor(() => expect(document.documentElement.dataset.brandFont).toBe('ready'), 5000);
     observer.disconnect();
     expect(warmed).toEqual([
       '700 20px "Pretendard Variable" | 납부하기',
@@ -102,33 +119,48 @@ describe('loadBrandFontAfterFirstPaint', () => {
   });
 });
 
-describe('switching part by part', () => {
-  it('cuts the page into parts of at most 400 characters, splitting only what is longer', () => {
-    const long = '가'.repeat(300);
-    document.body.innerHTML = `<header>오굿페이</header><main><section id="a">${long}</section><section id="b"><p id="c">${long}</p><p id="d">${long}</p></section></main>`;
-    expect(switchParts(document.body).map((part) => part.id || part.tagName)).toEqual(['HEADER', 'a', 'c', 'd']);
+describe('useBrandFontAtPageChange', () => {
+  it('turns the brand font on at the first change of page after the faces are ready, and not before', () => {
+    render(
+      <MemoryRouter initialEntries={['/login']}>
+        <App />
+      </MemoryRouter>,
+    );
+    // A change of page before the faces are ready leaves the phone's font.
+    act(() => goTo('/register'));
+    expect(brandFontOn()).toBe(false);
+    document.documentElement.dataset.brandFont = 'ready';
+    // Ready, but the page being read does not change under the reader.
+    expect(brandFontOn()).toBe(false);
+    act(() => goTo('/login'));
+    expect(brandFontOn()).toBe(true);
+    expect(document.documentElement.dataset.brandFont).toBe('on');
   });
 
-  it('switches each part before the whole document, and leaves no part marked', async () => {
-    const { paint } = fakePaintObserver(['paint']);
-    const long = '나'.repeat(300);
-    document.body.innerHTML = `<main><section id="a">${long}</section><section id="b">${long}</section></main>`;
-    Object.defineProperty(document, 'fonts', { value: { load: async () => [] }, configurable: true });
-    const steps: string[] = [];
-    const observer = new MutationObserver((records) => {
-      for (const record of records) {
-        const target = record.target as Element;
-        if (target === document.documentElement && target.classList.contains('brand-font')) steps.push('document');
-        else if (target.classList.contains('brand-font-part')) steps.push(target.id);
-      }
-    });
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'], subtree: true });
-    loadBrandFontAfterFirstPaint(async () => undefined);
-    paint('first-contentful-paint');
-    await vi.waitFor(() => expect(document.documentElement.classList.contains('brand-font')).toBe(true), 5000);
-    observer.disconnect();
-    expect(steps).toEqual(['a', 'b', 'document']);
-    expect(document.querySelector('.brand-font-part')).toBeNull();
+  it('switches in the commit that shows the new page, before its frame is painted', () => {
+    let onWhenShown: boolean | undefined;
+    function NewPage() {
+      // A passive effect of the new page runs after every layout effect of its commit, and before the passive
+      // effects of the components above it: the font is on here only if it was turned on in that commit's
+      // layout phase, i.e. the page and the font are laid out together, once, before the frame is painted.
+      useEffect(() => {
+        onWhenShown = brandFontOn();
+      }, []);
+      return null;
+    }
+    function Pages() {
+      useBrandFontAtPageChange();
+      goTo = useNavigate();
+      return useLocation().pathname === '/payment' ? <NewPage /> : null;
+    }
+    document.documentElement.dataset.brandFont = 'ready';
+    render(
+      <MemoryRouter initialEntries={['/']}>
+        <Pages />
+      </MemoryRouter>,
+    );
+    act(() => goTo('/payment'));
+    expect(onWhenShown).toBe(true);
   });
 });
 

@@ -1,23 +1,18 @@
 import { runWhenIdle } from '../shared/idle-queue';
 
 const BRAND_FAMILY = '"Pretendard Variable"';
-/** Rounds of loading and warming before the switch, should the page's text keep needing new faces. */
+/** Rounds of loading and warming, should the page's text keep needing new faces. */
 const MAX_ROUNDS = 3;
 /** The most text laid out in one warm-up step: a step stays well under a long task (50 ms) on a slow phone. */
 const WARM_STEP_CHARS = 300;
-/** The most text switched to the brand font in one step (a part of the page, see `switchParts`). */
-const SWITCH_PART_CHARS = 400;
-/** Marks a part of the page already switched, before the whole document is (tokens.css). */
-const PART_CLASS = 'brand-font-part';
 
 /**
- * Loads the faces for the text on screen, lays that text out in the brand font off screen in small idle steps,
- * then turns the brand font on part by part and at last for the whole document, each step in an idle moment
- * (ADR 0142). A font's first use at each weight and size is what costs: on Lighthouse's slowed phone the
- * switch was one layout of 250–340 ms. Warmed beforehand, one step per weight and size, the switch is a
- * relayout of 50–170 ms, which the parts split into steps of a few tens of ms.
+ * Loads the faces for the text on screen and lays that text out in the brand font off screen, one small step
+ * per idle moment (ADR 0142). A font's first use at each weight and size is what costs: on Lighthouse's slowed
+ * phone, laying a page out in Pretendard cold was one layout of 250–340 ms. Warmed beforehand, the page
+ * change that turns the brand font on (`brand-font.ts`) lays its text out without that first-use cost.
  */
-export async function switchToBrandFont(): Promise<void> {
+export async function warmUpBrandFont(): Promise<void> {
   const warmed = new Map<string, Set<string>>();
   // The page may still be filling in (its data arriving): its new text can need new faces or styles.
   for (let round = 0; round < MAX_ROUNDS && document.fonts; round++) {
@@ -27,21 +22,6 @@ export async function switchToBrandFont(): Promise<void> {
     if (fresh.size === 0) break;
     await warmUp(fresh);
   }
-  const parts = switchParts(document.body);
-  for (const part of parts) await whenIdle(() => part.classList.add(PART_CLASS));
-  await whenIdle(() => {
-    document.documentElement.classList.add('brand-font');
-    for (const part of parts) part.classList.remove(PART_CLASS);
-  });
-}
-
-/**
- * The page cut into parts of at most SWITCH_PART_CHARS characters of text, in document order: an element
- * with more is split into its children. Text lying directly in a split element switches with the document.
- */
-export function switchParts(root: Element): Element[] {
-  if ((root.textContent?.length ?? 0) <= SWITCH_PART_CHARS || root.children.length === 0) return [root];
-  return [...root.children].filter((child) => child.tagName !== 'SCRIPT').flatMap(switchParts);
 }
 
 /**
