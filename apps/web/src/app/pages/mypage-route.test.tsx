@@ -51,12 +51,15 @@ function reply(body: unknown) {
 }
 
 let answerAutopay: () => void;
+/** The autopay setting's endpoint fails instead of answering. */
+let autopayFails = false;
 const calls: string[] = [];
 
 beforeEach(() => {
   idleJobs.length = 0;
   setToken('token');
   calls.length = 0;
+  autopayFails = false;
   const autopayAnswered = new Promise<void>((resolve) => {
     answerAutopay = resolve;
   });
@@ -64,6 +67,8 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (url: string) => {
       calls.push(url);
+      if (url.endsWith('/api/payment/autopay') && autopayFails)
+        return new Response(JSON.stringify({ success: false, code: 'INTERNAL', message: 'x' }), { status: 500 });
       if (url.endsWith('/api/payment/autopay'))
         return autopayAnswered.then(() => reply({ success: true, message: 'OK', data: autopay }));
       // My page's answer is its bare fields.
@@ -117,5 +122,27 @@ describe('/mypage composed', () => {
     expect(screen.getByTestId('autopay-card')).toBeInTheDocument();
     expect(screen.getByTestId('point-balance')).toHaveTextContent('1,200');
     expect(screen.queryByTestId('page-skeleton')).not.toBeInTheDocument();
+  });
+
+  it("shows the page when the autopay setting fails, with the card's retry, and does not ask again and again", async () => {
+    autopayFails = true;
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <MypageRoute />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByTestId('grade-card')).toBeInTheDocument();
+    await idle();
+    expect(await screen.findByText(/자동 납부 설정을 불러오지 못했어요/)).toBeInTheDocument();
+    // The card's own request over the failed answer has failed too, and idle moments pass: the page stays.
+    await waitFor(() => expect(calls.filter((url) => url.endsWith('/api/payment/autopay')).length).toBe(2));
+    await idle();
+    await idle();
+    expect(screen.getByText(/자동 납부 설정을 불러오지 못했어요/)).toBeInTheDocument();
+    // Once for the page, once more when the card mounts over the failed answer: not a loop of skeleton and card.
+    expect(screen.getByTestId('grade-card')).toBeInTheDocument();
+    expect(calls.filter((url) => url.endsWith('/api/payment/autopay')).length).toBeLessThanOrEqual(2);
   });
 });

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
-import { useAutopay } from '../../features/bills/api/autopay-api';
+import { useAutopayAnswered } from '../../features/bills/api/autopay-api';
 import MypagePage from '../../features/mypage/mypage-page';
 
 // Features do not import each other: the app puts the bills feature's autopay card and suspension notice into
@@ -37,11 +37,11 @@ function useAutopayCard(): ComponentType | null {
  * on this page).
  */
 export default function MypageRoute() {
-  const autopay = useAutopay();
+  const autopayAnswered = useAutopayAnswered();
   const AutopayCard = useAutopayCard();
   return (
     <MypagePage
-      composing={autopay.isPending || !AutopayCard}
+      composing={!(autopayAnswered && AutopayCard)}
       notice={
         <Suspense fallback={null}>
           <SuspensionStatus />

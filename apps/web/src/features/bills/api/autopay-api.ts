@@ -7,6 +7,17 @@ export function useAutopay() {
   return useQuery({ queryKey: dataKeys.autopay, queryFn: () => callEndpoint(api.get).then((body) => body.data) });
 }
 
+/**
+ * Whether the autopay setting has answered once, with the setting or an error: what a page composing the
+ * autopay card waits for before showing it, so the card arrives at its full height. Not `isPending`: the card,
+ * mounting after a failed answer, asks again, and with no data the query is pending again meanwhile, which
+ * would take the page back to its skeleton and the card off it, over and over.
+ */
+export function useAutopayAnswered(): boolean {
+  const setting = useAutopay();
+  return setting.data !== undefined || setting.errorUpdatedAt > 0;
+}
+
 /** A change of the autopay setting: its answer replaces the cached setting; a refusal reloads it. */
 function useAutopayChange<V>(call: (value: V) => ReturnType<typeof callEndpoint<typeof api.get>>) {
   const client = useQueryClient();

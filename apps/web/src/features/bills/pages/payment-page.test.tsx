@@ -1,3 +1,4 @@
+import type { AutopaySetting } from '@ohgood/contract/autopay';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -59,10 +60,24 @@ function json(body: unknown, statusCode = 200) {
 
 /** Autopay is debiting the lines right now (docs/rules/bills-and-grades.md#B18). */
 let autopayCollecting = false;
+/** Released when a test lets the autopay setting answer (undefined: the endpoint answers 404). */
+let autopayAnswered: Promise<void> | undefined;
+
+const pendingAutopay: AutopaySetting = {
+  autopay: true,
+  account: '123-****-901',
+  accountName: '국민',
+  state: 'pending',
+  pendingReason: 'consent',
+  verified: false,
+  consentVersion: null,
+  verification: null,
+};
 
 beforeEach(() => {
   setToken('token');
   autopayCollecting = false;
+  autopayAnswered = undefined;
   info = makeInfo();
   status = normalStatus;
   calls = [];
@@ -73,6 +88,8 @@ beforeEach(() => {
       const method = init.method ?? 'GET';
       calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined });
       if (url === '/api/payment/info') return json(info);
+      if (url === '/api/payment/autopay' && autopayAnswered)
+        return autopayAnswered.then(() => json({ success: true, message: 'OK', data: pendingAutopay }));
       if (url === '/api/payment/statements') return json({ success: true, message: 'OK', data: status });
       if (url === '/api/payment/extension') {
         info = makeInfo({ extension: true });
@@ -102,8 +119,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function renderPage(client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
@@ -130,6 +146,37 @@ describe('/payment page', () => {
       '이전 달 이용분을 모두 납부하면 선택할 수 있어요.',
     );
     expect(screen.getAllByTestId('locked-reason')).toHaveLength(1);
+  });
+
+  it('keeps its skeleton until the autopay setting answers too, so the card never pushes the statements down', async () => {
+    let answer = () => {};
+    autopayAnswered = new Promise<void>((resolve) => (answer = resolve));
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    renderPage(client);
+    // The autopay request went out beside the page's own, not after their answers.
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/payment/statements'));
+    expect(calls.map((c) => c.url)).toContain('/api/payment/autopay');
+    // The page's own answers are in, and still only the skeleton shows.
+    await waitFor(() =>
+      expect(client.getQueryCache().findAll({ predicate: (q) => q.state.status === 'success' })).toHaveLength(2),
+    );
+    expect(screen.getByTestId('page-skeleton')).toBeInTheDocument();
+    expect(screen.queryByTestId('due-2026-10')).toBeNull();
+    answer();
+    // The card comes with its full height in the same render as the statements under it.
+    expect(await screen.findByTestId('due-2026-10')).toBeInTheDocument();
+    expect(screen.getByTestId('autopay-card')).toHaveTextContent('자동 납부 (대기 중)');
+    expect(screen.queryByText('자동 납부 설정을 불러오는 중...')).toBeNull();
+  });
+
+  it("shows the page when the autopay setting fails, with the card's retry, and does not ask again and again", async () => {
+    // The endpoint answers 404 here (autopayAnswered unset).
+    renderPage();
+    expect(await screen.findByText(/자동 납부 설정을 불러오지 못했어요/)).toBeInTheDocument();
+    expect(screen.getByTestId('due-2026-10')).toBeInTheDocument();
+    // Once for the page, once more when the card mounts over a failed answer: not a loop of skeleton and card.
+    await waitFor(() => expect(screen.queryByTestId('page-skeleton')).toBeNull());
+    expect(calls.filter((c) => c.url === '/api/payment/autopay').length).toBeLessThanOrEqual(2);
   });
 
   it('tells of a limit change by risk on the available card, in the notice’s words', async () => {
