@@ -40,13 +40,6 @@ const factsStatement = builtOnce<{ shortId: number | null; type: MyReaction | nu
          and ${shortSubscriptions.targetId} = any(${sql.placeholder('creatorIds')}::int[])`,
 );
 
-/** The distinct ids of `ids` not `known`, in order: a page's few ids, where a scan costs less than building a set. */
-function unknownOf(ids: readonly number[], known: (id: number) => boolean): number[] {
-  const unknown: number[] = [];
-  for (const id of ids) if (!known(id) && !unknown.includes(id)) unknown.push(id);
-  return unknown;
-}
-
 /**
  * Per-viewer memory of reactions and subscriptions, so a signed-in reader paging the feed costs no queries
  * once their rows for those shorts are known. Kept exact by its cache (`caches.ts`, 'viewer-facts'): a
@@ -67,8 +60,8 @@ export function createViewerState(db: Db, known: Cache<number, KnownFacts>): Vie
   return {
     async facts(viewer, shortIds, creatorIds) {
       const entry = entryOf(viewer);
-      const missingShorts = unknownOf(shortIds, (id) => entry.reactions.has(id));
-      const missingCreators = unknownOf(creatorIds, (id) => id === viewer || entry.subscriptions.has(id));
+      const missingShorts = [...new Set(shortIds)].filter((id) => !entry.reactions.has(id));
+      const missingCreators = [...new Set(creatorIds)].filter((id) => id !== viewer && !entry.subscriptions.has(id));
       const rows =
         missingShorts.length + missingCreators.length > 0
           ? await factsStatement(db, { viewer, shortIds: missingShorts, creatorIds: missingCreators })
