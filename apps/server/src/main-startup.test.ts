@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAlive } from './db/embedded';
 import { freePort } from './lib/free-port';
 import { DEMO_CUSTOMER } from './seed/demo-customer';
-import { startTcpProxy } from './test/tcp-proxy';
+import { startDatabaseProxy } from './test/tcp-proxy';
 import { createTestDatabaseUrl } from './test/test-database';
 
 /* The real entry point, started as a process: a dependency that is down at start-up is named in its message. */
@@ -106,25 +106,14 @@ it('spawns the embedded PostgreSQL before reading the whole configuration, and s
 
 it('waits for a database that is down at start-up, answering probes meanwhile, and starts once it is back', async () => {
   const target = await createTestDatabaseUrl();
-  const direct = new URL(target.url);
-  const socketDir = direct.searchParams.get('host');
-  const proxy = await startTcpProxy(
-    socketDir ? { path: `${socketDir}/.s.PGSQL.${direct.port}` } : { host: direct.hostname, port: Number(direct.port) },
-  );
   // Both roles' URLs through the proxy: the whole database is away, not one role's connection.
-  const viaProxy = (raw: string) => {
-    const url = new URL(raw);
-    url.searchParams.delete('host');
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    return url;
-  };
-  const url = viaProxy(target.url);
+  const { proxy, via } = await startDatabaseProxy(target.url);
+  const url = new URL(via(target.url));
   await proxy.cut();
   const port = await freePort();
   const { child, output } = spawnMain({
     DATABASE_URL: url.toString(),
-    MIGRATION_DATABASE_URL: viaProxy(target.ownerUrl).toString(),
+    MIGRATION_DATABASE_URL: via(target.ownerUrl),
     PORT: String(port),
     JWT_SECRET: 'startup-test-secret-startup-test-secret',
     RUN_JOBS: 'false',

@@ -8,7 +8,7 @@ import { testConfig } from '../lib/config';
 import { bearer } from '../test/harness';
 import { ledgerSum, pointBalance } from '../test/ledger-assertions';
 import { createMerchant } from '../test/merchant-fixture';
-import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy';
+import { startDatabaseProxy, type TcpProxy } from '../test/tcp-proxy';
 import { createTestDatabaseUrl } from '../test/test-database';
 
 /*
@@ -23,16 +23,9 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 beforeAll(async () => {
   const target = await createTestDatabaseUrl();
   drop = target.drop;
-  const url = new URL(target.url);
-  // The embedded PostgreSQL is reached on its Unix socket (`?host=<dir>`), an external one over TCP.
-  const socketDir = url.searchParams.get('host');
-  proxy = await startTcpProxy(
-    socketDir ? { path: `${socketDir}/.s.PGSQL.${url.port}` } : { host: url.hostname, port: Number(url.port) },
-  );
-  url.searchParams.delete('host');
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
-  database = await connectDatabase(url.toString(), { kind: target.kind, migrate: false });
+  const started = await startDatabaseProxy(target.url);
+  proxy = started.proxy;
+  database = await connectDatabase(started.via(target.url), { kind: target.kind, migrate: false });
   app = await buildApp({
     config: testConfig(),
     database,

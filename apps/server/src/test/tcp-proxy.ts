@@ -9,6 +9,12 @@ export interface TcpProxy {
   port: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /**
+   * Cuts every open connection without telling its client, as a restart the client has not heard of yet
+   * (a connection idle in a pool): the server's side is closed, and the client meets a reset only when it
+   * next writes. New connections pass as before.
+   */
+  severQuietly(): void;
   close(): Promise<void>;
 }
 
@@ -17,6 +23,7 @@ export type ProxyTarget = { host: string; port: number } | { path: string };
 
 export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const severs = new Set<() => void>();
   let server: Server | undefined;
   let port = 0;
 
@@ -30,8 +37,23 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
           socket.on('error', () => undefined);
         }
         client.pipe(upstream).pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
+        let severed = false;
+        const sever = () => {
+          severed = true;
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          upstream.destroy();
+          client.on('data', () => reset(client));
+          client.resume();
+        };
+        severs.add(sever);
+        client.on('close', () => {
+          severs.delete(sever);
+          upstream.destroy();
+        });
+        upstream.on('close', () => {
+          if (!severed) client.destroy();
+        });
       });
       next.once('error', reject);
       next.listen(port, '127.0.0.1', () => {
@@ -45,11 +67,7 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
   const stop = async () => {
     const current = server;
     server = undefined;
-    for (const socket of sockets) {
-      // A TCP peer sees a reset, as from a server that died; a Unix socket has no reset, only a close.
-      if (socket.remoteFamily) socket.resetAndDestroy();
-      else socket.destroy();
-    }
+    for (const socket of sockets) reset(socket);
     if (current) await new Promise<void>((resolve) => current.close(() => resolve()));
   };
 
@@ -60,6 +78,37 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
     },
     cut: stop,
     restore: listen,
+    severQuietly() {
+      for (const sever of severs) sever();
+      severs.clear();
+    },
     close: stop,
   };
+}
+
+/** A TCP peer sees a reset, as from a server that died; a Unix socket has no reset, only a close. */
+function reset(socket: Socket): void {
+  if (socket.remoteFamily) socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+/**
+ * A proxy in front of the PostgreSQL server a connection URL names, and `via(url)`: a URL of that server
+ * (any role) rewritten to go through the proxy. The embedded PostgreSQL is reached on its Unix socket
+ * (`?host=<dir>`), an external one over TCP.
+ */
+export async function startDatabaseProxy(databaseUrl: string): Promise<{ proxy: TcpProxy; via(url: string): string }> {
+  const direct = new URL(databaseUrl);
+  const socketDir = direct.searchParams.get('host');
+  const proxy = await startTcpProxy(
+    socketDir ? { path: `${socketDir}/.s.PGSQL.${direct.port}` } : { host: direct.hostname, port: Number(direct.port) },
+  );
+  const via = (raw: string) => {
+    const url = new URL(raw);
+    url.searchParams.delete('host');
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    return url.toString();
+  };
+  return { proxy, via };
 }
