@@ -239,6 +239,7 @@ function survivesOutages(pool: pg.Pool): void {
     releaseWhenFirstStatementFails(client);
   });
   pool.on('acquire', (client) => checkedOut.add(client));
+  releaseOncePerCheckout(pool);
 }
 
 /** Clients just checked out whose first statement has not been sent yet. */
@@ -249,7 +250,7 @@ const checkedOut = new WeakSet<pg.PoolClient>();
  * connection was cut while idle in the pool) the client is never released, and after `max` of those the
  * pool had nothing left to give: the app stayed at 503 after the database came back. So when a checkout's
  * first statement fails on a dead connection, the client is released here (and destroyed by the pool, as
- * it is no longer queryable); a release by its caller afterwards is a no-op.
+ * it is no longer queryable); a release by its caller afterwards is a no-op (`releaseOncePerCheckout`).
  */
 function releaseWhenFirstStatementFails(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -257,17 +258,45 @@ function releaseWhenFirstStatementFails(client: pg.PoolClient): void {
     const result = query(...args);
     if (!checkedOut.delete(client) || !(result instanceof Promise)) return result;
     const release = client.release;
-    let released = false;
-    client.release = (error?: Error | boolean) => {
-      if (released) return;
-      released = true;
-      release(error);
-    };
     result.catch((error: unknown) => {
-      if (isDependencyOutage(error)) client.release(error instanceof Error ? error : true);
+      if (isDependencyOutage(error)) release(error instanceof Error ? error : true);
     });
     return result;
   }) as typeof client.query;
+}
+
+type Release = (error?: Error | boolean) => void;
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, release: Release) => void;
+
+/**
+ * Every checkout's release acts on its first call only; later calls do nothing. The pool's own throws on a
+ * second call, and a checkout whose first statement failed is released twice: above, and by its holder. It
+ * is made at checkout because `pool.connect(callback)` hands its caller the release function itself:
+ * graphile-worker keeps it for its LISTEN connection and calls it from code it does not await, so after a
+ * database restart that second release was an unhandled rejection, which ends the process. Per checkout,
+ * not per client: a late call never releases the client's next checkout.
+ */
+function releaseOncePerCheckout(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as { (): Promise<pg.PoolClient>; (callback: ConnectCallback): void };
+  pool.connect = ((callback?: ConnectCallback) =>
+    callback
+      ? connect((error, client, release) => callback(error, client, client ? releasedOnce(client) : release))
+      : connect().then((client) => {
+          releasedOnce(client);
+          return client;
+        })) as typeof pool.connect;
+}
+
+/** Replaces the checkout's release with one that ignores every call after the first, and returns it. */
+function releasedOnce(client: pg.PoolClient): Release {
+  const release: Release = client.release;
+  let released = false;
+  client.release = (error) => {
+    if (released) return;
+    released = true;
+    release(error);
+  };
+  return client.release;
 }
 
 /** Runs `work` holding the start-up advisory lock (on its own connection, handed to `work`). */

@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isDependencyOutage } from '../lib/unavailable';
-import { openTestDatabase } from '../test/test-database';
-import type { Database } from './client';
+import { startDatabaseProxy } from '../test/tcp-proxy';
+import { openTestDatabase, type TestDatabase } from '../test/test-database';
+import { connectDatabase } from './client';
 import { PgListener } from './pg-listener';
 
 /*
@@ -10,7 +11,7 @@ import { PgListener } from './pg-listener';
  * ends a backend (`pg_terminate_backend`, the same 57P01 a `pg_ctl restart -m fast` sends to every one).
  * Vitest fails a file on any uncaught error, so these also prove the process would not have crashed.
  */
-let database: Database;
+let database: TestDatabase;
 let admin: pg.Client;
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -79,4 +80,45 @@ it('the LISTEN connection, killed, reconnects, listens again and tells its liste
     )
     .toBe(true);
   await listener.close();
+});
+
+/** `pool.connect(callback)`: the client and the release function the pool hands with it. */
+const checkOut = (pool: pg.Pool) =>
+  new Promise<{ client: pg.PoolClient; release: (error?: Error | boolean) => void }>((resolve, reject) =>
+    pool.connect((error, client, release) => (client ? resolve({ client, release }) : reject(error))),
+  );
+
+it('a connection cut unseen fails its first statement and leaves the pool; its holder’s own release then does nothing', async () => {
+  const { proxy, via } = await startDatabaseProxy(database.url);
+  const own = await connectDatabase(via(database.url), { kind: database.kind, migrate: false });
+  try {
+    const idle = await checkOut(own.pool);
+    idle.release();
+    proxy.severQuietly();
+    // The holder keeps the release it was handed, as graphile-worker does for its LISTEN connection.
+    const { client, release } = await checkOut(own.pool);
+    const failure = await client.query('LISTEN "outage_channel"').catch((error: unknown) => error);
+    expect(isDependencyOutage(failure)).toBe(true);
+    // Released already (on the failed first statement) and dropped: the holder's release is ignored.
+    await expect.poll(() => own.pool.totalCount).toBe(0);
+    expect(() => release()).not.toThrow();
+    expect((await own.pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  } finally {
+    await own.close();
+    await proxy.close();
+  }
+});
+
+it('a release acts once per checkout: a late one never returns the client’s next checkout, and an error still drops it', async () => {
+  const first = await checkOut(database.pool);
+  first.release();
+  const second = await checkOut(database.pool);
+  expect(second.client).toBe(first.client);
+  const idle = database.pool.idleCount;
+  first.release();
+  expect(database.pool.idleCount).toBe(idle);
+  const total = database.pool.totalCount;
+  second.release(new Error('broken'));
+  expect(database.pool.totalCount).toBe(total - 1);
+  expect(() => second.client.release()).not.toThrow();
 });

@@ -6,6 +6,7 @@ import { ManualClock } from '../lib/clock';
 import { isDependencyOutage } from '../lib/unavailable';
 import type { BankStatements } from '../modules/bank/gateway';
 import { deferred } from '../test/deferred';
+import { startDatabaseProxy } from '../test/tcp-proxy';
 import { openTestDatabase, type TestDatabase } from '../test/test-database';
 import { type JobQueue, startJobQueue } from './queue';
 import { type ClusterWork, calendarJob, catchUpJob, type RegisteredJob } from './registry';
@@ -44,15 +45,29 @@ afterAll(async () => {
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
 
+/** A log that keeps its error lines' messages. */
+function errorLog() {
+  const errors: string[] = [];
+  const log = { ...quiet, error: (_meta: object, message: string) => errors.push(message) };
+  return { log: log as unknown as FastifyBaseLogger, errors };
+}
+
 /** A database restart as each connection sees it: every backend on the test database but ours is ended. */
 const restartDatabase = () =>
   admin.query(
     'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
   );
 
-/** One app instance: its own pool (the runtime role) and worker; `outcomes` are its calendar runs. */
-async function instance(clock: ManualClock, jobs: readonly RegisteredJob[], bank?: BankStatements) {
-  const own: Database = await connectDatabase(database.url, { kind: database.kind, migrate: false });
+/**
+ * One app instance: its own pool (the runtime role, on `url`: the test database unless given) and worker;
+ * `outcomes` are its calendar runs.
+ */
+async function instance(
+  clock: ManualClock,
+  jobs: readonly RegisteredJob[],
+  { bank, url = database.url, log = quiet }: { bank?: BankStatements; url?: string; log?: FastifyBaseLogger } = {},
+) {
+  const own: Database = await connectDatabase(url, { kind: database.kind, migrate: false });
   const outcomes: JobOutcome[] = [];
   const failures: unknown[] = [];
   const work: ClusterWork = {
@@ -69,9 +84,10 @@ async function instance(clock: ManualClock, jobs: readonly RegisteredJob[], bank
       else outcomes.push(outcome);
     },
   };
-  const queue: JobQueue = await startJobQueue(own.pool, work, quiet, jobs);
+  const queue: JobQueue = await startJobQueue(own.pool, work, log, jobs);
   return {
     queue,
+    pool: own.pool,
     outcomes,
     failures,
     async close() {
@@ -153,8 +169,8 @@ it('the database restarts in the middle of a run: it rolls back, and the catch-u
     },
   };
   const [a, b] = await Promise.all([
-    instance(clock, [job, catchUpJob], bank),
-    instance(clock, [job, catchUpJob], bank),
+    instance(clock, [job, catchUpJob], { bank }),
+    instance(clock, [job, catchUpJob], { bank }),
   ]);
   try {
     await a.queue.add(job, due);
@@ -183,5 +199,59 @@ it('the database restarts in the middle of a run: it rolls back, and the catch-u
     expect([...a.failures, ...b.failures]).toHaveLength(1);
   } finally {
     await Promise.all([a.close(), b.close()]);
+  }
+}, 60_000);
+
+/** The backends holding the worker's LISTEN (the library's listening connection). */
+const listeners = async () =>
+  (
+    await admin.query<{ pid: number }>(
+      `select pid from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`,
+    )
+  ).rows.map((r) => r.pid);
+
+/** The PostgreSQL backend a pool client talks to (node-postgres keeps it, untyped). */
+const backendOf = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID;
+
+it('the database restarts under the worker’s LISTEN and the pool hands it a connection cut unseen: nothing escapes, and a new job runs', async () => {
+  const due = new Date('2027-07-16T00:05:00+09:00');
+  const clock = new ManualClock(due);
+  const job = calendarJob('auto-extension');
+  const escaped: unknown[] = [];
+  const keepEscaped = (reason: unknown) => {
+    if (!isDependencyOutage(reason)) escaped.push(reason);
+  };
+  process.prependListener('unhandledRejection', keepEscaped);
+  const { proxy, via } = await startDatabaseProxy(database.url);
+  const { log, errors } = errorLog();
+  const a = await instance(clock, [job], { url: via(database.url), log });
+  try {
+    await expect.poll(listeners, { timeout: 20_000 }).toHaveLength(1);
+    const [listening] = await listeners();
+    // Connections idle in the pool, as the worker's polls leave them: more than its polls can take (one
+    // each, failing) before the worker listens again.
+    const held = await Promise.all([1, 2, 3, 4].map(() => a.pool.connect()));
+    for (const client of held) client.release();
+    // The restart reaches the LISTEN connection first; the pool's idle ones are gone as well, but their
+    // clients have not heard of it when the worker listens again on one of them.
+    a.pool.on('release', (_error, client) => {
+      if (backendOf(client) === listening) proxy.severQuietly();
+    });
+    await admin.query('select pg_terminate_backend($1)', [listening]);
+    await expect
+      .poll(async () => (await listeners()).filter((pid) => pid !== listening), { timeout: 30_000 })
+      .toHaveLength(1);
+    // The worker lost its LISTEN to the restart, then again to a cut connection, and listens again.
+    expect(errors.filter((message) => message.includes('notify listener')).length).toBeGreaterThanOrEqual(2);
+    expect(escaped).toEqual([]);
+
+    await a.queue.add(job, due);
+    await expect.poll(async () => (await runsOf('auto-extension', '2027-07')).length, { timeout: 20_000 }).toBe(1);
+    expect(a.outcomes.filter((o) => o.ran)).toHaveLength(1);
+    expect(escaped).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', keepEscaped);
+    await a.close();
+    await proxy.close();
   }
 }, 60_000);

@@ -53,6 +53,8 @@ export async function startJobQueue(
     };
   }
   const runner = await run({
+    // The pool's releases act once per checkout (db/client.ts): after a database restart the library's
+    // LISTEN connection can be released twice, and a second release would otherwise end the process.
     pgPool: pool,
     schema: JOB_QUEUE_SCHEMA,
     taskList,
