@@ -39,6 +39,15 @@ function mainThread(lhr) {
   return `main thread: ${groups.join(', ')}\n    scripts: ${scripts.join(', ')}\n    long tasks: ${tasks.join(', ') || 'none'}`;
 }
 
+/** What moved in a report's layout shifts, largest first, as short text (empty when nothing moved). */
+function shifted(lhr) {
+  const items = lhr.audits['layout-shifts']?.details?.items ?? [];
+  return items
+    .slice(0, 3)
+    .map((item) => `${item.node?.selector ?? '?'} ${item.score?.toFixed(3) ?? '?'}`)
+    .join(', ');
+}
+
 const { browser, port, close } = await startLighthouseBrowser(used);
 
 try {
@@ -71,8 +80,9 @@ try {
       const tbts = lhrs.map((lhr) => Math.round(lhr.audits['total-blocking-time'].numericValue)).join('/');
       const shifts = lhrs.map((lhr) => lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)).join('/');
       const index = lhrs.map((lhr) => Math.round(lhr.environment?.benchmarkIndex ?? 0)).join('/');
+      const moved = lhrs.map(shifted).find((text) => text !== '');
       console.log(
-        `  ${base}: performance ${score(median)} (runs ${lhrs.map(score).join('/')}), a11y ${Math.round(median.categories.accessibility.score * 100)}, TBT ${shown('total-blocking-time')} (runs ${tbts}), FCP ${shown('first-contentful-paint')}, LCP ${shown('largest-contentful-paint')}, CLS ${shown('cumulative-layout-shift')} (runs ${shifts}); benchmark index ${index}\n    ${mainThread(median)}`,
+        `  ${base}: performance ${score(median)} (runs ${lhrs.map(score).join('/')}), a11y ${Math.round(median.categories.accessibility.score * 100)}, TBT ${shown('total-blocking-time')} (runs ${tbts}), FCP ${shown('first-contentful-paint')}, LCP ${shown('largest-contentful-paint')}, CLS ${shown('cumulative-layout-shift')} (runs ${shifts}); benchmark index ${index}\n    ${mainThread(median)}${moved ? `\n    shifted: ${moved}` : ''}`,
       );
     }
   }

@@ -1,10 +1,12 @@
 // `node scripts/web-trace.mjs <base URL> <path>…`: loads each page of a running app in Chromium with the CPU
 // slowed down four times (as Lighthouse's mobile profile does) and prints what the main thread did: first
 // and largest paint, the long tasks and their blocking time (TBT: each task's time over 50 ms, from first
-// paint to 5 s after load). A Chromium trace of each load is written beside it for DevTools' Performance
-// panel (TRACE_DIR, default a temp directory). Used for docs/performance.md; CHROME_PATH picks the browser.
+// paint to 5 s after load), and the layout and style work after the first paint in units the machine's load
+// does not change (layouts, objects laid out, elements styled). A Chromium trace of each load is written
+// beside it for DevTools' Performance panel (TRACE_DIR, default a temp directory). Used for
+// docs/performance.md; CHROME_PATH picks the browser.
 // TRACE_LOGIN=email:password loads the pages signed in as that customer.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -43,6 +45,26 @@ function observe() {
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 }
 
+/**
+ * The layout and style work after the first contentful paint in a trace, in units the machine's load does not
+ * change: layouts and the objects they laid out (`dirtyObjects`), style updates and the elements they styled.
+ * Read on the renderer thread that painted the page's first content.
+ */
+function layoutWork(tracePath) {
+  const trace = JSON.parse(readFileSync(tracePath, 'utf8'));
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint');
+  if (!fcp) return null;
+  const onPage = events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X' && e.ts >= fcp.ts);
+  const layouts = onPage.filter((e) => e.name === 'Layout');
+  const styles = onPage.filter((e) => e.name === 'UpdateLayoutTree');
+  return {
+    layouts: layouts.length,
+    objects: layouts.reduce((sum, e) => sum + (e.args?.beginData?.dirtyObjects ?? 0), 0),
+    styled: styles.reduce((sum, e) => sum + (e.args?.elementCount ?? 0), 0),
+  };
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH,
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -66,13 +88,24 @@ try {
       const afterFcp = t.longTasks.filter((task) => task.start + task.duration > t.fcp);
       const tbt = afterFcp.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
       const longest = Math.max(0, ...t.longTasks.map((task) => task.duration));
-      results.push({ fcp: t.fcp, lcp: t.lcp, tbt, tasks: t.longTasks.length, longest, tracePath });
+      results.push({
+        fcp: t.fcp,
+        lcp: t.lcp,
+        tbt,
+        tasks: t.longTasks.length,
+        longest,
+        tracePath,
+        work: layoutWork(tracePath),
+      });
       await context.close();
     }
     const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[Math.floor((results.length - 1) / 2)];
     const ms = (n) => `${Math.round(n)} ms`;
+    const work = results
+      .map((r) => (r.work ? `${r.work.layouts} (${r.work.objects} objects), ${r.work.styled} styled` : '?'))
+      .join(' / ');
     console.log(
-      `${path}: FCP ${ms(median('fcp'))}, LCP ${ms(median('lcp'))}, TBT ${ms(median('tbt'))} (runs ${results.map((r) => Math.round(r.tbt)).join('/')}), long tasks ${median('tasks')}, longest ${ms(median('longest'))}; traces ${results.map((r) => r.tracePath).join(' ')}`,
+      `${path}: FCP ${ms(median('fcp'))}, LCP ${ms(median('lcp'))}, TBT ${ms(median('tbt'))} (runs ${results.map((r) => Math.round(r.tbt)).join('/')}), long tasks ${median('tasks')}, longest ${ms(median('longest'))}; layouts after the first paint ${work}; traces ${results.map((r) => r.tracePath).join(' ')}`,
     );
   }
 } finally {
