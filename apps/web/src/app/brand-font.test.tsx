@@ -2,7 +2,7 @@ import { act, render } from '@testing-library/react';
 import { useEffect } from 'react';
 import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadBrandFontAfterFirstPaint, useBrandFontAtPageChange } from './brand-font';
+import { BrandFontAtPageChange, loadBrandFontAfterFirstPaint } from './brand-font';
 import { notYetWarmed, textByStyle } from './brand-font-warm-up';
 
 type Callback = (entries: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void;
@@ -50,9 +50,8 @@ let goTo: (path: string) => void = () => undefined;
 
 /** The app's routes as far as the font cares: the page's path, changed by `goTo`. */
 function App() {
-  useBrandFontAtPageChange();
   goTo = useNavigate();
-  return null;
+  return <BrandFontAtPageChange />;
 }
 
 describe('loadBrandFontAfterFirstPaint', () => {
@@ -119,7 +118,7 @@ describe('loadBrandFontAfterFirstPaint', () => {
   });
 });
 
-describe('useBrandFontAtPageChange', () => {
+describe('BrandFontAtPageChange', () => {
   it('turns the brand font on at the first change of page after the faces are ready, and not before', () => {
     render(
       <MemoryRouter initialEntries={['/login']}>
@@ -141,17 +140,22 @@ describe('useBrandFontAtPageChange', () => {
     let onWhenShown: boolean | undefined;
     function NewPage() {
       // A passive effect of the new page runs after every layout effect of its commit, and before the passive
-      // effects of the components above it: the font is on here only if it was turned on in that commit's
-      // layout phase, i.e. the page and the font are laid out together, once, before the frame is painted.
+      // effects of the components after it (the switch comes after it here): the font is on here only if it
+      // was turned on in that commit's layout phase, i.e. the page and the font are laid out together, once,
+      // before the frame is painted.
       useEffect(() => {
         onWhenShown = brandFontOn();
       }, []);
       return null;
     }
     function Pages() {
-      useBrandFontAtPageChange();
       goTo = useNavigate();
-      return useLocation().pathname === '/payment' ? <NewPage /> : null;
+      return (
+        <>
+          {useLocation().pathname === '/payment' ? <NewPage /> : null}
+          <BrandFontAtPageChange />
+        </>
+      );
     }
     document.documentElement.dataset.brandFont = 'ready';
     render(

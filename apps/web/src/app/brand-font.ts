@@ -42,7 +42,7 @@ export function loadBrandFontAfterFirstPaint(
  * page and the font are laid out together, once, before that frame is painted, in the moment the screen is
  * changing anyway.
  */
-export function useBrandFontAtPageChange(): void {
+export function BrandFontAtPageChange(): null {
   const { pathname } = useLocation();
   const shown = useRef(pathname);
   useLayoutEffect(() => {
@@ -53,4 +53,6 @@ export function useBrandFontAtPageChange(): void {
     root.classList.add('brand-font');
     root.dataset.brandFont = 'on';
   }, [pathname]);
+  // A component of its own, not a hook of the routes: only it renders again at each change of page.
+  return null;
 }

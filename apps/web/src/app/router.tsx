@@ -4,7 +4,7 @@ import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
 import { ListSkeleton, LoadingText, MypageSkeleton, PaymentSkeleton, Page as TitledPage } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
-import { useBrandFontAtPageChange } from './brand-font';
+import { BrandFontAtPageChange } from './brand-font';
 import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
@@ -92,10 +92,10 @@ function NavigatorBridge() {
 }
 
 export function AppRoutes() {
-  useBrandFontAtPageChange();
   return (
     <>
       <NavigatorBridge />
+      <BrandFontAtPageChange />
       <Toaster />
       <ConfirmHost />
       <Routes>
