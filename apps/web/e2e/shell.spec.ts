@@ -117,13 +117,10 @@ test('the brand font loads after the first contentful paint and takes over at th
   });
   expect(loaded).toEqual({ afterFirstPaint: true, inUse: true });
   // The page being read keeps the phone's font: nothing on it moves when the faces come.
-  const fontOf = (selector: string) =>
-    page
-      .locator(selector)
-      .first()
-      .evaluate((element) => getComputedStyle(element).fontFamily);
-  expect(await fontOf('main')).not.toContain('Pretendard');
+  const main = page.locator('main');
+  expect(await main.evaluate((element) => getComputedStyle(element).fontFamily)).not.toContain('Pretendard');
   await page.getByRole('link', { name: '회원가입' }).click();
+  // The address changes first; the new page (its chunk, then its commit) and the font come together after.
+  await expect(main).toHaveCSS('font-family', /Pretendard Variable/);
   await expect(page).toHaveURL(/\/register$/);
-  expect(await fontOf('main')).toContain('Pretendard Variable');
 });
