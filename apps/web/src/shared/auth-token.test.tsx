@@ -1,5 +1,5 @@
 import { act, render } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToken, getToken, logout, setToken, useIsLoggedIn } from './auth-token';
 
 /** Every render of a signed-in check, with the token held at that moment. */
@@ -30,5 +30,53 @@ describe('useIsLoggedIn', () => {
     expect(seen.at(-1)?.loggedIn).toBe(false);
     act(() => setToken('token-b'));
     expect(seen.at(-1)).toEqual({ loggedIn: true, token: 'token-b' });
+  });
+});
+
+describe('the anonymous start', () => {
+  /** A fresh copy of the module (its start-up asks the other tabs), with the clock in the test's hands. */
+  async function freshStart() {
+    vi.useFakeTimers();
+    vi.resetModules();
+    return import('./auth-token');
+  }
+  afterEach(() => vi.useRealTimers());
+
+  it('renders a layout once when no other tab answers: nothing it shows changed', async () => {
+    const { useIsLoggedIn: isLoggedIn, SHARE_WAIT_MS } = await freshStart();
+    const seen: boolean[] = [];
+    function Layout() {
+      seen.push(isLoggedIn());
+      return null;
+    }
+    render(<Layout />);
+    act(() => vi.advanceTimersByTime(SHARE_WAIT_MS));
+    // A second or third render here was the whole layout rendered again after hydrating every anonymous page.
+    expect(seen).toEqual([false]);
+  });
+
+  it('renders a guard once more when no other tab answers, and not a third time', async () => {
+    const { useAuthState: authState, SHARE_WAIT_MS } = await freshStart();
+    const seen: string[] = [];
+    function Guard() {
+      seen.push(authState());
+      return null;
+    }
+    render(<Guard />);
+    act(() => vi.advanceTimersByTime(SHARE_WAIT_MS));
+    expect(seen).toEqual(['checking', 'out']);
+  });
+
+  it('shows a session handed over by another tab, after its deferred render, never as logged out', async () => {
+    const { useAuthState: authState, setToken: hold } = await freshStart();
+    const seen: string[] = [];
+    function Guard() {
+      seen.push(authState());
+      return null;
+    }
+    render(<Guard />);
+    act(() => hold('token-c'));
+    expect(seen.at(-1)).toBe('in');
+    expect(seen).not.toContain('out');
   });
 });

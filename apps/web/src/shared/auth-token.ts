@@ -129,21 +129,40 @@ function authState(): AuthState {
 const beforeTheSessionIsRead = (): AuthState => 'checking';
 
 /**
- * 'checking' only briefly at start-up while another open tab may hand over its session.
- *
- * A session appearing is rendered as a deferred value: React renders a store's change synchronously, and the
+ * A session appearing, rendered as a deferred value: React renders a store's change synchronously, and the
  * change right after hydrating a prerendered page (from "nobody known yet" to the session held) re-renders
  * the layout and the whole signed-in page. Deferred, that render happens in the background and yields to the
  * browser between components instead of being one long task (ADR 0142). A session ending is shown at once:
  * nothing signed-in may stay on screen a render longer, asking for data without a token.
+ *
+ * Only whether a session is held is deferred: a deferred value renders its component a second time for each
+ * change, and the anonymous start's 'checking' → 'out' (the other tabs did not answer) re-rendered every
+ * layout twice after hydrating, for the same screen.
  */
-export function useAuthState(): AuthState {
-  const state = useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead);
-  const deferred = useDeferredValue(state);
-  return state === 'in' ? deferred : state;
+function useSessionShown(held: boolean): boolean {
+  const shown = useDeferredValue(held);
+  return held && shown;
 }
 
-/** True while a token is held; re-read on load, on focus and on every change made here. */
+/** 'checking' only briefly at start-up while another open tab may hand over its session. */
+export function useAuthState(): AuthState {
+  const state = useSyncExternalStore(subscribe, authState, beforeTheSessionIsRead);
+  const shown = useSessionShown(state === 'in');
+  // A session held but not rendered yet is still being read for the page: it waits, and never asks for a login.
+  if (state === 'in') return shown ? 'in' : 'checking';
+  return state;
+}
+
+/**
+ * True while a token is held; re-read on load, on focus and on every change made here. Its own snapshot (a
+ * token held or not): whether other tabs are still being asked changes nothing this hook returns, so it
+ * renders nothing again when they have not answered.
+ */
 export function useIsLoggedIn(): boolean {
-  return useAuthState() === 'in';
+  const held = useSyncExternalStore(subscribe, hasToken, () => false);
+  return useSessionShown(held);
+}
+
+function hasToken(): boolean {
+  return getToken() !== null;
 }
