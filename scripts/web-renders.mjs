@@ -1,10 +1,10 @@
 // `node scripts/web-renders.mjs <base URL>[,<base URL>] <path>…`: counts the work of a page's first load in
 // units the machine's load does not change, so two builds can be compared on a busy machine: React's commits
-// and the components each rendered (a stub of React's devtools hook, before any script), the layouts after
-// the first paint and the layout objects they dirtied, the elements restyled, and the script bytes each
-// chunk brought. With two bases (two builds on two ports) the loads alternate between them, run by run.
-// CPU slowed four times, as Lighthouse's mobile profile does; RUNS (default 3) loads per page and base;
-// CHROME_PATH picks the browser; SHOW_COMPONENTS=1 lists the components rendered more than once.
+// and the components each rendered (a stub of React's devtools hook, before any script), the Intl formatters
+// made, the layouts after the first paint and the layout objects they dirtied, the elements restyled, and the
+// script bytes each chunk brought. With two bases (two builds on two ports) the loads alternate between them,
+// run by run. CPU slowed four times, as Lighthouse's mobile profile does; RUNS (default 3) loads per page and
+// base; CHROME_PATH picks the browser; SHOW_COMPONENTS=1 lists the components rendered more than once.
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,18 @@ const runs = Number(process.env.RUNS ?? 3);
 /** In the page, before React: a devtools hook that counts commits and the components each one rendered. */
 function countRenders() {
   const w = window;
-  const stats = { commits: [], rendered: {} };
+  const stats = { commits: [], rendered: {}, intl: 0 };
   w.__renders = stats;
+  // Each Intl formatter made: the first one sets ICU up, a long task of its own on a throttled phone.
+  for (const kind of ['NumberFormat', 'DateTimeFormat', 'RelativeTimeFormat', 'PluralRules']) {
+    const Made = Intl[kind];
+    Intl[kind] = new Proxy(Made, {
+      construct(target, args) {
+        stats.intl += 1;
+        return Reflect.construct(target, args);
+      },
+    });
+  }
   // React's fiber tags of components that run user code (function, class, forwardRef, memo, simple memo).
   const components = new Set([0, 1, 11, 14, 15]);
   const PERFORMED_WORK = 1;
@@ -113,7 +123,7 @@ for (const path of paths) {
       const rendered = Object.values(renders.rendered).reduce((a, b) => a + b, 0);
       const bytes = Object.values(scripts).reduce((a, b) => a + b, 0);
       console.log(
-        `${base} ${path} run ${run + 1}: commits ${renders.commits.length} (components ${renders.commits.map((c) => c.components).join('/')}), components rendered ${rendered}; layouts ${counts.layouts} (${counts.dirtyObjects} objects), style updates ${counts.styleUpdates} (${counts.elementsRestyled} elements); script ${bytes} B in ${Object.keys(scripts).length} files`,
+        `${base} ${path} run ${run + 1}: commits ${renders.commits.length} (components ${renders.commits.map((c) => c.components).join('/')}), components rendered ${rendered}, Intl formatters ${renders.intl}; layouts ${counts.layouts} (${counts.dirtyObjects} objects), style updates ${counts.styleUpdates} (${counts.elementsRestyled} elements); script ${bytes} B in ${Object.keys(scripts).length} files`,
       );
       if (process.env.SHOW_COMPONENTS) {
         const twice = Object.entries(renders.rendered).filter(([, n]) => n > 1);
