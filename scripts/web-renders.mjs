@@ -4,7 +4,8 @@
 // made, the layouts after the first paint and the layout objects they dirtied, the elements restyled, and the
 // script bytes each chunk brought. With two bases (two builds on two ports) the loads alternate between them,
 // run by run. CPU slowed four times, as Lighthouse's mobile profile does; RUNS (default 3) loads per page and
-// base; CHROME_PATH picks the browser; SHOW_COMPONENTS=1 lists the components rendered more than once.
+// base; CHROME_PATH picks the browser; SHOW_COMPONENTS=1 lists the components rendered more than once;
+// TRACE_LOGIN=email:password loads the pages signed in as that customer (on each base's own server).
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,19 @@ function traceCounts(path) {
   };
 }
 
+/** The access token of TRACE_LOGIN's customer on `base`, or null to load the pages signed out. */
+async function accessToken(base) {
+  if (!process.env.TRACE_LOGIN) return null;
+  const [emailId, pwd] = process.env.TRACE_LOGIN.split(':');
+  const res = await fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailId, pwd }),
+  });
+  if (!res.ok) throw new Error(`TRACE_LOGIN: sign-in answered ${res.status}`);
+  return (await res.json()).accessToken;
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH,
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -95,6 +109,8 @@ async function load(base, path) {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
   const page = await context.newPage();
   await page.addInitScript(countRenders);
+  const token = await accessToken(base);
+  if (token) await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
   const scripts = {};
   page.on('response', async (res) => {
     if (res.request().resourceType() !== 'script') return;
