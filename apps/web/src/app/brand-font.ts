@@ -38,9 +38,8 @@ export function loadBrandFontAfterFirstPaint(
 
 /**
  * Turns the brand font on with the first change of page after its faces are ready (`data-brand-font="ready"`
- * on `<html>`, then `"on"`). A layout effect: the new
- * page and the font are laid out together, once, before that frame is painted, in the moment the screen is
- * changing anyway.
+ * on `<html>`, then `"on"`). A layout effect: the new page and the font are laid out together, once, before
+ * that frame is painted, in the moment the screen is changing anyway.
  */
 export function BrandFontAtPageChange(): null {
   const { pathname } = useLocation();
