@@ -6,10 +6,11 @@
 // run by run. CPU slowed four times, as Lighthouse's mobile profile does; RUNS (default 3) loads per page and
 // base; CHROME_PATH picks the browser; SHOW_COMPONENTS=1 lists the components rendered more than once;
 // TRACE_LOGIN=email:password loads the pages signed in as that customer (on each base's own server).
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { layoutWorkAfterFirstPaint, traceLoginToken } from './trace-work.mjs';
 
 const [bases, ...paths] = process.argv.slice(2);
 if (!bases || paths.length === 0) throw new Error('usage: node scripts/web-renders.mjs <base>[,<base>] <path>…');
@@ -67,39 +68,6 @@ function countRenders() {
   };
 }
 
-/** Layouts and style updates after the first paint on the renderer's main thread, from a trace. */
-function traceCounts(path) {
-  const trace = JSON.parse(readFileSync(path, 'utf8'));
-  const events = trace.traceEvents ?? trace;
-  const main = new Set(
-    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
-  );
-  const onMain = events.filter((e) => main.has(`${e.pid}:${e.tid}`));
-  const fcp = Math.min(...onMain.filter((e) => e.name === 'firstContentfulPaint').map((e) => e.ts), Infinity);
-  const after = onMain.filter((e) => e.ph === 'X' && e.ts >= fcp);
-  const layouts = after.filter((e) => e.name === 'Layout');
-  const styles = after.filter((e) => e.name === 'UpdateLayoutTree');
-  return {
-    layouts: layouts.length,
-    dirtyObjects: layouts.reduce((n, e) => n + (e.args?.beginData?.dirtyObjects ?? 0), 0),
-    styleUpdates: styles.length,
-    elementsRestyled: styles.reduce((n, e) => n + (e.args?.elementCount ?? 0), 0),
-  };
-}
-
-/** The access token of TRACE_LOGIN's customer on `base`, or null to load the pages signed out. */
-async function accessToken(base) {
-  if (!process.env.TRACE_LOGIN) return null;
-  const [emailId, pwd] = process.env.TRACE_LOGIN.split(':');
-  const res = await fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ emailId, pwd }),
-  });
-  if (!res.ok) throw new Error(`TRACE_LOGIN: sign-in answered ${res.status}`);
-  return (await res.json()).accessToken;
-}
-
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH,
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -109,7 +77,7 @@ async function load(base, path) {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
   const page = await context.newPage();
   await page.addInitScript(countRenders);
-  const token = await accessToken(base);
+  const token = await traceLoginToken(base);
   if (token) await page.addInitScript((t) => sessionStorage.setItem('accessToken', t), token);
   const scripts = {};
   page.on('response', async (res) => {
@@ -127,7 +95,12 @@ async function load(base, path) {
   await browser.stopTracing();
   const renders = await page.evaluate(() => window.__renders);
   await context.close();
-  const counts = traceCounts(tracePath);
+  const counts = layoutWorkAfterFirstPaint(tracePath) ?? {
+    layouts: '?',
+    dirtyObjects: '?',
+    styleUpdates: '?',
+    elementsRestyled: '?',
+  };
   rmSync(tracePath, { force: true });
   return { renders, counts, scripts };
 }

@@ -6,29 +6,18 @@
 // beside it for DevTools' Performance panel (TRACE_DIR, default a temp directory). Used for
 // docs/performance.md; CHROME_PATH picks the browser.
 // TRACE_LOGIN=email:password loads the pages signed in as that customer.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { layoutWorkAfterFirstPaint, traceLoginToken } from './trace-work.mjs';
 
 const [base, ...paths] = process.argv.slice(2);
 if (!base || paths.length === 0) throw new Error('usage: node scripts/web-trace.mjs <base URL> <path>…');
 const traceDir = process.env.TRACE_DIR ?? mkdtempSync(join(tmpdir(), 'ohgood-trace-'));
 const runs = Number(process.env.TRACE_RUNS ?? 3);
 
-/** The access token of TRACE_LOGIN's customer, or null to load the pages signed out. */
-async function accessToken() {
-  if (!process.env.TRACE_LOGIN) return null;
-  const [emailId, pwd] = process.env.TRACE_LOGIN.split(':');
-  const res = await fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ emailId, pwd }),
-  });
-  if (!res.ok) throw new Error(`TRACE_LOGIN: sign-in answered ${res.status}`);
-  return (await res.json()).accessToken;
-}
-const token = await accessToken();
+const token = await traceLoginToken(base);
 
 /** In the page, before any script: keeps every paint and long task the browser reports. */
 function observe() {
@@ -43,26 +32,6 @@ function observe() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__trace.lcp = e.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
-}
-
-/**
- * The layout and style work after the first contentful paint in a trace, in units the machine's load does not
- * change: layouts and the objects they laid out (`dirtyObjects`), style updates and the elements they styled.
- * Read on the renderer thread that painted the page's first content.
- */
-function layoutWork(tracePath) {
-  const trace = JSON.parse(readFileSync(tracePath, 'utf8'));
-  const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  const fcp = events.find((e) => e.name === 'firstContentfulPaint');
-  if (!fcp) return null;
-  const onPage = events.filter((e) => e.pid === fcp.pid && e.tid === fcp.tid && e.ph === 'X' && e.ts >= fcp.ts);
-  const layouts = onPage.filter((e) => e.name === 'Layout');
-  const styles = onPage.filter((e) => e.name === 'UpdateLayoutTree');
-  return {
-    layouts: layouts.length,
-    objects: layouts.reduce((sum, e) => sum + (e.args?.beginData?.dirtyObjects ?? 0), 0),
-    styled: styles.reduce((sum, e) => sum + (e.args?.elementCount ?? 0), 0),
-  };
 }
 
 const browser = await chromium.launch({
@@ -95,14 +64,16 @@ try {
         tasks: t.longTasks.length,
         longest,
         tracePath,
-        work: layoutWork(tracePath),
+        work: layoutWorkAfterFirstPaint(tracePath),
       });
       await context.close();
     }
     const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[Math.floor((results.length - 1) / 2)];
     const ms = (n) => `${Math.round(n)} ms`;
     const work = results
-      .map((r) => (r.work ? `${r.work.layouts} (${r.work.objects} objects), ${r.work.styled} styled` : '?'))
+      .map((r) =>
+        r.work ? `${r.work.layouts} (${r.work.dirtyObjects} objects), ${r.work.elementsRestyled} styled` : '?',
+      )
       .join(' / ');
     console.log(
       `${path}: FCP ${ms(median('fcp'))}, LCP ${ms(median('lcp'))}, TBT ${ms(median('tbt'))} (runs ${results.map((r) => Math.round(r.tbt)).join('/')}), long tasks ${median('tasks')}, longest ${ms(median('longest'))}; layouts after the first paint ${work}; traces ${results.map((r) => r.tracePath).join(' ')}`,
