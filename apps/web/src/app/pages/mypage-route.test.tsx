@@ -1,10 +1,10 @@
-import type { AutopaySetting } from '@ohgood/contract/autopay';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mypageKeys } from '../../features/mypage/api/mypage-api';
 import { setToken } from '../../shared/auth-token';
+import { pendingAutopay } from '../../test/autopay-fixtures';
 import MypageRoute from './mypage-route';
 
 // Idle moments come when the test says: the jobs queued for one wait here until `idle()` runs them.
@@ -35,17 +35,6 @@ const me = {
   point: 1_200,
 };
 
-const autopay: AutopaySetting = {
-  autopay: true,
-  account: '123-****-901',
-  accountName: '국민',
-  state: 'pending',
-  pendingReason: 'consent',
-  verified: false,
-  consentVersion: null,
-  verification: null,
-};
-
 function reply(body: unknown) {
   return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 }
@@ -70,7 +59,7 @@ beforeEach(() => {
       if (url.endsWith('/api/payment/autopay') && autopayFails)
         return new Response(JSON.stringify({ success: false, code: 'INTERNAL', message: 'x' }), { status: 500 });
       if (url.endsWith('/api/payment/autopay'))
-        return autopayAnswered.then(() => reply({ success: true, message: 'OK', data: autopay }));
+        return autopayAnswered.then(() => reply({ success: true, message: 'OK', data: pendingAutopay }));
       // My page's answer is its bare fields.
       if (url.endsWith('/api/mypage')) return reply(me);
       return reply(null);
@@ -78,16 +67,20 @@ beforeEach(() => {
   );
 });
 
+function renderRoute(client = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <MypageRoute />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
 describe('/mypage composed', () => {
   it('keeps the skeleton until the autopay card can take its place, then shows the page with the card in it', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter>
-          <MypageRoute />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderRoute(client);
     // Both answers are asked for at once; my page's own came back, the autopay card's has not.
     await waitFor(() => expect(client.getQueryState(mypageKeys.summary)?.status).toBe('success'));
     expect(calls.some((url) => url.endsWith('/api/payment/autopay'))).toBe(true);
@@ -104,13 +97,7 @@ describe('/mypage composed', () => {
 
   it('shows the top cards with the answers and the autopay and points cards in the next idle moment', async () => {
     answerAutopay();
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <MypageRoute />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderRoute();
     expect(await screen.findByTestId('grade-card')).toBeInTheDocument();
     expect(screen.getByText('연결 계좌')).toBeInTheDocument();
     // Their place is held by their skeleton, which says what is still loading.
@@ -126,13 +113,7 @@ describe('/mypage composed', () => {
 
   it("shows the page when the autopay setting fails, with the card's retry, and does not ask again and again", async () => {
     autopayFails = true;
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <MypageRoute />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderRoute();
     expect(await screen.findByTestId('grade-card')).toBeInTheDocument();
     await idle();
     expect(await screen.findByText(/자동 납부 설정을 불러오지 못했어요/)).toBeInTheDocument();

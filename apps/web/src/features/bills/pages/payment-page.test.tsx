@@ -1,4 +1,3 @@
-import type { AutopaySetting } from '@ohgood/contract/autopay';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -7,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
+import { pendingAutopay } from '../../../test/autopay-fixtures';
 import { resetToastLog, toastLog } from '../../../test/toast-log';
 import PaymentPage from './payment-page';
 
@@ -62,17 +62,6 @@ function json(body: unknown, statusCode = 200) {
 let autopayCollecting = false;
 /** Released when a test lets the autopay setting answer (undefined: the endpoint answers 404). */
 let autopayAnswered: Promise<void> | undefined;
-
-const pendingAutopay: AutopaySetting = {
-  autopay: true,
-  account: '123-****-901',
-  accountName: '국민',
-  state: 'pending',
-  pendingReason: 'consent',
-  verified: false,
-  consentVersion: null,
-  verification: null,
-};
 
 beforeEach(() => {
   setToken('token');
