@@ -109,6 +109,33 @@ it('a connection cut unseen fails its first statement and leaves the pool; its h
   }
 });
 
+it('a restart nobody has heard of yet still answers a query in flight: it fails at once instead of waiting for good', async () => {
+  const { proxy, via } = await startDatabaseProxy(database.url);
+  const own = await connectDatabase(via(database.url), { kind: database.kind, migrate: false });
+  let pid: number | undefined;
+  try {
+    const busy = await own.pool.connect();
+    pid = (busy as unknown as { processID: number }).processID;
+    const inFlight = busy.query('select pg_sleep(600)').catch((error: unknown) => error);
+    await expect
+      .poll(
+        async () =>
+          (await admin.query('select 1 from pg_stat_activity where pid = $1 and state = $2', [pid, 'active'])).rowCount,
+      )
+      .toBe(1);
+    proxy.severQuietly();
+    // Without an answer the query would wait the whole ten minutes (and its pool's close with it).
+    expect(isDependencyOutage(await inFlight)).toBe(true);
+    busy.release(true);
+    expect((await own.pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  } finally {
+    // The server's side of the cut query sleeps on, unaware, until ended.
+    if (pid) await terminate(pid);
+    await own.close();
+    await proxy.close();
+  }
+});
+
 it('a release acts once per checkout: a late one never returns the client’s next checkout, and an error still drops it', async () => {
   const first = await checkOut(database.pool);
   first.release();

@@ -12,7 +12,8 @@ export interface TcpProxy {
   /**
    * Cuts every open connection without telling its client, as a restart the client has not heard of yet
    * (a connection idle in a pool): the server's side is closed, and the client meets a reset only when it
-   * next writes. New connections pass as before.
+   * next writes. A connection with a query in flight is reset at once, as a restart would answer it.
+   * New connections pass as before.
    */
   severQuietly(): void;
   close(): Promise<void>;
@@ -37,12 +38,23 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
           socket.on('error', () => undefined);
         }
         client.pipe(upstream).pipe(client);
+        // A query in flight: the client has written since the server last said it was ready for the next
+        // one (PostgreSQL's ReadyForQuery). A restart answers such a query at once, with the connection's end.
+        let answerAwaited = false;
+        client.on('data', () => {
+          answerAwaited = true;
+        });
+        upstream.on('data', (chunk: Buffer) => {
+          if (endsWithReadyForQuery(chunk)) answerAwaited = false;
+        });
         let severed = false;
         const sever = () => {
           severed = true;
           client.unpipe(upstream);
           upstream.unpipe(client);
           upstream.destroy();
+          // Cut unseen only while idle: an awaited answer that never comes would hang its caller for good.
+          if (answerAwaited) return reset(client);
           client.on('data', () => reset(client));
           client.resume();
         };
@@ -84,6 +96,12 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
     },
     close: stop,
   };
+}
+
+/** PostgreSQL's ReadyForQuery ('Z', length 5, transaction status) closes what the server sent. */
+function endsWithReadyForQuery(chunk: Buffer): boolean {
+  const at = chunk.length - 6;
+  return at >= 0 && chunk[at] === 0x5a && chunk.readInt32BE(at + 1) === 5;
 }
 
 /** A TCP peer sees a reset, as from a server that died; a Unix socket has no reset, only a close. */
