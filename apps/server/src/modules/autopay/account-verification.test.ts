@@ -18,7 +18,9 @@ afterEach(() => h?.close());
 
 let accounts = 0;
 /** A customer with a bank account of their own (test accounts must not collide: one account, one owner). */
-async function customer(account = `5${String(++accounts).padStart(4, '0')}${Date.now() % 1_000_000}`) {
+async function customer(
+  account = `5${String(++accounts).padStart(4, '0')}${String(Date.now() % 1_000_000).padStart(6, '0')}`,
+) {
   const signed = await h.signUp({ accountName: '국민', account });
   return { ...signed, account };
 }
