@@ -21,7 +21,7 @@ afterEach(() => h?.close());
 
 let accounts = 0;
 async function consentingCustomer() {
-  const account = `61${String(++accounts).padStart(3, '0')}${Date.now() % 1_000_000}`;
+  const account = `61${String(++accounts).padStart(3, '0')}${String(Date.now() % 1_000_000).padStart(6, '0')}`;
   const signed = await h.signUp({ accountName: '국민', account });
   expect((await consentToAutopay(h, signed.token)).statusCode).toBe(200);
   return { ...signed, account };
