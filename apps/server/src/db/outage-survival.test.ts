@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isDependencyOutage } from '../lib/unavailable';
-import { startDatabaseProxy } from '../test/tcp-proxy';
+import { startDatabaseProxy, type TcpProxy } from '../test/tcp-proxy';
 import { openTestDatabase, type TestDatabase } from '../test/test-database';
-import { connectDatabase } from './client';
+import { connectDatabase, type Database } from './client';
 import { PgListener } from './pg-listener';
 
 /*
@@ -88,10 +88,20 @@ const checkOut = (pool: pg.Pool) =>
     pool.connect((error, client, release) => (client ? resolve({ client, release }) : reject(error))),
   );
 
-it('a connection cut unseen fails its first statement and leaves the pool; its holder’s own release then does nothing', async () => {
+/** A pool of its own that reaches the database through a proxy `use` can cut; both closed after `use`. */
+async function throughProxy(use: (own: Database, proxy: TcpProxy) => Promise<void>): Promise<void> {
   const { proxy, via } = await startDatabaseProxy(database.url);
   const own = await connectDatabase(via(database.url), { kind: database.kind, migrate: false });
   try {
+    await use(own, proxy);
+  } finally {
+    await own.close();
+    await proxy.close();
+  }
+}
+
+it('a connection cut unseen fails its first statement and leaves the pool; its holder’s own release then does nothing', () =>
+  throughProxy(async (own, proxy) => {
     const idle = await checkOut(own.pool);
     idle.release();
     proxy.severQuietly();
@@ -103,38 +113,32 @@ it('a connection cut unseen fails its first statement and leaves the pool; its h
     await expect.poll(() => own.pool.totalCount).toBe(0);
     expect(() => release()).not.toThrow();
     expect((await own.pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
-  } finally {
-    await own.close();
-    await proxy.close();
-  }
-});
+  }));
 
-it('a restart nobody has heard of yet still answers a query in flight: it fails at once instead of waiting for good', async () => {
-  const { proxy, via } = await startDatabaseProxy(database.url);
-  const own = await connectDatabase(via(database.url), { kind: database.kind, migrate: false });
-  let pid: number | undefined;
-  try {
-    const busy = await own.pool.connect();
-    pid = (busy as unknown as { processID: number }).processID;
-    const inFlight = busy.query('select pg_sleep(600)').catch((error: unknown) => error);
-    await expect
-      .poll(
-        async () =>
-          (await admin.query('select 1 from pg_stat_activity where pid = $1 and state = $2', [pid, 'active'])).rowCount,
-      )
-      .toBe(1);
-    proxy.severQuietly();
-    // Without an answer the query would wait the whole ten minutes (and its pool's close with it).
-    expect(isDependencyOutage(await inFlight)).toBe(true);
-    busy.release(true);
-    expect((await own.pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
-  } finally {
-    // The server's side of the cut query sleeps on, unaware, until ended.
-    if (pid) await terminate(pid);
-    await own.close();
-    await proxy.close();
-  }
-});
+it('a restart nobody has heard of yet still answers a query in flight: it fails at once instead of waiting for good', () =>
+  throughProxy(async (own, proxy) => {
+    let pid: number | undefined;
+    try {
+      const busy = await own.pool.connect();
+      pid = (busy as unknown as { processID: number }).processID;
+      const inFlight = busy.query('select pg_sleep(600)').catch((error: unknown) => error);
+      await expect
+        .poll(
+          async () =>
+            (await admin.query('select 1 from pg_stat_activity where pid = $1 and state = $2', [pid, 'active']))
+              .rowCount,
+        )
+        .toBe(1);
+      proxy.severQuietly();
+      // Without an answer the query would wait the whole ten minutes (and its pool's close with it).
+      expect(isDependencyOutage(await inFlight)).toBe(true);
+      busy.release(true);
+      expect((await own.pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      // The server's side of the cut query sleeps on, unaware, until ended.
+      if (pid) await terminate(pid);
+    }
+  }));
 
 it('a release acts once per checkout: a late one never returns the client’s next checkout, and an error still drops it', async () => {
   const first = await checkOut(database.pool);

@@ -41,11 +41,12 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
         // A query in flight: the client has written since the server last said it was ready for the next
         // one (PostgreSQL's ReadyForQuery). A restart answers such a query at once, with the connection's end.
         let answerAwaited = false;
+        const endsReady = readyForQueryWatcher();
         client.on('data', () => {
           answerAwaited = true;
         });
         upstream.on('data', (chunk: Buffer) => {
-          if (endsWithReadyForQuery(chunk)) answerAwaited = false;
+          if (endsReady(chunk)) answerAwaited = false;
         });
         let severed = false;
         const sever = () => {
@@ -98,10 +99,18 @@ export async function startTcpProxy(target: ProxyTarget): Promise<TcpProxy> {
   };
 }
 
-/** PostgreSQL's ReadyForQuery ('Z', length 5, transaction status) closes what the server sent. */
-function endsWithReadyForQuery(chunk: Buffer): boolean {
-  const at = chunk.length - 6;
-  return at >= 0 && chunk[at] === 0x5a && chunk.readInt32BE(at + 1) === 5;
+/**
+ * Reads what a PostgreSQL server sends, chunk by chunk, and tells after each whether the server's last
+ * message so far is ReadyForQuery ('Z', a length of 5, the transaction status), the end of every answer.
+ * It keeps the last six bytes, since a chunk may end partway through that message.
+ */
+export function readyForQueryWatcher(): (chunk: Buffer) => boolean {
+  const size = 6;
+  let tail = Buffer.alloc(0);
+  return (chunk) => {
+    tail = Buffer.concat([tail, chunk.subarray(-size)]).subarray(-size);
+    return tail.length === size && tail[0] === 0x5a && tail.readInt32BE(1) === 5;
+  };
 }
 
 /** A TCP peer sees a reset, as from a server that died; a Unix socket has no reset, only a close. */
