@@ -40,19 +40,49 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set
   return seen;
 }
 
-/** Every page's own chunks and stylesheets, leaving out what the entry already loads. */
-export function routeHints(pages: Map<string, string>, manifest: Manifest): Record<string, RouteHints> {
+function manifestKey(manifest: Manifest, module: string, what: string): string {
+  const key = ['.tsx', '.ts'].map((ext) => `${module}${ext}`).find((candidate) => manifest[candidate]);
+  if (!key) throw new Error(`route-hints: ${what} → ${module} is not in the build manifest`);
+  return key;
+}
+
+/**
+ * Every page's own chunks and stylesheets, leaving out what the entry already loads. `withEveryPage` names
+ * modules (from src/, no extension) that every lazily loaded page needs beside its own, loaded lazily too.
+ */
+export function routeHints(
+  pages: Map<string, string>,
+  manifest: Manifest,
+  withEveryPage: string[] = [],
+): Record<string, RouteHints> {
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   const entry = entryKey ? closure(manifest, entryKey) : new Set<string>();
+  const shared = withEveryPage.map((module) => manifestKey(manifest, module, 'every page'));
   const hints: Record<string, RouteHints> = {};
   for (const [path, module] of pages) {
-    const key = ['.tsx', '.ts'].map((ext) => `${module}${ext}`).find((candidate) => manifest[candidate]);
-    if (!key) throw new Error(`route-hints: ${path} → ${module} is not in the build manifest`);
-    const own = [...closure(manifest, key)].filter((dep) => !entry.has(dep));
+    const needed = new Set<string>();
+    for (const key of [manifestKey(manifest, module, path), ...shared]) closure(manifest, key, needed);
+    const own = [...needed].filter((dep) => !entry.has(dep));
     hints[path] = {
       scripts: own.map((dep) => `/${manifest[dep]?.file}`),
       styles: own.flatMap((dep) => manifest[dep]?.css ?? []).map((file) => `/${file}`),
     };
   }
   return hints;
+}
+
+/**
+ * The chunks the entry imports, directly or through one another, given each chunk's static imports (`importsOf`,
+ * undefined for a file that is no chunk): what index.html names for every page, beside the entry.
+ */
+export function entryImports(imports: readonly string[], importsOf: (file: string) => readonly string[] | undefined) {
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    const next = importsOf(file);
+    if (files.has(file) || !next) return;
+    files.add(file);
+    for (const imported of next) visit(imported);
+  };
+  for (const file of imports) visit(file);
+  return [...files];
 }
