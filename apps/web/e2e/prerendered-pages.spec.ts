@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { PRERENDERED_PATHS } from '../src/build/prerendered-paths';
-import { recordAlerts, signUpAndLogIn } from './helpers';
+import { apiCustomer, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
 function recordErrors(page: Page): string[] {
@@ -51,6 +51,65 @@ test('public pages arrive rendered, and React hydrates them without a mismatch',
     expect(html, path).toContain('data-testid="page-skeleton"');
   }
   expect(errors).toEqual([]);
+});
+
+test("every page's HTML names the entry's own imports, so the browser asks for them with the entry", async ({
+  page,
+}) => {
+  for (const path of ['/', '/payment', '/shorts/feeds', '/merchant']) {
+    const html = await (await page.request.get(path, { headers: { accept: 'text/html' } })).text();
+    const entry = html.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
+    expect(entry, path).toBeDefined();
+    const code = await (await page.request.get(entry ?? '')).text();
+    const imports = [...code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
+    // React and the router at least.
+    expect(imports.length, path).toBeGreaterThanOrEqual(2);
+    for (const file of imports)
+      expect(html, path).toContain(`<link rel="preload" as="script" crossorigin href="${file}">`);
+  }
+});
+
+/**
+ * In the page, before any script: when each API path was first asked for, and when React took the prerendered
+ * page over (#root stops being inert), both in ms after navigation.
+ */
+function watchRequestsAndHydration() {
+  const seen = window as unknown as { __asked: Record<string, number>; __hydratedAt?: number };
+  seen.__asked = {};
+  const send = window.fetch.bind(window);
+  window.fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url, location.href).pathname;
+    seen.__asked[path] ??= performance.now();
+    return send(input, init);
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const root = change.target as Element;
+      if (root.id === 'root' && !root.hasAttribute('inert')) seen.__hydratedAt ??= performance.now();
+    }
+  }).observe(document, { subtree: true, attributeFilter: ['inert'] });
+}
+
+test("a signed-in page opened cold asks for its first screen's data while React hydrates it, not after", async ({
+  page,
+  request,
+}) => {
+  await openAsCustomer(page, await apiCustomer(request));
+  await page.addInitScript(watchRequestsAndHydration);
+  for (const [path, asked, content] of [
+    ['/payment', '/api/payment/info', 'available-amount'],
+    ['/mypage', '/api/mypage', 'grade-card'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByTestId(content)).toBeVisible();
+    const { askedAt, hydratedAt } = await page.evaluate((api) => {
+      const seen = window as unknown as { __asked: Record<string, number>; __hydratedAt?: number };
+      return { askedAt: seen.__asked[api], hydratedAt: seen.__hydratedAt };
+    }, asked);
+    expect(hydratedAt, path).toBeDefined();
+    expect(askedAt, `${path}: ${asked} was not asked for before hydrating ended`).toBeLessThan(hydratedAt ?? 0);
+  }
 });
 
 test('a signed-in customer gets the same prerendered pages, hydrated into their own session', async ({ page }) => {

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode } from 'react';
 
 type Provider = ComponentType<{ children: ReactNode }>;
@@ -6,9 +7,14 @@ const load = () => import('./query-provider');
 let loaded: Provider | null = null;
 const LazyProvider = lazy(load);
 
-/** Loads the data provider's chunk ahead of hydrating a page that sits inside a boundary (router.tsx). */
-export async function preloadDataBoundary(): Promise<void> {
-  loaded = (await load()).default;
+/**
+ * Loads the data provider's chunk ahead of hydrating a page that sits inside a boundary (router.tsx), and
+ * answers the app's data cache, for the page to start its requests in.
+ */
+export async function preloadDataBoundary(): Promise<QueryClient> {
+  const provider = await load();
+  loaded = provider.default;
+  return provider.appQueryClient;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 
 /**
@@ -32,6 +33,15 @@ export const pageLoaders = {
   '/merchant/portal': () => import('../features/merchant-portal/portal-page'),
   '/chat': () => import('./pages/chat-route'),
   '/dashboard': () => import('./pages/dashboard-route'),
-} satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+} satisfies Record<string, () => Promise<PageModule>>;
 
 export type PagePath = keyof typeof pageLoaders;
+
+/**
+ * A page's module: the page, and for a signed-in page, the requests its first screen waits for. A page the app
+ * opens on starts those as soon as its chunk is in, before React has hydrated it (router.tsx, `preloadPage`).
+ */
+export interface PageModule {
+  default: ComponentType;
+  startFirstScreenRequests?: (client: QueryClient) => void;
+}

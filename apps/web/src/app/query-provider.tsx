@@ -4,7 +4,7 @@ import { registerQueryCache } from '../shared/query-cache';
 import { createQueryClient } from './query-client';
 
 /** The one cache of the app's data, made the first time a screen needs data. */
-const appQueryClient = createQueryClient();
+export const appQueryClient = createQueryClient();
 registerQueryCache(appQueryClient);
 
 /**

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { getToken } from '../shared/auth-token';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
 import { ListSkeleton, LoadingText, MypageSkeleton, PaymentSkeleton, Page as TitledPage } from '../shared/ui/page';
@@ -9,7 +10,7 @@ import { DataBoundary, preloadDataBoundary } from './data-boundary';
 import { MainLayout } from './layouts/main-layout';
 import { ShortsLayout } from './layouts/shorts-layout';
 import { NotFoundPage } from './not-found-page';
-import { type PagePath, pageLoaders } from './page-table';
+import { type PageModule, type PagePath, pageLoaders } from './page-table';
 import HomeRoute from './pages/home-route';
 import { RequireAuth } from './require-auth';
 
@@ -41,9 +42,12 @@ const preloaded = new Map<PagePath, ComponentType>();
  */
 export async function preloadPage(pathname: string): Promise<void> {
   const path = (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname) as PagePath;
-  const load = pageLoaders[path];
+  const load: (() => Promise<PageModule>) | undefined = pageLoaders[path];
   if (!load) return;
-  const [page] = await Promise.all([load(), preloadDataBoundary()]);
+  const [page, client] = await Promise.all([load(), preloadDataBoundary()]);
+  // The page's requests go out now, while React hydrates, not after it has rendered the page. Only with a
+  // session: without one the guard sends the visitor to log in.
+  if (getToken()) page.startFirstScreenRequests?.(client);
   preloaded.set(path, page.default);
 }
 

@@ -1,10 +1,15 @@
 import { AUTOPAY_CONSENT, autopayEndpoints as api } from '@ohgood/contract/autopay';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
+export const autopayQuery = queryOptions({
+  queryKey: dataKeys.autopay,
+  queryFn: () => callEndpoint(api.get).then((body) => body.data),
+});
+
 export function useAutopay() {
-  return useQuery({ queryKey: dataKeys.autopay, queryFn: () => callEndpoint(api.get).then((body) => body.data) });
+  return useQuery(autopayQuery);
 }
 
 /**

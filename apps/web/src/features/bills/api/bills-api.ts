@@ -1,5 +1,5 @@
 import { billEndpoints as api } from '@ohgood/contract/bills';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callEndpoint } from '../../../shared/api-client';
 import { dataKeys, invalidateAfter } from '../../../shared/query-keys';
 
@@ -11,13 +11,20 @@ export const billKeys = {
   thisMonth: dataKeys.billThisMonth,
 };
 
+/** The bare payment info fields (docs/rules/bills-and-grades.md#B4). */
+export const paymentInfoQuery = queryOptions({ queryKey: billKeys.info, queryFn: () => callEndpoint(api.info) });
+
+export const billStatusQuery = queryOptions({
+  queryKey: billKeys.status,
+  queryFn: () => callEndpoint(api.statements).then((body) => body.data),
+});
+
 export function usePaymentInfo() {
-  // The bare payment info fields (docs/rules/bills-and-grades.md#B4).
-  return useQuery({ queryKey: billKeys.info, queryFn: () => callEndpoint(api.info) });
+  return useQuery(paymentInfoQuery);
 }
 
 export function useBillStatus() {
-  return useQuery({ queryKey: billKeys.status, queryFn: () => callEndpoint(api.statements).then((body) => body.data) });
+  return useQuery(billStatusQuery);
 }
 
 export function usePayThisMonth() {

@@ -1,6 +1,7 @@
 import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
+import type { QueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { won } from '../../../shared/format';
@@ -9,8 +10,15 @@ import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
-import { useAutopayAnswered } from '../api/autopay-api';
-import { useBillStatus, useExtension, usePaymentInfo, useRepay } from '../api/bills-api';
+import { autopayQuery, useAutopayAnswered } from '../api/autopay-api';
+import {
+  billStatusQuery,
+  paymentInfoQuery,
+  useBillStatus,
+  useExtension,
+  usePaymentInfo,
+  useRepay,
+} from '../api/bills-api';
 import { checkExtension, EXTENSION_REFUSAL, groupBills, monthLabel, paymentMonth, selectableIds } from '../bill-rules';
 import AutopayToggle from '../components/autopay-toggle';
 import { AvailableCard } from '../components/available-card';
@@ -18,6 +26,13 @@ import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
 import { SuspensionNotice } from '../components/suspension-notice';
 import { UnpaidList } from '../components/unpaid-list';
+
+/** What the page waits for before leaving its skeleton (app/page-table.ts). */
+export function startFirstScreenRequests(client: QueryClient): void {
+  void client.prefetchQuery(paymentInfoQuery);
+  void client.prefetchQuery(billStatusQuery);
+  void client.prefetchQuery(autopayQuery);
+}
 
 /**
  * /payment: available amount, upcoming payments, unpaid lines, extension and immediate payment
