@@ -6,7 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { entryImports, type Manifest, pagesOfTable, routeHints } from './src/build/route-hints';
+import { type Manifest, pagesOfTable, routeHints } from './src/build/route-hints';
 
 /**
  * Writes .br and .gz beside every text asset of the build, so the server sends them precompressed
@@ -53,36 +53,6 @@ function routeHintsFile(): Plugin {
       // loads with the page's before hydrating it: named in the HTML, it does not wait for the entry to run.
       const hints = routeHints(pages, manifest, ['src/app/query-provider']);
       writeFileSync(join(outDir, 'route-hints.json'), JSON.stringify(hints));
-    },
-  };
-}
-
-/**
- * With `modulePreload: false` (below) Vite names no chunk but the entry in index.html, so the browser found
- * the entry's own imports (React, the router) only once it had the entry and had parsed it: on the throttled
- * phone they were asked for 420–470 ms after the entry had arrived. This names them in the HTML, for every
- * page. As plain preloads, not `modulepreload`: Chromium compiles a module preload as it arrives, and React's
- * (67 KB gzip) then came before the first layout and held the first paint back (a 220–260 ms compile at 4×
- * CPU); a preload only fetches, and the entry compiles its imports when it runs.
- */
-function entryImportsPreloaded(): Plugin {
-  return {
-    name: 'ohgood-entry-imports-preloaded',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, { chunk, bundle }) {
-        if (!chunk || !bundle) return;
-        const files = entryImports(chunk.imports, (file) => {
-          const imported = bundle[file];
-          return imported?.type === 'chunk' ? imported.imports : undefined;
-        });
-        return files.map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'preload', as: 'script', crossorigin: true, href: `/${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
     },
   };
 }
@@ -230,7 +200,7 @@ export default defineConfig(({ isSsrBuild, mode }) =>
           routerProductionBuild(),
           react(),
           consolePageInDev(),
-          ...(isSsrBuild ? [] : [entryImportsPreloaded(), precompress(), routeHintsFile(), pwa]),
+          ...(isSsrBuild ? [] : [precompress(), routeHintsFile(), pwa]),
         ],
         resolve: { alias: [zodTypesOnly] },
         server: {

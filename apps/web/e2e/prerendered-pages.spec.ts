@@ -53,22 +53,6 @@ test('public pages arrive rendered, and React hydrates them without a mismatch',
   expect(errors).toEqual([]);
 });
 
-test("every page's HTML names the entry's own imports, so the browser asks for them with the entry", async ({
-  page,
-}) => {
-  for (const path of ['/', '/payment', '/shorts/feeds', '/merchant']) {
-    const html = await (await page.request.get(path, { headers: { accept: 'text/html' } })).text();
-    const entry = html.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/)?.[1];
-    expect(entry, path).toBeDefined();
-    const code = await (await page.request.get(entry ?? '')).text();
-    const imports = [...code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
-    // React and the router at least.
-    expect(imports.length, path).toBeGreaterThanOrEqual(2);
-    for (const file of imports)
-      expect(html, path).toContain(`<link rel="preload" as="script" crossorigin href="${file}">`);
-  }
-});
-
 /**
  * In the page, before any script: when each API path was first asked for, and when React took the prerendered
  * page over (#root stops being inert), both in ms after navigation.

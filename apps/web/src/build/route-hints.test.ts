@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageLoaders } from '../app/page-table';
 // The file as text, exactly as the build reads it.
 import pageTableSource from '../app/page-table.ts?raw';
-import { entryImports, type Manifest, pagesOfTable, routeHints } from './route-hints';
+import { type Manifest, pagesOfTable, routeHints } from './route-hints';
 
 describe('route hints (build step)', () => {
   it('reads every page of the page table, so no page silently loses its hints', () => {
@@ -46,18 +46,5 @@ describe('route hints (build step)', () => {
       '/assets/query-provider.js',
     ]);
     expect(() => routeHints(pages, manifest, ['src/app/missing'])).toThrow(/every page → src\/app\/missing/);
-  });
-
-  it("names the entry's imports and theirs, each once, and nothing that is no chunk", () => {
-    const chunks: Record<string, string[]> = {
-      'react.js': ['runtime.js'],
-      'router.js': ['react.js', 'runtime.js'],
-      'runtime.js': [],
-    };
-    expect(entryImports(['router.js', 'style.css'], (file) => chunks[file])).toEqual([
-      'router.js',
-      'react.js',
-      'runtime.js',
-    ]);
   });
 });

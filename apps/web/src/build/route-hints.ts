@@ -70,19 +70,3 @@ export function routeHints(
   }
   return hints;
 }
-
-/**
- * The chunks the entry imports, directly or through one another, given each chunk's static imports (`importsOf`,
- * undefined for a file that is no chunk): what index.html names for every page, beside the entry.
- */
-export function entryImports(imports: readonly string[], importsOf: (file: string) => readonly string[] | undefined) {
-  const files = new Set<string>();
-  const visit = (file: string) => {
-    const next = importsOf(file);
-    if (files.has(file) || !next) return;
-    files.add(file);
-    for (const imported of next) visit(imported);
-  };
-  for (const file of imports) visit(file);
-  return [...files];
-}
