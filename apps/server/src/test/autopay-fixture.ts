@@ -67,3 +67,12 @@ export function dyingAfterDebit(bank: BankGateway): BankGateway {
     },
   };
 }
+
+/**
+ * An eleven-digit account number no other test run holds (one account, one owner): `prefix` marks the test
+ * file, `serial` counts within it, and the last six digits come from the clock, zero-padded so the number
+ * keeps its length.
+ */
+export function testAccountNumber(prefix: string, serial: number): string {
+  return `${prefix}${String(serial).padStart(5 - prefix.length, '0')}${String(Date.now() % 1_000_000).padStart(6, '0')}`;
+}

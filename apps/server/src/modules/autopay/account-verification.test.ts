@@ -5,7 +5,14 @@ import { buildApp } from '../../app';
 import { accountVerifications, autopayAttempts, autopayConsents, repayments } from '../../db/schema';
 import { runJob } from '../../jobs/runner';
 import { testConfig } from '../../lib/config';
-import { confirmCode, consentToAutopay, depositedCode, sendCode, verifyAutopay } from '../../test/autopay-fixture';
+import {
+  confirmCode,
+  consentToAutopay,
+  depositedCode,
+  sendCode,
+  testAccountNumber,
+  verifyAutopay,
+} from '../../test/autopay-fixture';
 import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant } from '../../test/merchant-fixture';
 import { kstAt, noticesAfterDispatch } from '../../test/notice-helpers';
@@ -18,9 +25,7 @@ afterEach(() => h?.close());
 
 let accounts = 0;
 /** A customer with a bank account of their own (test accounts must not collide: one account, one owner). */
-async function customer(
-  account = `5${String(++accounts).padStart(4, '0')}${String(Date.now() % 1_000_000).padStart(6, '0')}`,
-) {
+async function customer(account = testAccountNumber('5', ++accounts)) {
   const signed = await h.signUp({ accountName: '국민', account });
   return { ...signed, account };
 }

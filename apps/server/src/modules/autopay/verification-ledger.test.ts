@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountVerifications } from '../../db/schema';
 import { withTx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
-import { consentToAutopay, sendCode } from '../../test/autopay-fixture';
+import { consentToAutopay, sendCode, testAccountNumber } from '../../test/autopay-fixture';
 import { createHarness, type Harness } from '../../test/harness';
 import { entriesOf, ledgerMismatches, unbalancedEntries } from '../../test/ledger-invariants';
 import type { BankGateway } from '../bank/gateway';
@@ -21,7 +21,7 @@ afterEach(() => h?.close());
 
 let accounts = 0;
 async function consentingCustomer() {
-  const account = `61${String(++accounts).padStart(3, '0')}${String(Date.now() % 1_000_000).padStart(6, '0')}`;
+  const account = testAccountNumber('61', ++accounts);
   const signed = await h.signUp({ accountName: '국민', account });
   expect((await consentToAutopay(h, signed.token)).statusCode).toBe(200);
   return { ...signed, account };
