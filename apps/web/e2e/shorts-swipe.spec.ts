@@ -35,6 +35,15 @@ test('on a Fast 4G phone the next short shows its first frame within a second of
   await openAsCustomer(page, token);
   await throttle(page);
   await page.goto('/shorts/feeds');
+  await expect(page.getByTestId('active-video')).toBeVisible();
+  // When slides join or leave the DOM: never between a swipe and the next short's first frame.
+  await page.evaluate(() => {
+    const track = document.querySelector('[data-testid=short-slide]')?.parentElement?.parentElement;
+    if (!track) throw new Error('no slide track');
+    const changes: number[] = [];
+    (window as unknown as { slideChanges: number[] }).slideChanges = changes;
+    new MutationObserver(() => changes.push(performance.now())).observe(track, { childList: true });
+  });
   const walk = await swipeWalk(page, { swipes: SWIPES, frameTimeoutMs: 5000 });
   const summary = swipeSummary(walk);
   console.log(`swipe to first frame (${SWIPES} swipes, Fast 4G, CPU ×4): ${JSON.stringify(summary)}`);
@@ -42,4 +51,16 @@ test('on a Fast 4G phone the next short shows its first frame within a second of
   expect(new Set(walk.times.map((t) => t.shortsId)).size).toBe(SWIPES);
   expect(summary.stalled).toBe(0);
   expect(summary.max ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(GUARD_MS);
+
+  const { swipes, changes } = await page.evaluate(() => ({
+    swipes: performance
+      .getEntriesByName('shorts:swipe-to-frame')
+      .map((e) => ({ start: e.startTime, end: e.startTime + e.duration })),
+    changes: (window as unknown as { slideChanges: number[] }).slideChanges,
+  }));
+  const duringSwipes = changes.filter((t) => swipes.some((swipe) => t > swipe.start && t < swipe.end));
+  expect(duringSwipes, 'slides mounted or unmounted between a swipe and its first frame').toEqual([]);
+  // After each first frame the window moved on: the slide behind, the visible one and the two ahead.
+  expect(changes.length).toBeGreaterThanOrEqual(SWIPES);
+  await expect(page.locator('[data-testid=short-slide]')).toHaveCount(4);
 });

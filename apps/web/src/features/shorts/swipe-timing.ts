@@ -35,16 +35,18 @@ export function onNextFrame(video: HTMLVideoElement, shown: (at: number) => void
 }
 
 /**
- * Watches the short that just became visible: its first frame closes the pending swipe's measure, and every
- * wait for data after it is marked as a stall. Returns the cleanup for when the short is left.
+ * Watches the short that just became visible: its first frame closes the pending swipe's measure (and is told to
+ * `onFirstFrame`), and every wait for data after it is marked as a stall. Returns the cleanup for when the short
+ * is left.
  */
-export function watchActiveShort(video: HTMLVideoElement, shortsId: number): () => void {
+export function watchActiveShort(video: HTMLVideoElement, shortsId: number, onFirstFrame?: () => void): () => void {
   let framed = false;
   const stopFrame = onNextFrame(video, (at) => {
     framed = true;
     const swipe = pendingSwipe;
     pendingSwipe = null;
     if (swipe) performance.measure(SWIPE_TO_FRAME, { start: swipe.startTime, end: at, detail: { shortsId } });
+    onFirstFrame?.();
   });
   const waiting = () => {
     if (framed) performance.mark(STALL_MARK, { detail: { shortsId } });

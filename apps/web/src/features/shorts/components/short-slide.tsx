@@ -1,24 +1,12 @@
 import { mediaUrl } from '@ohgood/contract/media-url';
-import type { MyReaction, ReactionType, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
-import {
-  CircleUserRound,
-  MessageCircle,
-  Pause,
-  Play,
-  Share2,
-  ThumbsDown,
-  ThumbsUp,
-  Volume2,
-  VolumeX,
-} from 'lucide-react';
+import type { MyReaction, ShortItem, SubscriptionStatus } from '@ohgood/contract/shorts';
+import { Pause, Play, Volume2, VolumeX } from 'lucide-react';
 import { memo, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { number, relativeTime } from '../../../shared/format';
 import { useWatchGauge } from '../hooks/use-watch-gauge';
 import { type ConnectionHint, slideMedia } from '../preload-policy';
 import { watchActiveShort } from '../swipe-timing';
 import styles from './feed.module.css';
-import { UploadMenu } from './upload-menu';
+import { type SlideActions, SlideDetails } from './slide-details';
 import { WatchGauge } from './watch-gauge';
 
 export const CONTROLS_HIDE_MS = 3000;
@@ -31,28 +19,25 @@ export interface SlideProps {
   /** The visible short shows frames: the others may now take bandwidth (preload-policy.ts). */
   activeReady: boolean;
   connection?: ConnectionHint;
-  /** The visible video can play through: the next ones may now take bandwidth. */
+  /**
+   * The visible short showed its first frame, or will not play by itself (autoplay refused, a broken file): the
+   * feed may now load the next ones and move its window.
+   */
   onReady?: () => void;
   muted: boolean;
   /** The first tap on the video turns the sound on instead of pausing (autoplay starts muted). */
   unmuteOnTap: boolean;
   loggedIn: boolean;
   limitReached: boolean;
-  reaction: { likeCount: number; myReaction: MyReaction };
+  likeCount: number;
+  myReaction: MyReaction;
   subscription: SubscriptionStatus;
   commentCount: number;
-  gate(): boolean;
-  onToggleMute(): void;
-  onReact(item: ShortItem, type: ReactionType): void;
-  onSubscribe(item: ShortItem): void;
-  onComments(item: ShortItem): void;
-  onShare(item: ShortItem): void;
-  onReport(item: ShortItem): void;
-  onLimit(): void;
+  actions: SlideActions;
 }
 
 export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
-  const { item, mediaBase, offset, muted, loggedIn, limitReached, reaction, subscription } = props;
+  const { item, mediaBase, offset, muted, loggedIn, limitReached, subscription, actions, onReady } = props;
   const active = offset === 0;
   const video = useRef<HTMLVideoElement>(null);
   // What this element already fetched it keeps (set during render, so the first commit carries it).
@@ -60,7 +45,6 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
   const media = slideMedia(offset, props.activeReady, had, props.connection);
   if (media.source !== had.sourced || media.poster !== had.postered)
     setHad({ sourced: media.source, postered: media.poster });
-  const navigate = useNavigate();
   const [playing, setPlaying] = useState(false);
   const [paused, setPaused] = useState(false);
   const [controls, setControls] = useState(true);
@@ -72,7 +56,7 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
     playing,
     loggedIn,
     limitReached,
-    onLimit: props.onLimit,
+    onLimit: actions.limit,
   });
 
   const flashControls = () => {
@@ -82,25 +66,29 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
   };
 
   // Only the visible video plays; leaving a slide pauses and rewinds it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: flashControls is stable in effect
+  // biome-ignore lint/correctness/useExhaustiveDependencies: flashControls is stable in effect; onReady is read when play is refused
   useEffect(() => {
     const el = video.current;
     if (!el) return;
     if (active) {
       setPaused(false);
       flashControls();
-      el.play().catch(() => setPaused(true));
+      el.play().catch(() => {
+        setPaused(true);
+        onReady?.();
+      });
     } else {
       el.pause();
       el.currentTime = 0;
     }
   }, [active]);
 
-  // The visible short's first frame after a swipe, and its stalls, as performance entries.
+  // The visible short's first frame after a swipe, and its stalls, as performance entries; the frame also tells
+  // the feed it is ready.
   useEffect(() => {
     const el = video.current;
-    if (active && el) return watchActiveShort(el, item.shortsId);
-  }, [active, item.shortsId]);
+    if (active && el) return watchActiveShort(el, item.shortsId, onReady);
+  }, [active, item.shortsId, onReady]);
 
   // Release the decoder and buffers when the slide leaves the window, so memory stays flat.
   useEffect(() => {
@@ -119,7 +107,7 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
     const el = video.current;
     if (!el || !active) return;
     if (props.unmuteOnTap && !el.paused) {
-      props.onToggleMute();
+      actions.toggleMute();
       flashControls();
       return;
     }
@@ -133,10 +121,6 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
     flashControls();
   };
 
-  const openProfile = () => {
-    if (props.gate()) navigate(`/shorts/profile?targetId=${item.customerId}`);
-  };
-
   return (
     <article className={styles.slide} aria-label={item.title} data-testid="short-slide" data-shorts-id={item.shortsId}>
       <video
@@ -148,11 +132,8 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         muted={muted}
         loop
         playsInline
-        onPlaying={() => {
-          setPlaying(true);
-          if (active) props.onReady?.();
-        }}
-        onCanPlayThrough={active ? props.onReady : undefined}
+        onPlaying={() => setPlaying(true)}
+        onError={active ? onReady : undefined}
         onPause={() => setPlaying(false)}
         onWaiting={() => setPlaying(false)}
         data-testid={active ? 'active-video' : undefined}
@@ -173,7 +154,7 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         type="button"
         className={styles.muteButton}
         onClick={() => {
-          props.onToggleMute();
+          actions.toggleMute();
           flashControls();
         }}
         aria-label={muted ? '소리 켜기' : '음소거'}
@@ -185,94 +166,15 @@ export const ShortSlide = memo(function ShortSlide(props: SlideProps) {
         <WatchGauge gauge={gauge} loggedIn={loggedIn} limitReached={limitReached} />
       </div>
 
-      <div className={styles.info}>
-        <div className={styles.creator}>
-          <button
-            type="button"
-            className={styles.avatarButton}
-            onClick={openProfile}
-            aria-label={`${item.nickname} 프로필`}
-          >
-            {item.profileImg ? (
-              <img src={mediaUrl(mediaBase, item.profileImg)} alt="" className={styles.avatar} />
-            ) : (
-              <CircleUserRound className={styles.avatar} aria-hidden />
-            )}
-          </button>
-          <button type="button" className={styles.nickname} onClick={openProfile}>
-            {item.nickname}
-          </button>
-          {subscription !== 'SELF' && (
-            <button
-              type="button"
-              className={subscription === 'SUBSCRIBED' ? styles.subscribed : styles.subscribe}
-              onClick={() => props.onSubscribe(item)}
-            >
-              {subscription === 'SUBSCRIBED' ? '구독중' : '구독'}
-            </button>
-          )}
-        </div>
-        <h2 className={styles.title}>{item.title}</h2>
-        <p className={styles.description}>{item.content}</p>
-        <time className={styles.time} dateTime={item.date}>
-          {relativeTime(item.date)}
-        </time>
-      </div>
-
-      <div className={styles.actions}>
-        <UploadMenu gate={props.gate} />
-        <button
-          type="button"
-          className={styles.action}
-          aria-label={`좋아요 ${number(reaction.likeCount)}`}
-          aria-pressed={reaction.myReaction === 'like'}
-          onClick={() => props.onReact(item, 'like')}
-        >
-          <span className={`${styles.actionIcon} ${reaction.myReaction === 'like' ? styles.on : ''}`}>
-            <ThumbsUp size={24} aria-hidden />
-          </span>
-          <span data-testid="like-count">{number(reaction.likeCount)}</span>
-        </button>
-        <button
-          type="button"
-          className={styles.action}
-          aria-label="싫어요"
-          aria-pressed={reaction.myReaction === 'dislike'}
-          onClick={() => props.onReact(item, 'dislike')}
-        >
-          <span className={`${styles.actionIcon} ${reaction.myReaction === 'dislike' ? styles.on : ''}`}>
-            <ThumbsDown size={24} aria-hidden />
-          </span>
-          <span>싫어요</span>
-        </button>
-        <button
-          type="button"
-          className={styles.action}
-          aria-label={`댓글 ${number(props.commentCount)}`}
-          onClick={() => props.onComments(item)}
-        >
-          <span className={styles.actionIcon}>
-            <MessageCircle size={24} aria-hidden />
-          </span>
-          <span data-testid="comment-count">{number(props.commentCount)}</span>
-        </button>
-        <button type="button" className={styles.action} aria-label="공유" onClick={() => props.onShare(item)}>
-          <span className={styles.actionIcon}>
-            <Share2 size={24} aria-hidden />
-          </span>
-          <span>공유</span>
-        </button>
-        {subscription !== 'SELF' && (
-          <button type="button" className={styles.action} onClick={() => props.onReport(item)}>
-            <span className={styles.actionIcon}>
-              <svg viewBox="0 0 24 24" className={styles.flag} aria-hidden>
-                <path d="M5 21V4h12l-2 4.5 2 4.5H5" />
-              </svg>
-            </span>
-            <span>신고</span>
-          </button>
-        )}
-      </div>
+      <SlideDetails
+        item={item}
+        mediaBase={mediaBase}
+        likeCount={props.likeCount}
+        myReaction={props.myReaction}
+        subscription={subscription}
+        commentCount={props.commentCount}
+        actions={actions}
+      />
     </article>
   );
 });

@@ -9,12 +9,14 @@ import { confirmUnsubscribe } from '../../../shared/confirm';
 import { runWhenIdle } from '../../../shared/idle-queue';
 import { notify } from '../../../shared/notify';
 import { RetryButton } from '../../../shared/ui/page';
+import { useStableHandlers } from '../../../shared/use-stable-handlers';
 import { useFeedPages, useReact, useShort, useSubscription, useWatchToday } from '../api/shorts-api';
 import { CommentPanel } from '../components/comment-panel-slot';
 import styles from '../components/feed.module.css';
 import { ReportSheet } from '../components/report-sheet-slot';
 import { ShareDialog } from '../components/share-dialog-slot';
 import { ShortSlide } from '../components/short-slide';
+import type { SlideActions } from '../components/slide-details';
 import { appendUnique, applyReaction, orderAroundTarget, shouldLoadMore, swipeDirection } from '../feed-logic';
 import { useLoginGate } from '../hooks/use-login-gate';
 import { type ConnectionHint, currentConnection, posterWarmOffsets, VIDEO_AHEAD } from '../preload-policy';
@@ -47,10 +49,25 @@ export default function FeedPage() {
   // Past the last page the feed cycles from the first again: each cycle repeats the shorts under new keys.
   const [cycles, setCycles] = useState(0);
   const [index, setIndex] = useState(0);
-  // The slide whose video can play: the next two preload only after it, so its first frame comes first.
+  // The slide whose video shows frames: the next two preload only after it, so its first frame comes first.
   const [readyIndex, setReadyIndex] = useState(-1);
   const activeReady = readyIndex === index;
-  const markActiveReady = useCallback(() => setReadyIndex(index), [index]);
+  // The slide the window of slides is kept around (null: only the visible one is rendered yet). It follows the
+  // visible slide once that shows a frame, so a swipe mounts and unmounts no slide before the next short's
+  // first frame: the slide it brings in is already laid out, and the rest waits for the browser's next idle
+  // moment after that frame, with the next shorts' preloads.
+  const [windowAt, setWindowAt] = useState<number | null>(null);
+  const settling = useRef<(() => void) | null>(null);
+  const markActiveReady = useCallback(() => {
+    settling.current?.();
+    settling.current = runWhenIdle(() => {
+      setReadyIndex(index);
+      setWindowAt(index);
+    });
+  }, [index]);
+  // A swipe before that moment: the window waits for the next short instead.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: index is the trigger
+  useEffect(() => () => settling.current?.(), [index]);
   // Read after hydration: the prerendered page (Node, no connection hint) and the first client render agree.
   const [connection, setConnection] = useState<ConnectionHint>();
   useEffect(() => setConnection(currentConnection()), []);
@@ -67,9 +84,6 @@ export default function FeedPage() {
   const react = useReact();
   const subscription = useSubscription();
   const watchToday = useWatchToday(loggedIn);
-  // The slides around the visible one join it in the browser's first idle moment after it shows: the first
-  // screen renders and lays out one slide, not four (its neighbours are off screen and fetch nothing yet).
-  const [neighbours, setNeighbours] = useState(false);
   const touchStart = useRef<number | null>(null);
   const wheelLock = useRef(0);
   const maxIndex = useRef(0);
@@ -149,11 +163,6 @@ export default function FeedPage() {
     if (!loading && !failed && shouldLoadMore(index, slides.length) && slides.length > 0) loadMore();
   }, [index, slides.length, loading, failed, loadMore]);
 
-  const shown = slides.length > 0 && !loading;
-  useEffect(() => {
-    if (shown && !neighbours) return runWhenIdle(() => setNeighbours(true));
-  }, [shown, neighbours]);
-
   // Bound in the commit that shows the slides (a layout effect), so a key pressed as soon as they appear is
   // not lost in the gap before passive effects run.
   useLayoutEffect(() => {
@@ -179,6 +188,12 @@ export default function FeedPage() {
     wheelLock.current = now;
     go(event.deltaY > 0 ? 'next' : 'prev');
   };
+
+  // The slides rendered: the visible one, and the window around `windowAt` once there is one. A swipe that
+  // leaves the window moves it at once, so at most 1 + BEHIND + AHEAD slides are ever in the DOM.
+  const windowCentre = windowAt !== null && index >= windowAt - BEHIND && index <= windowAt + AHEAD ? windowAt : index;
+  const inWindow = (i: number) =>
+    i === index || (windowAt !== null && i >= windowCentre - BEHIND && i <= windowCentre + AHEAD);
 
   const reactionOf = (item: ShortItem) =>
     reactions[item.shortsId] ??
@@ -223,6 +238,23 @@ export default function FeedPage() {
     [panel],
   );
 
+  // Closures of this render, called through one unchanging object: a slide's details skip the feed's renders.
+  const actions = useStableHandlers<SlideActions>({
+    gate,
+    react: (item, type) => void onReact(item, type),
+    subscribe: (item) => void onSubscribe(item),
+    comments: (item) => setPanel({ kind: 'comments', item }),
+    share: (item) => setPanel({ kind: 'share', item }),
+    report: (item) => {
+      if (gate()) setPanel({ kind: 'report', item });
+    },
+    toggleMute: () => {
+      setSoundChosen(true);
+      setMuted((m) => !m);
+    },
+    limit: () => setLimitReached(true),
+  });
+
   if (loading)
     return (
       <p className={styles.feedStatus} role="status">
@@ -262,8 +294,9 @@ export default function FeedPage() {
       ) : null}
       <div className={styles.track} style={{ transform: `translateY(${-index * 100}%)` }}>
         {slides.map((slide, i) => {
-          if (i < index - BEHIND || i > index + AHEAD || (!neighbours && i !== index)) return null;
+          if (!inWindow(i)) return null;
           const { item } = slide;
+          const reaction = reactionOf(item);
           return (
             <div key={slide.key} className={styles.slideFrame} style={{ top: `${i * 100}%` }}>
               <ShortSlide
@@ -276,23 +309,12 @@ export default function FeedPage() {
                 muted={muted}
                 loggedIn={loggedIn}
                 limitReached={limitReached}
-                reaction={reactionOf(item)}
+                likeCount={reaction.likeCount}
+                myReaction={reaction.myReaction}
                 subscription={subs[item.customerId] ?? item.subscriptionStatus}
                 commentCount={commentCounts[item.shortsId] ?? item.commentCount}
-                gate={gate}
                 unmuteOnTap={muted && !soundChosen}
-                onToggleMute={() => {
-                  setSoundChosen(true);
-                  setMuted((m) => !m);
-                }}
-                onReact={onReact}
-                onSubscribe={onSubscribe}
-                onComments={(it) => setPanel({ kind: 'comments', item: it })}
-                onShare={(it) => setPanel({ kind: 'share', item: it })}
-                onReport={(it) => {
-                  if (gate()) setPanel({ kind: 'report', item: it });
-                }}
-                onLimit={() => setLimitReached(true)}
+                actions={actions}
               />
             </div>
           );
