@@ -9,10 +9,26 @@ afterEach(() => {
 describe('toast', () => {
   it('shows one message and dismisses it by itself', () => {
     vi.useFakeTimers();
+    const stop = subscribeToast(() => undefined);
     showToast('로그아웃 되었습니다.');
     expect(currentToast()?.message).toBe('로그아웃 되었습니다.');
     vi.advanceTimersByTime(TOAST_MS);
     expect(currentToast()).toBeNull();
+    stop();
+  });
+
+  it('a message raised before anything shows it stays its full time from when it is shown', () => {
+    vi.useFakeTimers();
+    showToast('로그인이 만료되었어요. 다시 로그인해 주세요.');
+    // A slow phone still hydrating: nothing on screen yet.
+    vi.advanceTimersByTime(TOAST_MS * 2);
+    expect(currentToast()?.message).toBe('로그인이 만료되었어요. 다시 로그인해 주세요.');
+    const stop = subscribeToast(() => undefined);
+    vi.advanceTimersByTime(TOAST_MS - 1);
+    expect(currentToast()).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(currentToast()).toBeNull();
+    stop();
   });
 
   it('never stacks the same message twice: it keeps one toast and restarts its timer', () => {

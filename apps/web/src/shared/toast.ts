@@ -1,6 +1,8 @@
 /**
  * One toast at a time: a new message replaces the shown one, and the same message raised again
- * while it is visible only restarts its timer, so one event never stacks two toasts.
+ * while it is visible only restarts its timer, so one event never stacks two toasts. The timer runs only
+ * once something shows the toast (the toaster subscribes as it mounts): a message raised before the app has
+ * hydrated, as the session's expiry can be, still stays its full time on screen.
  */
 export const TOAST_MS = 3000;
 
@@ -25,13 +27,17 @@ export function dismissToast(): void {
   emit();
 }
 
+function startTimer(): void {
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(dismissToast, TOAST_MS);
+}
+
 export function showToast(message: string): void {
   if (current?.message !== message) {
     current = { id: nextId++, message };
     emit();
   }
-  if (timer) clearTimeout(timer);
-  timer = setTimeout(dismissToast, TOAST_MS);
+  if (listeners.size > 0) startTimer();
 }
 
 export function currentToast(): Toast | null {
@@ -40,5 +46,6 @@ export function currentToast(): Toast | null {
 
 export function subscribeToast(listener: () => void): () => void {
   listeners.add(listener);
+  if (current && !timer) startTimer();
   return () => listeners.delete(listener);
 }
