@@ -37,10 +37,13 @@ async function outcome(check: () => Promise<void>): Promise<'ok' | 'error'> {
  */
 const PROBE_BYTES = 64 * 1024;
 
+/** How the probe's file is named: it exists for the moment of each check, beside the transcodes' scratch. */
+export const PROBE_FILE_PREFIX = '.ready-';
+
 /** Writes, syncs and removes a probe file: uploads and transcodes need scratch space under DATA_DIR. */
 async function writeProbe(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const file = join(dir, `.ready-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const file = join(dir, `${PROBE_FILE_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await writeFile(file, Buffer.alloc(PROBE_BYTES), { flush: true });
   } finally {
