@@ -213,8 +213,12 @@ export default defineConfig(({ isSsrBuild, mode }) =>
           sourcemap: false,
           // No map of every lazy chunk's dependencies in the entry (1.7 KB gzip of the first load, ADR 0249): a
           // page's first load is named whole by the server's route hints, later navigations come from the
-          // service worker's precache. A lazy chunk's stylesheet is still loaded with it.
-          modulePreload: false,
+          // service worker's precache. A lazy chunk's stylesheet is still loaded with it. The HTML does name the
+          // entry's own imports (React, the router), fetched beside the entry, not once it has arrived (ADR 0260).
+          modulePreload: {
+            polyfill: false,
+            resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
+          },
           // Read by scripts/bench.mjs (what each route loads) and by the route-hints step.
           manifest: !isSsrBuild,
           chunkSizeWarningLimit: 200,
