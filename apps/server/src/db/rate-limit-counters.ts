@@ -1,4 +1,4 @@
-import { lt, type SQL, sql } from 'drizzle-orm';
+import { lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { LONGEST_WINDOW_MS, type Window, windowStart } from '../lib/rate-limit';
 import { rateLimitCounters } from './schema';
 import type { Executor } from './tx';
@@ -14,14 +14,26 @@ export async function isOver(db: Executor, window: Window, now: Date): Promise<b
 }
 
 /**
- * "Is any of these windows at its limit?" as a SQL boolean. Payments' validate makes the same check inside
- * `payment_validate_read_batch` (migration 0013), in SQL.
+ * "Is any of these windows at its limit?" as a SQL boolean. Payments' validate makes the same check in its one
+ * read (`validate-read.ts`), with each window's bounds as a statement's placeholders (`anyAtLimitSql`).
  */
 export function anyOverSql(windows: Window[], now: Date): SQL<boolean> {
-  const atLimit = windows.map(
-    (w) =>
-      sql`(${rateLimitCounters.key} = ${w.key} and ${rateLimitCounters.windowStart} = ${windowStart(now, w.windowMs)}
-        and ${rateLimitCounters.count} >= ${w.limit})`,
+  return anyAtLimitSql(windows.map((w) => ({ key: w.key, start: windowStart(now, w.windowMs), limit: w.limit })));
+}
+
+/** A window as the counters see it: its key, the start of its current window and its limit. */
+export interface WindowBounds {
+  key: string | Placeholder;
+  start: Date | Placeholder;
+  limit: number | Placeholder;
+}
+
+/** `anyOverSql` for bounds given as values or as the placeholders of a statement built once (`builtOnce`). */
+export function anyAtLimitSql(bounds: WindowBounds[]): SQL<boolean> {
+  const atLimit = bounds.map(
+    (b) =>
+      sql`(${rateLimitCounters.key} = ${b.key} and ${rateLimitCounters.windowStart} = ${b.start}
+        and ${rateLimitCounters.count} >= ${b.limit})`,
   );
   return sql<boolean>`exists (select 1 from ${rateLimitCounters} where ${sql.join(atLimit, sql` or `)})`;
 }

@@ -1,7 +1,7 @@
 import { BILL_RULES } from '@ohgood/contract/bill-rules';
 import { monthlyLimitOf } from '@ohgood/contract/grades';
 import { addMonths, dateInMonth, daysInMonth } from '@ohgood/contract/kst';
-import { Column, eq, getTableName, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { Column, eq, getTableName, isNotNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { customers, purchases, statements } from '../../db/schema';
 import { type Executor, rowsOf, type Tx } from '../../db/tx';
 import { recordEvent } from '../../events/record-event';
@@ -40,10 +40,10 @@ export function dueDate(month: string, extended: boolean): string {
 
 /**
  * What a customer still owes on `month`'s unpaid, non-refunded purchases, as a SQL expression, so a caller
- * can fold it into a read it makes anyway. Given values it counts one (customer, month); given columns it counts
- * each row's own (the overdue job's statements), the same expression either way.
+ * can fold it into a read it makes anyway. Given values (or a statement's placeholders) it counts one (customer,
+ * month); given columns it counts each row's own (the overdue job's statements), the same expression either way.
  */
-export function owedSql(customerId: number | Column, month: string | Column): SQL<string> {
+export function owedSql(customerId: number | Column | Placeholder, month: string | Column | Placeholder): SQL<string> {
   return sql<string>`(select coalesce(sum(${purchases.price}), 0) from ${purchases}
     where ${purchases.customerId} = ${outer(customerId)} and ${purchases.statementMonth} = ${outer(month)}
       and ${purchases.status} = 'UNPAID')`;
@@ -53,7 +53,7 @@ export function owedSql(customerId: number | Column, month: string | Column): SQ
  * A value, or a column of the enclosing query named with its table: drizzle may write a column bare (in an
  * UPDATE's RETURNING, say), and inside the subquery a bare name would mean the purchase's own column.
  */
-function outer(value: number | string | Column): SQL | number | string {
+function outer<V extends number | string | Placeholder>(value: V | Column): SQL | V {
   if (!(value instanceof Column)) return value;
   return sql`${sql.identifier(getTableName(value.table))}.${sql.identifier(value.name)}`;
 }

@@ -15,8 +15,8 @@ import { limitLeft } from '../bills/statements';
 import { decideFinal, suspendedRefusal } from './final-decision';
 import { readFinal } from './final-read';
 import { writePayments } from './payment-write';
-import { anyRequest, codeMatch, everHeldBy, requestHeldBy, reserveFreeRequest } from './payments-repository';
-import { usableRequestSql } from './usable-request';
+import { anyRequest, everHeldBy, requestHeldBy, reserveFreeRequest } from './payments-repository';
+import { codeMatch, usableRequestSql } from './usable-request';
 import { type HeldRequest, readValidate } from './validate-read';
 
 const FAILED_CODE_WINDOW = { limit: 5, windowMs: 10 * 60 * 1000 };
@@ -160,7 +160,8 @@ export function createPaymentActions(db: Db, clock: Clock) {
       const code = codeValue(body);
       const me = await readValidate(db, {
         customerId,
-        match: codeMatch(body.codeType, code),
+        codeType: body.codeType,
+        code,
         now,
         month: kstMonth(now),
         windows: [failures, ipFailures],

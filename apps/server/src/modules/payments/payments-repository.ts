@@ -1,5 +1,4 @@
 import { monthDates } from '@ohgood/contract/kst';
-import type { ValidateBody } from '@ohgood/contract/payments';
 import { and, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { customers, merchants, paymentRequests, pointLedger, purchases } from '../../db/schema';
 import type { Executor, Tx } from '../../db/tx';
@@ -9,14 +8,6 @@ import type { HeldRequest } from './validate-read';
  * The SQL of a customer's payments besides the final's and validate's one reads (`final-read.ts`,
  * `validate-read.ts`) and the payment's write (`payment-write.ts`): the code's reservation and the histories.
  */
-
-/** The column each code type is looked up by. */
-const codeColumn = { pincode: paymentRequests.pinCode, qrcode: paymentRequests.qrToken } as const;
-
-/** Where the requests a code points at; undefined for a malformed code, which matches nothing. */
-export function codeMatch(codeType: ValidateBody['codeType'], code: string | undefined): SQL | undefined {
-  return code === undefined ? undefined : eq(codeColumn[codeType], code);
-}
 
 /** What validate answers about the request it reserved, read or written. */
 const heldColumns = {

@@ -3,8 +3,8 @@ import { bearer, createHarness, type Harness } from '../../test/harness';
 import { createMerchant, grantPoints } from '../../test/merchant-fixture';
 import { createRequest } from '../../test/payment-helpers';
 
-// Validates that arrive together share one read (`payment_validate_read_batch`, migration 0013): each still
-// gets the answer of its own customer and code.
+// Validate's one read is a statement built once per code type (`readValidate`): validates that arrive together,
+// by PIN and by QR, each still get the answer of their own customer, code and clock.
 
 let h: Harness;
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
@@ -50,5 +50,39 @@ describe('validates read together', () => {
     const stolen = await validate(guesser.token, 'pincode', byPin.pinCode);
     expect(stolen.statusCode).toBe(409);
     expect(stolen.json().code).toBe('REQUEST_RESERVED');
+  });
+
+  it('reads a malformed code, a held code past its expiry and a closed failure window right', async () => {
+    const [payer, guesser] = [await h.signUp(), await h.signUp()];
+    const request = await createRequest(h, merchant.headers, 1_400);
+    expect((await validate(payer.token, 'pincode', request.pinCode)).statusCode).toBe(200);
+    // Held, but expired by now: the read's own clock value decides it, not the one of the statement's first use.
+    h.clock.advance(121_000);
+    const expired = await validate(payer.token, 'pincode', request.pinCode);
+    expect(expired.statusCode).toBe(404);
+    expect(expired.json().code).toBe('INVALID_CODE');
+
+    const guessersOwn = await createRequest(h, merchant.headers, 1_600);
+    expect((await validate(guesser.token, 'qrcode', guessersOwn.qrCode)).statusCode).toBe(200);
+    // Malformed codes match nothing and count as failed guesses, like wrong ones; the sixth look is refused.
+    const answers = [];
+    for (const [codeType, value] of [
+      ['pincode', 'abc'],
+      ['qrcode', 'not a qr code'],
+      ['pincode', '000000'],
+      ['qrcode', 'https://example.invalid/pay?t=x'],
+      ['pincode', '000001'],
+      ['pincode', '000002'],
+    ] as const) {
+      answers.push((await validate(guesser.token, codeType, value)).json().code);
+    }
+    expect(answers).toEqual([...Array(5).fill('INVALID_CODE'), 'TOO_MANY_CODE_ATTEMPTS']);
+    // The window is closed for a right code too, even the guesser's own held one (which needs no write, so only
+    // the read refuses it), while the payer's own window stays open.
+    const ownAgain = await validate(guesser.token, 'qrcode', guessersOwn.qrCode);
+    expect(ownAgain.json().code).toBe('TOO_MANY_CODE_ATTEMPTS');
+    const fresh = await createRequest(h, merchant.headers, 1_500);
+    expect((await validate(guesser.token, 'pincode', fresh.pinCode)).json().code).toBe('TOO_MANY_CODE_ATTEMPTS');
+    expect((await validate(payer.token, 'pincode', fresh.pinCode)).json()).toMatchObject({ price: 1_500 });
   });
 });
