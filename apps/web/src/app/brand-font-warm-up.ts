@@ -3,8 +3,18 @@ import { runWhenIdle } from '../shared/idle-queue';
 const BRAND_FAMILY = '"Pretendard Variable"';
 /** Rounds of loading and warming, should the page's text keep needing new faces. */
 const MAX_ROUNDS = 3;
-/** The most text laid out in one warm-up step: a step stays well under a long task (50 ms) on a slow phone. */
-const WARM_STEP_CHARS = 300;
+/**
+ * The most text laid out in one warm-up step: a step stays well under a long task (50 ms) on a slow phone. The
+ * cost is less the characters than the faces they fall in: each subset face at each weight is instanced on
+ * its first use.
+ */
+const WARM_STEP_CHARS = 100;
+/**
+ * A style's first step: a few characters. The brand font's first use at all (its set-up, ~15 ms of layout on a
+ * fast machine, four times that on a slow phone) and at each weight (6–11 ms) is paid whatever the text, so no
+ * other text is shaped in that step.
+ */
+const FIRST_STEP_CHARS = 4;
 
 /**
  * Loads the faces for the text on screen and lays that text out in the brand font off screen, one small step
@@ -72,12 +82,14 @@ async function warmUp(byStyle: Map<string, string>): Promise<void> {
   document.body.append(box);
   try {
     for (const [style, text] of byStyle) {
-      for (let at = 0; at < text.length; at += WARM_STEP_CHARS) {
+      for (let at = 0; at < text.length; ) {
+        const part = text.slice(at, at + (at === 0 ? FIRST_STEP_CHARS : WARM_STEP_CHARS));
+        at += part.length;
         await whenIdle(() => {
           const span = document.createElement('span');
           span.style.font = `${style} ${BRAND_FAMILY}`;
           // Drawn by the stylesheet (tokens.css), not a text node: no search of the page's text finds it twice.
-          span.dataset.text = text.slice(at, at + WARM_STEP_CHARS);
+          span.dataset.text = part;
           // Laid out in the next frame, alone: one idle moment comes after each frame. (Forcing the layout here
           // would also lay out whatever else the page has changed since, in this same task.)
           box.append(span);
