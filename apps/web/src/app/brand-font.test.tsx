@@ -113,7 +113,9 @@ describe('loadBrandFontAfterFirstPaint', () => {
     // A style's first step is a few characters: the font's first use at a weight costs a layout whatever the
     // text, and no more text is shaped in that step. The rest follows in steps of at most 100 characters.
     const steps = (font: string) =>
-      warmed.filter((step) => step.startsWith(`${font} "Pretendard Variable" | `)).map((step) => step.split(' | ')[1]);
+      warmed
+        .filter((step) => step.startsWith(`${font} "Pretendard Variable" | `))
+        .map((step) => step.slice(step.indexOf(' | ') + 3));
     expect(steps('700 20px')).toEqual(['납부하기']);
     const paragraph = steps('14px');
     expect(paragraph.join('')).toBe(long);
