@@ -211,10 +211,10 @@ describe('webhooks', () => {
     await waitFor(() => expect(toastLog).toContain('다시 보냈어요.'));
     // Delete: cancelled first (nothing sent), then confirmed.
     await user.click(within(item).getByRole('button', { name: '삭제' }));
-    await user.click(within(await screen.findByTestId('confirm-sheet')).getByRole('button', { name: '취소' }));
+    await user.click(await within(await screen.findByTestId('confirm-sheet')).findByRole('button', { name: '취소' }));
     expect(writes().filter((c) => c.method === 'DELETE')).toEqual([]);
     await user.click(within(item).getByRole('button', { name: '삭제' }));
-    await user.click(within(await screen.findByTestId('confirm-sheet')).getByRole('button', { name: '삭제' }));
+    await user.click(await within(await screen.findByTestId('confirm-sheet')).findByRole('button', { name: '삭제' }));
     await waitFor(() => expect(toastLog).toContain('엔드포인트를 삭제했어요.'));
     expect(writes().map((c) => [c.method, c.path, c.body])).toEqual([
       ['PATCH', `/api/merchant/webhooks/${ENDPOINT_ID}`, { events: ['payment.paid', 'payment.expired'] }],
@@ -239,7 +239,7 @@ describe('webhooks', () => {
     await user.click(within(item).getByRole('button', { name: '비밀키 교체' }));
     const sheet = await screen.findByTestId('confirm-sheet');
     expect(writes()).toEqual([]);
-    await user.click(within(sheet).getByRole('button', { name: '교체' }));
+    await user.click(await within(sheet).findByRole('button', { name: '교체' }));
     expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_rotated');
     expect(writes()).toEqual([
       { method: 'POST', path: `/api/merchant/webhooks/${ENDPOINT_ID}/rotate-secret`, body: undefined },
