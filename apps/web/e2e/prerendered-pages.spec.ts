@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { PRERENDERED_PATHS } from '../src/build/prerendered-paths';
+import { entryImportFiles, type Manifest } from '../src/build/route-hints';
 import { apiCustomer, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
@@ -54,31 +55,11 @@ test('public pages arrive rendered, and React hydrates them without a mismatch',
   expect(errors).toEqual([]);
 });
 
-/** The files the app's entry imports statically, and theirs: what every page's first load evaluates. */
-function entryImports(): string[] {
-  const manifestPath = new URL('../dist/.vite/manifest.json', import.meta.url);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
-    string,
-    { file: string; isEntry?: boolean; imports?: string[] }
-  >;
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    for (const dep of manifest[key]?.imports ?? []) {
-      const file = manifest[dep]?.file;
-      if (!file || files.has(file)) continue;
-      files.add(file);
-      visit(dep);
-    }
-  };
-  if (entry) visit(entry);
-  return [...files];
-}
-
 test("every page's HTML names the entry's imports, so they load beside it and not a round trip later", async ({
   request,
 }) => {
-  const imports = entryImports();
+  const manifest = JSON.parse(readFileSync(new URL('../dist/.vite/manifest.json', import.meta.url), 'utf8'));
+  const imports = entryImportFiles(manifest as Manifest);
   // React and the router at least: a build that no longer splits them out would make this test say nothing.
   expect(imports.length).toBeGreaterThanOrEqual(2);
   for (const path of [...PRERENDERED_PATHS, '/qrpin']) {

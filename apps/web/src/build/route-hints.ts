@@ -40,6 +40,20 @@ function closure(manifest: Manifest, key: string, seen = new Set<string>()): Set
   return seen;
 }
 
+/** The entry's manifest key and every chunk it imports statically, and theirs. */
+function entryClosure(manifest: Manifest): Set<string> {
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  return entryKey ? closure(manifest, entryKey) : new Set<string>();
+}
+
+/**
+ * The files of the entry's static imports (not the entry itself): every page's first load evaluates them, so
+ * every page's HTML names them (`modulePreload` in vite.config.ts, ADR 0260).
+ */
+export function entryImportFiles(manifest: Manifest): string[] {
+  return [...entryClosure(manifest)].filter((key) => !manifest[key]?.isEntry).map((key) => manifest[key]?.file ?? key);
+}
+
 function manifestKey(manifest: Manifest, module: string, what: string): string {
   const key = ['.tsx', '.ts'].map((ext) => `${module}${ext}`).find((candidate) => manifest[candidate]);
   if (!key) throw new Error(`route-hints: ${what} → ${module} is not in the build manifest`);
@@ -55,8 +69,7 @@ export function routeHints(
   manifest: Manifest,
   withEveryPage: string[] = [],
 ): Record<string, RouteHints> {
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  const entry = entryKey ? closure(manifest, entryKey) : new Set<string>();
+  const entry = entryClosure(manifest);
   const shared = withEveryPage.map((module) => manifestKey(manifest, module, 'every page'));
   const hints: Record<string, RouteHints> = {};
   for (const [path, module] of pages) {
