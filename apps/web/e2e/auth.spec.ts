@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts, uniqueEmail } from './helpers';
 
 test('register → login → header shows logout → logout', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, openAsCustomer, recordAlerts, settled, uniqueEmail } from './helpers';
 
 /*

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { enterPin, merchantRequest, recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
 /** Relative luminance contrast of two 'rgb(r, g, b)' colours (WCAG 2). */

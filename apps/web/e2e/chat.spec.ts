@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
 /* The mascot chat at 390×844 against the real server, database and seeded catalogue. */

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { FIRST_SCREEN_TARGET_MS, FIRST_SCREENS, measureFirstScreen } from '../../../scripts/first-screens.mjs';
 import { CPU_SLOWDOWN } from '../../../scripts/throttled-phone.mjs';
+import { test } from './fixtures';
 import { apiCustomer } from './helpers';
 
 /**

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts } from './helpers';
 
 // Installable like the Korean pay apps (the checks Lighthouse's PWA audit made).

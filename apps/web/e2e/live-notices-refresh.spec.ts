@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, openAsCustomer, recordAlerts } from './helpers';
 
 const won = (n: number) => `${n.toLocaleString('ko-KR')}원`;

@@ -4,8 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { test } from './fixtures';
 import { MERCHANT, paidRequest, settled } from './helpers';
 import { OPERATORS, signInOnScreen as signInToConsole } from './staff-session';
 

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, openAsCustomer } from './helpers';
 
 test('/notifications shows the list’s shape while it loads, never a bare 불러오는 중...', async ({ page, request }) => {

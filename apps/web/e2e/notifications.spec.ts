@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, enterPin, merchantRequest, openAsCustomer, recordAlerts } from './helpers';
 
 test('the bell counts a payment made in another tab at once; the list opens its receipt and marks it read', async ({

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts } from './helpers';
 
 // At 390×844: the installed app offline, then back online.

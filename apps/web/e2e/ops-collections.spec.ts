@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTOPAY_CONSENT } from '@ohgood/contract/autopay';
 import { addMonths } from '@ohgood/contract/kst';
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, uniqueEmail } from './helpers';
 import { openConsole, riskSession } from './staff-session';
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, openAsCustomer, settled, uniqueEmail } from './helpers';
 import { OPERATORS, signInOnScreen, staffSession } from './staff-session';
 

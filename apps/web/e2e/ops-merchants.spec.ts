@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { paidRequest } from './helpers';
 import { OPERATORS, signInOnScreen, staffSession } from './staff-session';
 

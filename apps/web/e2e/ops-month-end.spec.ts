@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, uniqueEmail } from './helpers';
 import { openConsole, riskSession } from './staff-session';
 

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, apiPay, openAsCustomer } from './helpers';
 
 test('a screen that met a database outage says so in Korean and loads by itself once it is over', async ({

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, enterPin, merchantRequest, openAsCustomer } from './helpers';
 
 /** Opens a 120,000원 request (over a new customer's 100,000원 limit) in the payment sheet. */

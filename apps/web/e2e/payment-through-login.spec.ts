@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { confirmReceipt, enterPin, merchantRequest, recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
 /** 'YYYY-MM' of now in Seoul, +1 month, as the receipt's '12월 15일'. */

@@ -1,6 +1,7 @@
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, request as playwrightRequest } from '@playwright/test';
 import config from '../playwright.config';
 import { fakeCameraLaunchOptions } from './chromium';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 import { cameraFile, writeQrCameraVideo } from './qr-camera';
 

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { confirmReceipt, enterPin, MERCHANT, merchantRequest, recordAlerts, signUpAndLogIn } from './helpers';
 
 test('pay by PIN, then again using points: history, points and the merchant all agree', async ({ page, request }) => {

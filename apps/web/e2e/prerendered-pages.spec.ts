@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { PRERENDERED_PATHS } from '../src/build/prerendered-paths';
 import { entryImportFiles, type Manifest } from '../src/build/route-hints';
+import { test } from './fixtures';
 import { apiCustomer, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */

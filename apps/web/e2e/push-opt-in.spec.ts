@@ -1,5 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { test } from './fixtures';
 import { apiCustomer, confirmReceipt, enterPin, merchantRequest, openAsCustomer, recordAlerts } from './helpers';
 
 /** What the browser answers in this test: the permission prompt, and how many subscriptions its push service refuses. */

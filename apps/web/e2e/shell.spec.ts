@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts } from './helpers';
 
 test('footer: highlighted item, dark on shorts paths, hidden on /qrpin, /register, /shorts/upload', async ({

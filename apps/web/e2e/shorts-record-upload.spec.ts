@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { FAST_4G } from '../../../scripts/throttled-phone.mjs';
 import { fakeCameraLaunchOptions } from './chromium';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 import { writeTestClip } from './media-tools';
 

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { feedShortIds, swipeClipArgs, swipeSummary, swipeWalk, uploadShorts } from '../../../scripts/swipe-walk.mjs';
 import { throttle } from '../../../scripts/throttled-phone.mjs';
+import { test } from './fixtures';
 import { apiCustomer, openAsCustomer } from './helpers';
 import { runFfmpeg } from './media-tools';
 

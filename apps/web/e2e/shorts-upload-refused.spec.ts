@@ -1,7 +1,8 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 import { writeTestClip } from './media-tools';
 

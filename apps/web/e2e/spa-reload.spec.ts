@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn } from './helpers';
 
 /** Every page route of the app, plus its query forms. /chat and /dashboard share paths with the API. */

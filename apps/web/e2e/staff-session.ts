@@ -1,5 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { test } from './fixtures';
 
 /** A seeded operator (README's demo accounts). */
 export interface Operator {

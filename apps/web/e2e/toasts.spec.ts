@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
 import { recordAlerts, signUpAndLogIn, uniqueEmail } from './helpers';
 
 // One accessible toast instead of native alerts, never two for one event.
