@@ -4,13 +4,14 @@
 // find files, native code or worker scripts beside themselves stay in node_modules (`SEPARATE`). The
 // workspace contract, which ships TypeScript sources, is compiled in. Migrations are copied next to it.
 import { cpSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const server = join(root, 'apps/server');
-const dist = join(server, 'dist');
+// SERVER_OUT_DIR builds elsewhere (a test, or a second build to compare against); `dist` by default.
+const dist = process.env.SERVER_OUT_DIR ? resolve(process.env.SERVER_OUT_DIR) : join(server, 'dist');
 
 /**
  * Loaded from node_modules at run time: native addons (argon2, sharp, the optional pg-native), packages that
@@ -54,6 +55,13 @@ module.exports = {
   getSecureStream: (options) => tls.connect(options),
 };
 `;
+/**
+ * zod re-exports its 40-odd error-message locales as `z.locales` (about 300 KB, more than half of zod in the
+ * bundle), and a namespace export keeps them all: every start compiled them. The server uses the English
+ * messages only, which zod installs itself (classic/schemas.js imports `en.js` directly), so the build gives
+ * zod a locales index with English alone.
+ */
+const ZOD_LOCALES_ENGLISH_ONLY = `export { default as en } from './en.js';`;
 const packageOf = (path) =>
   path
     .split('/')
@@ -64,7 +72,7 @@ rmSync(dist, { recursive: true, force: true });
 await build({
   absWorkingDir: server,
   entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: dist,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -102,6 +110,16 @@ await build({
             ? { path: args.path, external: true }
             : undefined,
         );
+      },
+    },
+    {
+      name: 'zod-english-only',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+          contents: ZOD_LOCALES_ENGLISH_ONLY,
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        }));
       },
     },
     {
