@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { isAlive, startEmbeddedPostgres } from './embedded';
+import { isAlive, startEmbeddedPostgres, userIdsFromPasswd } from './embedded';
 
 /** Where this connection came from: null over a Unix socket, the client's address over TCP. */
 async function clientAddress(url: string): Promise<string | null> {
@@ -125,4 +125,20 @@ describe('a cluster that dies under its owner', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the postgres user as root', () => {
+  it("reads the user's uid and primary gid from passwd lines, and nothing for a missing or malformed one", () => {
+    const passwd = [
+      'root:x:0:0:root:/root:/bin/bash',
+      'postgres2:x:200:200::/home/postgres2:/bin/sh',
+      'postgres:x:101:104:PostgreSQL administrator,,,:/var/lib/postgresql:/bin/bash',
+      '',
+    ].join('\n');
+    expect(userIdsFromPasswd(passwd, 'postgres')).toEqual({ uid: 101, gid: 104 });
+    expect(userIdsFromPasswd(passwd, 'postgres2')).toEqual({ uid: 200, gid: 200 });
+    expect(userIdsFromPasswd(passwd, 'nobody')).toBeUndefined();
+    expect(userIdsFromPasswd('postgres:x:abc:104::/:/bin/sh', 'postgres')).toBeUndefined();
+    expect(userIdsFromPasswd('postgres:x', 'postgres')).toBeUndefined();
+  });
 });
