@@ -62,6 +62,14 @@ module.exports = {
  * zod a locales index with English alone.
  */
 const ZOD_LOCALES_ENGLISH_ONLY = `export { default as en } from './en.js';`;
+/** Package files the build replaces with its own text (above: why each). */
+const REPLACED_FILES = [
+  ['pg/lib/stream.js', PG_NODE_STREAM],
+  ['zod/v4/locales/index.js', ZOD_LOCALES_ENGLISH_ONLY],
+];
+/** `pg/lib/stream.js` → a filter for that file under any node_modules, with either path separator. */
+const packageFileFilter = (path) =>
+  new RegExp(`[\\\\/]node_modules[\\\\/]${path.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
 const packageOf = (path) =>
   path
     .split('/')
@@ -113,22 +121,15 @@ await build({
       },
     },
     {
-      name: 'zod-english-only',
+      name: 'replaced-files',
       setup(b) {
-        b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-          contents: ZOD_LOCALES_ENGLISH_ONLY,
-          loader: 'js',
-          resolveDir: dirname(args.path),
-        }));
-      },
-    },
-    {
-      name: 'pg-node-stream',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, () => ({
-          contents: PG_NODE_STREAM,
-          loader: 'js',
-        }));
+        for (const [path, contents] of REPLACED_FILES) {
+          b.onLoad({ filter: packageFileFilter(path) }, (args) => ({
+            contents,
+            loader: 'js',
+            resolveDir: dirname(args.path),
+          }));
+        }
       },
     },
   ],
