@@ -67,8 +67,10 @@ async function main(): Promise<void> {
   const startLoading = (embedded ? Promise.race([postmasterSpawned, embedded]) : Promise.resolve()).catch(
     () => undefined,
   );
+  // The database client first, the app's modules after it: the cluster's setup starts as soon as PostgreSQL is
+  // up, and goes on beside the rest of the loading and the build (ADR 0261).
   const databaseClient = startLoading.then(() => import('./db/client'));
-  const modules = startLoading.then(loadAppModules);
+  const modules = databaseClient.then(loadAppModules, loadAppModules);
   // The whole configuration is checked while PostgreSQL starts; a bad one ends the start, and the server
   // spawned for it is stopped on the way out.
   const config = await startLoading.then(() => import('./lib/config')).then(({ loadConfig }) => loadConfig());
@@ -165,11 +167,16 @@ async function main(): Promise<void> {
     storage,
     commits,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
+    startsAfter: seeded,
   }).catch(async (error: unknown) => {
     await seeded.catch(() => undefined);
     throw error;
   });
   phases.app = Math.round(performance.now());
+  // Readied now, the seed still running: Fastify's own set-up of every route (at ready) takes turns with the
+  // seed's statements instead of following them, and no onReady hook runs before the seed is done (startsAfter).
+  // A failure is the seed's, reported below.
+  Promise.resolve(app.ready()).catch(() => undefined);
   await seeded.catch(async (error: unknown) => {
     await app.close();
     throw error;

@@ -35,9 +35,16 @@ export interface Database {
   /** Its connection URL, for the one LISTEN connection of an instance. */
   url: string;
   /**
+   * Settles once a connection to `url` may open: at once, but for an embedded cluster whose roles are still
+   * being made (on a new one the app's role does not exist before). What connects while the app is built (the
+   * LISTEN connection) waits for it; `migrated` settles after it, and rejects when it does.
+   */
+  connectable: Promise<void>;
+  /**
    * Settles when the schema is ready: the migrations applied and the runtime role granted what it needs.
-   * Until then a table must not be touched (a connection, a LISTEN may). Already settled unless the database
-   * came from `openDatabaseWhileMigrating`; a failed migration rejects it, the database closed.
+   * Until then a table must not be touched (a connection, a LISTEN may, once `connectable`). Already settled
+   * unless the database came from `openDatabaseWhileMigrating`; a failed migration rejects it, the database
+   * closed.
    */
   migrated: Promise<void>;
   /** Called when shutdown begins: an embedded server this process will stop is not shared from then on. */
@@ -80,9 +87,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 /**
- * `openDatabase`, returned as soon as the app's pool may connect, the embedded cluster's migrations still
- * running (`migrated` says when they are done): a start builds the app meanwhile, and only what reads or
- * writes a table waits for them. An external database is returned migrated.
+ * `openDatabase`, returned as soon as the embedded cluster accepts connections, its roles and migrations still
+ * in the making (`connectable` and `migrated` say when each is done): a start builds the app meanwhile; what
+ * connects waits for the roles, what reads or writes a table for the migrations. An external database is
+ * returned migrated.
  */
 export async function openDatabaseWhileMigrating(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openExternal(options.databaseUrl, options.migrationDatabaseUrl);
@@ -91,31 +99,31 @@ export async function openDatabaseWhileMigrating(options: OpenOptions): Promise<
   const server = await (options.embedded ?? startEmbeddedPostgres({ dataDir, durable: true }));
   try {
     const roles = embeddedRoles(dataDir);
-    // The app's database is made on a new cluster's first start. A restart connects straight away: asking
-    // first would cost a connection of its own to every start.
-    await asSuperuser(server.url(EMBEDDED_DATABASE), (superuser) =>
-      ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, roles.passwords),
-    ).catch(async (error: unknown) => {
-      if ((error as { code?: unknown }).code !== UNKNOWN_DATABASE) throw error;
-      await createDatabaseIfMissing(server.url('postgres'), EMBEDDED_DATABASE);
-      await asSuperuser(server.url(EMBEDDED_DATABASE), (superuser) =>
-        ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, roles.passwords),
-      );
-    });
-    // Migrations as the owner, the app's pool as the runtime role (least privilege, ADR 0202). The pool's
-    // first connection opens while the owner migrates (the role may connect once it exists; what it may do
-    // is checked per statement), so the seed that follows finds it open instead of waiting on a handshake.
+    // One superuser session does the whole setup: it makes the roles, then, as the owner, applies the
+    // migrations and grants. Each connection costs ~20 ms of the server's own work, and none of this holds
+    // the app's build: only what connects waits for the roles, and only what touches a table for the rest.
+    const setup = setupSession(server.url(EMBEDDED_DATABASE));
+    const connectable = ensureRolesAndDatabase(setup.pool, server.url('postgres'), roles.passwords);
+    connectable.catch(() => undefined);
+    // The app's pool connects as the runtime role (least privilege, ADR 0202). Its first connection opens
+    // while the owner migrates, so the seed that follows finds it open instead of waiting on a handshake.
     const database = await connectDatabase(server.url(EMBEDDED_DATABASE, roles.runtime), {
       kind: 'embedded',
       migrate: false,
     });
-    const firstConnection = database.pool.connect().then(
-      (client) => client.release(),
-      // Not fatal here: the first statement on the pool reports a connection that cannot open.
+    const firstConnection = connectable.then(
+      () =>
+        database.pool.connect().then(
+          (client) => client.release(),
+          // Not fatal here: the first statement on the pool reports a connection that cannot open.
+          () => undefined,
+        ),
       () => undefined,
     );
-    const migrated = Promise.all([migrateAs(server.url(EMBEDDED_DATABASE, roles.owner), RUNTIME_ROLE), firstConnection])
+    const migrated = connectable
+      .then(() => Promise.all([setup.asOwner((owner) => migrateAndGrant(owner, RUNTIME_ROLE)), firstConnection]))
       .then(() => undefined)
+      .finally(setup.end)
       .catch(async (error: unknown) => {
         await firstConnection;
         await database.close();
@@ -126,6 +134,7 @@ export async function openDatabaseWhileMigrating(options: OpenOptions): Promise<
     migrated.catch(() => undefined);
     return {
       ...database,
+      connectable,
       migrated,
       retire: () => server.retire(),
       async close() {
@@ -166,24 +175,62 @@ async function openExternal(url: string, migrationUrl: string | undefined): Prom
 
 /** Applies the migrations as the owner role, then grants the runtime role what the app needs. */
 async function migrateAs(ownerUrl: string, runtimeRole: string): Promise<void> {
-  const owner = await connectDatabase(ownerUrl, { kind: 'postgres', migrate: true, max: 1 });
+  const owner = new pg.Pool({ connectionString: ownerUrl, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  owner.on('error', () => undefined);
   try {
-    await grantRuntimeRole(owner.pool, runtimeRole);
+    await migrateAndGrant(owner, runtimeRole);
   } finally {
-    await owner.close();
+    await owner.end();
   }
 }
 
-/** One connection as the embedded cluster's superuser, for the work only it may do. */
-async function asSuperuser(url: string, work: (client: pg.Client) => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
+/** The migrations (drizzle's, then the job queue's), then the runtime role's grants, on the owner's pool. */
+async function migrateAndGrant(owner: pg.Pool, runtimeRole: string): Promise<void> {
+  await migrateLocked(owner);
+  await grantRuntimeRole(owner, runtimeRole);
+}
+
+/**
+ * The embedded cluster's roles, and on a new cluster's first start the app's database too. A restart connects
+ * straight away: asking first would cost a connection of its own to every start.
+ */
+async function ensureRolesAndDatabase(
+  superuser: pg.Pool,
+  serverUrl: string,
+  passwords: { owner: string; runtime: string },
+): Promise<void> {
+  await ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, passwords).catch(async (error: unknown) => {
+    if ((error as { code?: unknown }).code !== UNKNOWN_DATABASE) throw error;
+    await createDatabaseIfMissing(serverUrl, EMBEDDED_DATABASE);
+    await ensureEmbeddedRoles(superuser, EMBEDDED_DATABASE, passwords);
+  });
+}
+
+/**
+ * The embedded cluster's setup session: a pool of one superuser connection. `asOwner` runs its work as the
+ * owner role (SET ROLE), so what the migrations make is the owner's, as when the owner logs in; a connection
+ * the pool opens again meanwhile becomes the owner too, or ends, failing the work, never running it as the
+ * superuser. Ended without waiting: nothing needs its goodbye.
+ */
+export function setupSession(url: string, owner = OWNER_ROLE) {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', () => undefined);
+  const setRole = `set role ${pg.escapeIdentifier(owner)}`;
+  let asOwner = false;
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Sent before the statements of the connection's first checkout, which pg queues behind it.
+    if (asOwner) client.query(setRole).catch(() => client.end().catch(() => undefined));
+  });
+  return {
+    pool,
+    async asOwner<T>(work: (owner: pg.Pool) => Promise<T>): Promise<T> {
+      asOwner = true;
+      await pool.query(setRole);
+      return work(pool);
+    },
+    end: () => void pool.end().catch(() => undefined),
+  };
 }
 
 /** The embedded roles' logins: their passwords are generated once and kept in the data directory. */
@@ -220,6 +267,7 @@ export async function connectDatabase(
     pool,
     url,
     exclusive,
+    connectable: Promise.resolve(),
     migrated: Promise.resolve(),
     retire: () => undefined,
     close: () => pool.end(),

@@ -29,7 +29,14 @@ export class PgListener {
   /** Times the connection was lost and a reconnect began (for tests and metrics). */
   reconnects = 0;
 
-  constructor(private readonly url: string) {}
+  /**
+   * @param opensAfter settles when a connection may open (`Database.connectable`: an embedded cluster's roles
+   *   may still be in the making while the app is built); its failure is the start's, reported by it.
+   */
+  constructor(
+    private readonly url: string,
+    private readonly opensAfter: Promise<unknown> = Promise.resolve(),
+  ) {}
 
   /** Resolves once the listener is connected, so a change after this call is never missed. */
   async subscribe(channel: string, handler: NotificationHandler): Promise<() => void> {
@@ -81,6 +88,8 @@ export class PgListener {
   }
 
   private async open(): Promise<void> {
+    await this.opensAfter;
+    if (this.closed) return;
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (message) => this.deliver(message.channel, message.payload ?? ''));
     client.on('error', () => this.lost(client));

@@ -95,3 +95,29 @@ it('the runtime role cannot alter, disable, empty or bypass the audit log', asyn
   expect(await refusal('select count(*) from audit_log')).toBe('ok');
   expect(await refusal('update customers set name = name where false')).toBe('ok');
 });
+
+it('a new data directory, opened once, has everything its migrations made owned by the owner', async () => {
+  const fresh = mkdtempSync(join(tmpdir(), 'ohgood-roles-new-'));
+  chmodSync(fresh, 0o755);
+  const opened = await openDatabase({ dataDir: fresh });
+  try {
+    // Made by one superuser session acting as the owner: no object may be left to the superuser for the next
+    // start to hand over (the extensions' own members aside: PostgreSQL gives those to the bootstrap superuser).
+    const owners = await rowsOf<{ owner: string }>(
+      opened.db,
+      sql`select pg_get_userbyid(c.relowner) as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname in ('public', 'drizzle', 'graphile_worker')
+             and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'e')
+          union
+          select pg_get_userbyid(p.proowner) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+           where n.nspname in ('public', 'graphile_worker')
+             and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+          union
+          select pg_get_userbyid(nspowner) from pg_namespace where nspname in ('public', 'drizzle', 'graphile_worker')`,
+    );
+    expect(owners).toEqual([{ owner: OWNER_ROLE }]);
+  } finally {
+    await opened.close();
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -111,7 +111,7 @@ const SAMPLE_EVERY_MS = { database: 250, dataDir: 1_000, storage: 2_000 } as con
  */
 export function registerReadiness(
   app: FastifyInstance,
-  deps: { db: Db; storage: MediaStorage; dataDir: string },
+  deps: { db: Db; connectable: Promise<void>; storage: MediaStorage; dataDir: string },
 ): void {
   app.decorate('draining', false);
   // Responses written while draining close their connection, so no keep-alive socket outlives the server.
@@ -121,7 +121,8 @@ export function registerReadiness(
     done(null, payload);
   });
   const samplers = {
-    database: new CheckSampler(() => ping(deps.db), SAMPLE_EVERY_MS.database),
+    // No ping before a connection may open (a new embedded cluster's roles are made while the app is built).
+    database: new CheckSampler(() => deps.connectable.then(() => ping(deps.db)), SAMPLE_EVERY_MS.database),
     storage: new CheckSampler(() => deps.storage.check(), SAMPLE_EVERY_MS.storage),
     dataDir: new CheckSampler(() => writeProbe(deps.dataDir), SAMPLE_EVERY_MS.dataDir),
   };
