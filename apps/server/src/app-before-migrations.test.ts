@@ -8,7 +8,6 @@ import { grantRuntimeRole } from './db/roles';
 import { ManualClock } from './lib/clock';
 import { testConfig } from './lib/config';
 import { deferred } from './test/deferred';
-import { openTestDatabase } from './test/test-database';
 
 /*
  * A start builds the app while the database still migrates (main.ts, db/client.ts): the build may connect and
@@ -38,14 +37,13 @@ afterAll(async () => {
   await admin.end();
 });
 
-/** The app as a start builds it, on `database`, waiting for `startsAfter` too when given. */
-const buildOn = (database: Database, startsAfter?: Promise<unknown>) =>
+/** The app as a start builds it, on `database`. */
+const buildOn = (database: Database) =>
   buildApp({
     config: testConfig(),
     database,
     clock: new ManualClock('2026-11-22T03:00:00Z'),
     jwtSecret: 'test-secret-test-secret-test-secret-1234',
-    startsAfter,
   });
 
 /** Starts readying `app` (its onReady hooks); `settled()` says whether that is over yet, either way. */
@@ -156,27 +154,5 @@ it('opens no connection before its role exists: on a new cluster the app is buil
     await owner.pool.query(`drop owned by ${role}`);
     await owner.pool.query(`drop role ${role}`);
     await owner.close();
-  }
-});
-
-it('starts only after the start-up work it is given (the demo seed), and not when that fails', async () => {
-  const migratedDatabase = await openTestDatabase();
-  const failed = deferred<void>();
-  const refused = await buildOn(migratedDatabase, failed.promise);
-  const seeded = deferred<void>();
-  const app = await buildOn(migratedDatabase, seeded.promise);
-  try {
-    failed.reject(new Error('the demo seed failed'));
-    await expect(refused.ready()).rejects.toThrow('the demo seed failed');
-    const { ready, settled } = startReadying(app);
-    expect(settled()).toBe(false);
-    seeded.resolve();
-    await ready;
-    await expectTablesRead(app);
-  } finally {
-    seeded.resolve();
-    await refused.close().catch(() => undefined);
-    await app.close();
-    await migratedDatabase.close();
   }
 });

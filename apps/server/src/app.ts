@@ -117,11 +117,6 @@ export interface AppDeps {
    * that also runs jobs passes its own, so a job's events wake the relay too.
    */
   commits?: CommitListeners;
-  /**
-   * Start-up work the app's start (its onReady hooks, so `listen`) also waits for, after the migrations: the
-   * demo seed of main.ts, so the app can be readied while the seed runs and no hook runs before it is done.
-   */
-  startsAfter?: Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -178,7 +173,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The app may be built while the database still migrates (main.ts): nothing here reads or writes a table
   // before `migrated`, and the start (every `onReady` below, so `listen` and the first request) waits for it.
   readyAfter(app, deps.database.migrated);
-  if (deps.startsAfter) readyAfter(app, deps.startsAfter);
   registerErrorHandler(app);
   registerSecurityHeaders(app, config.MEDIA_BASE_URL);
   registerInputGuard(app);

@@ -167,16 +167,11 @@ async function main(): Promise<void> {
     storage,
     commits,
     jwtSecret: resolveJwtSecret(config.JWT_SECRET, dataDir),
-    startsAfter: seeded,
   }).catch(async (error: unknown) => {
     await seeded.catch(() => undefined);
     throw error;
   });
   phases.app = Math.round(performance.now());
-  // Readied now, the seed still running: Fastify's own set-up of every route (at ready) takes turns with the
-  // seed's statements instead of following them, and no onReady hook runs before the seed is done (startsAfter).
-  // A failure is the seed's, reported below.
-  Promise.resolve(app.ready()).catch(() => undefined);
   await seeded.catch(async (error: unknown) => {
     await app.close();
     throw error;
