@@ -175,8 +175,7 @@ async function openExternal(url: string, migrationUrl: string | undefined): Prom
 
 /** Applies the migrations as the owner role, then grants the runtime role what the app needs. */
 async function migrateAs(ownerUrl: string, runtimeRole: string): Promise<void> {
-  const owner = new pg.Pool({ connectionString: ownerUrl, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  owner.on('error', () => undefined);
+  const owner = singleConnectionPool(ownerUrl);
   try {
     await migrateAndGrant(owner, runtimeRole);
   } finally {
@@ -213,8 +212,7 @@ async function ensureRolesAndDatabase(
  * superuser. Ended without waiting: nothing needs its goodbye.
  */
 export function setupSession(url: string, owner = OWNER_ROLE) {
-  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  pool.on('error', () => undefined);
+  const pool = singleConnectionPool(url);
   const setRole = `set role ${pg.escapeIdentifier(owner)}`;
   let asOwner = false;
   pool.on('connect', (client) => {
@@ -231,6 +229,13 @@ export function setupSession(url: string, owner = OWNER_ROLE) {
     },
     end: () => void pool.end().catch(() => undefined),
   };
+}
+
+/** A pool of one connection for a start's setup work; an idle connection's error only ends it, never the start. */
+function singleConnectionPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /** The embedded roles' logins: their passwords are generated once and kept in the data directory. */
