@@ -34,6 +34,10 @@ describe('opening the app on a page (preloadPage, before hydrating)', () => {
     await preloadPage('/mypage/');
     // The autopay setting and the statements are in the cache already: only my page's own answer is asked for.
     await vi.waitFor(() => expect(asked).toEqual(['/api/mypage']));
+    asked.length = 0;
+    // The report's first screen is its score; the cards below the fold ask as they mount.
+    await preloadPage('/dashboard');
+    await vi.waitFor(() => expect(asked).toEqual(['/api/dash/saymyname']));
   });
 
   it('asks for nothing without a session (the guard sends the visitor to log in), nor for a page without data of its own', async () => {

@@ -1,5 +1,5 @@
 import { reportEndpoints as api } from '@ohgood/contract/report';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callEndpoint, LONG_TIMEOUT } from '../../../shared/api-client';
 import { dataKeys } from '../../../shared/query-keys';
 
@@ -18,8 +18,11 @@ export const fetchAnalysis = async (windowMonths: number) =>
 export const fetchAdvice = async () => (await callEndpoint(api.advice, { timeout: LONG_TIMEOUT })).data;
 
 // Each card retries by hand ('다시 시도'): a failing call shows its error at once instead of retrying silently.
+/** The score: the report's first screen, which the page also starts before it renders (dashboard-route). */
+export const scoreQuery = queryOptions({ queryKey: reportKeys.score, queryFn: fetchScore, retry: false });
+
 export function useScore() {
-  return useQuery({ queryKey: reportKeys.score, queryFn: fetchScore, retry: false });
+  return useQuery(scoreQuery);
 }
 
 export function useAnalysis(windowMonths: number) {
