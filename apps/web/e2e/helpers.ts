@@ -182,3 +182,19 @@ export async function logInAsDemo(page: Page): Promise<void> {
   await page.getByRole('button', { name: '로그인', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 }
+
+/**
+ * Holds the page's requests to `url` until the returned function is called, so a test looks at the screen
+ * before they answer: the states are compared in turn, not raced.
+ */
+export async function holdRequests(page: Page, url: Parameters<Page['route']>[0]): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

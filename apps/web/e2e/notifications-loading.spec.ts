@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 import { test } from './fixtures';
-import { apiCustomer, apiPay, openAsCustomer } from './helpers';
+import { apiCustomer, apiPay, holdRequests, openAsCustomer } from './helpers';
 
 test('/notifications shows the list’s shape while it loads, never a bare 불러오는 중...', async ({ page, request }) => {
   const token = await apiCustomer(request);
@@ -13,17 +13,7 @@ test('/notifications shows the list’s shape while it loads, never a bare 불�
   await openAsCustomer(page, token);
 
   // The list's answer is held until the test has looked at the loading screen.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname === '/api/notifications',
-    async (route) => {
-      await held;
-      await route.continue();
-    },
-  );
+  const release = await holdRequests(page, (url) => url.pathname === '/api/notifications');
   await page.goto('/notifications');
   const skeleton = page.getByTestId('list-skeleton');
   await expect(skeleton).toBeVisible();

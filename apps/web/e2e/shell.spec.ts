@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 import { test } from './fixtures';
-import { recordAlerts } from './helpers';
+import { holdRequests, recordAlerts, signUpAndLogIn } from './helpers';
 
 test('footer: highlighted item, dark on shorts paths, hidden on /qrpin, /register, /shorts/upload', async ({
   page,
@@ -124,4 +124,48 @@ test('the brand font loads after the first contentful paint and takes over at th
   // The address changes first; the new page (its chunk, then its commit) and the font come together after.
   await expect(main).toHaveCSS('font-family', /Pretendard Variable/);
   await expect(page).toHaveURL(/\/register$/);
+});
+
+/** A page of each layout whose chunk loads after the first render (not prerendered), and its heading. */
+const LATE_PAGES = [
+  { path: '/qrpin', chunk: /\/assets\/qrpin-page-[^/]*\.js$/, heading: 'QR·PIN 결제' },
+  { path: '/shorts/mypage', chunk: /\/assets\/shorts-mypage-page-[^/]*\.js$/, heading: '내 쇼츠' },
+];
+
+for (const late of LATE_PAGES) {
+  test(`${late.path}: the page arriving after its loading text leaves the main box where it was (no layout shift)`, async ({
+    page,
+  }) => {
+    recordAlerts(page);
+    await signUpAndLogIn(page);
+    // The chunk is held until the loading text has been measured.
+    const release = await holdRequests(page, late.chunk);
+    await page.goto(late.path);
+    const main = page.locator('main');
+    await expect(main.getByRole('status')).toHaveText('불러오는 중...');
+    const top = () => main.evaluate((element) => element.getBoundingClientRect().top);
+    const whileLoading = await top();
+    release();
+    await expect(page.getByRole('heading', { name: late.heading, level: 1 })).toBeAttached();
+    await expect(main.getByText('불러오는 중...')).toHaveCount(0);
+    // Before: the loading text's paragraph margin collapsed through <main>, 16 px lower until the page came.
+    expect(await top()).toBe(whileLoading);
+  });
+}
+
+test("the shorts header's search field keeps its width when the bell's chunk arrives (no layout shift)", async ({
+  page,
+}) => {
+  recordAlerts(page);
+  await signUpAndLogIn(page);
+  const release = await holdRequests(page, /\/assets\/notification-bell-[^/]*\.js$/);
+  await page.goto('/shorts/feeds');
+  const searchButton = page.getByRole('button', { name: '검색', exact: true });
+  await expect(searchButton).toBeVisible();
+  const left = () => searchButton.evaluate((element) => element.getBoundingClientRect().left);
+  const whileLoading = await left();
+  release();
+  await expect(page.getByTestId('bell')).toBeVisible();
+  // Before: the bell arrived into no place and the field lost 52 px, its search button moving left.
+  expect(await left()).toBe(whileLoading);
 });
