@@ -130,6 +130,8 @@ test('the brand font loads after the first contentful paint and takes over at th
 const LATE_PAGES = [
   { path: '/qrpin', chunk: /\/assets\/qrpin-page-[^/]*\.js$/, heading: 'QR·PIN 결제' },
   { path: '/shorts/mypage', chunk: /\/assets\/shorts-mypage-page-[^/]*\.js$/, heading: '내 쇼츠' },
+  // Its own title bar in place of the app's header, from the loading text on.
+  { path: '/chat', chunk: /\/assets\/chat-route-[^/]*\.js$/, heading: '오굿이와 대화하기' },
 ];
 
 for (const late of LATE_PAGES) {

@@ -85,7 +85,15 @@ const notices = lazyPage(
 const noticeSettings = lazyPage('/notifications/settings');
 const merchant = lazyPage('/merchant');
 const merchantPortal = lazyPage('/merchant/portal');
-const chat = lazyPage('/chat');
+// The chat's own pinned title bar takes the app header's place (main-layout.module.css). Marked from its loading
+// text on, so the header is gone from the first frame and the screen does not move up 56 px when the page comes.
+const chat = lazyPage(
+  '/chat',
+  <>
+    <span data-own-header hidden />
+    <LoadingText />
+  </>,
+);
 const dashboard = lazyPage('/dashboard');
 
 /** Lets the API client navigate with the router (for 401s) instead of reloading the page. */
