@@ -22,7 +22,7 @@ import { registerPublicCache } from './http/public-cache';
 import { registerReadiness } from './http/readiness';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerUnreadBodyDrain } from './http/unread-body';
-import { registerWebApp } from './http/web-app';
+import { inlineScriptsOfWebApp, registerWebApp } from './http/web-app';
 import { lastFinishedRuns } from './jobs/last-runs';
 import { type Clock, systemClock } from './lib/clock';
 import type { Config } from './lib/config';
@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // before `migrated`, and the start (every `onReady` below, so `listen` and the first request) waits for it.
   readyAfter(app, deps.database.migrated);
   registerErrorHandler(app);
-  registerSecurityHeaders(app, config.MEDIA_BASE_URL);
+  registerSecurityHeaders(app, config.MEDIA_BASE_URL, inlineScriptsOfWebApp(config.WEB_DIST));
   registerInputGuard(app);
   registerUnreadBodyDrain(app, {
     // The largest body any route accepts (an upload's video and thumbnail, their form fields), and a few

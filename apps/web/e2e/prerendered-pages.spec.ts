@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test';
 import { PRERENDERED_PATHS } from '../src/build/prerendered-paths';
 import { entryImportFiles, type Manifest } from '../src/build/route-hints';
 import { test } from './fixtures';
-import { apiCustomer, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
+import { apiCustomer, holdRequests, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
 
 /** Console errors and uncaught errors of the page: a hydration mismatch is reported as one of them. */
 function recordErrors(page: Page): string[] {
@@ -129,3 +129,34 @@ test('a signed-in customer gets the same prerendered pages, hydrated into their 
   expect(errors).toEqual([]);
   expect(alerts.filter((text) => text.startsWith('native:'))).toEqual([]);
 });
+
+/** What a signed-in customer's page adds after hydrating a prerendered one, and what must not move for it. */
+const SIGNED_IN_ADDITIONS = [
+  { path: '/', added: 'this-month-card', still: 'section[aria-labelledby="chat-box-title"]' },
+  { path: '/shorts/feeds', added: 'bell', still: 'header button[aria-label="검색"]' },
+];
+
+for (const { path, added, still } of SIGNED_IN_ADDITIONS) {
+  test(`${path} opened cold signed in: its prerendered HTML holds the place of what the session adds (no layout shift)`, async ({
+    page,
+    request,
+  }) => {
+    const errors = recordErrors(page);
+    await openAsCustomer(page, await apiCustomer(request));
+    // The app's entry is held: the screen is the server's HTML (rendered for nobody) as first painted.
+    const release = await holdRequests(page, /\/assets\/index-[^/]*\.js$/);
+    await page.goto(path, { waitUntil: 'commit' });
+    const target = page.locator(still);
+    await expect(target).toBeVisible();
+    const place = () =>
+      target.evaluate((element) => [element.getBoundingClientRect().top, element.getBoundingClientRect().left]);
+    const firstPaint = await place();
+    release();
+    await expect(page.getByTestId(added)).toBeVisible();
+    // Before: this month's card came above the chat box and moved it 249 px down (CLS 0.20); the bell took 52 px
+    // of the shorts header's search field.
+    expect(await place()).toEqual(firstPaint);
+    // The mark comes from index.html's inline script: a Content-Security-Policy refusing it is a console error.
+    expect(errors).toEqual([]);
+  });
+}

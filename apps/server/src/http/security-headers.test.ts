@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +7,18 @@ import { createHarness, type Harness } from '../test/harness';
 import { createMerchant } from '../test/merchant-fixture';
 import { createRequest } from '../test/payment-helpers';
 
+/** The built app's one inline script (index.html marks a signed-in tab before the first paint). */
+const INLINE_SCRIPT = "document.documentElement.setAttribute('data-signed-in','')";
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
 let h: Harness;
 let cdn: Harness;
 beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'ohgood-dist-'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(
+    join(dist, 'index.html'),
+    `<!doctype html><head><script>${INLINE_SCRIPT}</script><script type="module" src="/assets/x.js"></script></head><div id="root"></div>`,
+  );
   const media = mkdtempSync(join(tmpdir(), 'ohgood-media-'));
   mkdirSync(join(media, 'posters'));
   writeFileSync(join(media, 'posters/p1.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
@@ -71,6 +79,17 @@ describe('security headers', () => {
     const res = await h.app.inject({ method: 'GET', url: '/media/posters/p1.jpg' });
     expect(res.statusCode).toBe(200);
     expectSecurityHeaders(res.headers);
+  });
+
+  it("runs the web app's own inline script, allowed by its hash, and no other inline script", async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/' });
+    const scriptSrc = /script-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1];
+    // The browser hashes the element's text as served: the HTML carries it byte for byte.
+    expect(res.body).toContain(`<script>${INLINE_SCRIPT}</script>`);
+    expect(scriptSrc).toBe(`'self' 'sha256-${sha256(INLINE_SCRIPT)}'`);
+    // An API-only server (no web build) allows no inline script at all.
+    const apiOnly = await cdn.app.inject({ method: 'GET', url: '/health' });
+    expect(String(apiOnly.headers['content-security-policy'])).toContain("script-src 'self';");
   });
 
   it('HSTS only over HTTPS (here via a trusted proxy), never over plain HTTP', async () => {

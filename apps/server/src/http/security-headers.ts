@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 /** The origin of an absolute media base (a CDN), or nothing when media is served by this app. */
@@ -9,17 +10,21 @@ function mediaOrigin(mediaBaseUrl: string): string | null {
   }
 }
 
+/** A CSP source allowing exactly this inline script: its SHA-256, as the browser hashes the element's text. */
+export const inlineScriptSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
 /**
  * The Content-Security-Policy: this origin only, plus the configured media base for videos and images.
  * `data:` images cover the merchant's QR (an SVG data URL) and upload previews; `blob:` covers recorded
- * clips and the camera. Styles allow inline attributes (React sets them); scripts never run inline.
+ * clips and the camera. Styles allow inline attributes (React sets them). No inline script runs but the web
+ * app's own, each allowed by its hash (`inlineScripts`, read from the built HTML: ADR 0262).
  */
-export function contentSecurityPolicy(mediaBaseUrl: string): string {
+export function contentSecurityPolicy(mediaBaseUrl: string, inlineScripts: readonly string[] = []): string {
   const media = mediaOrigin(mediaBaseUrl);
   const withMedia = (...sources: string[]) => [...sources, ...(media ? [media] : [])].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...inlineScripts.map(inlineScriptSource)].join(' '),
     "style-src 'self' 'unsafe-inline'",
     `img-src ${withMedia("'self'", 'data:', 'blob:')}`,
     `media-src ${withMedia("'self'", 'blob:')}`,
@@ -40,8 +45,12 @@ export function contentSecurityPolicy(mediaBaseUrl: string): string {
  * (set on the raw response at the start, so even hijacked SSE replies carry them). HSTS only when the
  * request came over HTTPS (directly, or per X-Forwarded-Proto when TRUST_PROXY is set).
  */
-export function registerSecurityHeaders(app: FastifyInstance, mediaBaseUrl: string): void {
-  const csp = contentSecurityPolicy(mediaBaseUrl);
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  mediaBaseUrl: string,
+  inlineScripts: readonly string[] = [],
+): void {
+  const csp = contentSecurityPolicy(mediaBaseUrl, inlineScripts);
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise and a
   // microtask each time.
   app.addHook('onRequest', (request, reply, done) => {

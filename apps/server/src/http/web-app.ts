@@ -22,6 +22,16 @@ export function servesTheApp(request: Pick<FastifyRequest, 'method' | 'url' | 'h
   return !isApiPath(path) || (request.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * The text of each inline script in the built app's HTML (none without a build). The Content-Security-Policy
+ * allows exactly these, by their hashes: read from the file the browser gets, they cannot drift from it.
+ */
+export function inlineScriptsOfWebApp(distDir: string | undefined): string[] {
+  const file = distDir === undefined ? undefined : join(distDir, 'index.html');
+  if (file === undefined || !existsSync(file)) return [];
+  return Array.from(readFileSync(file, 'utf8').matchAll(/<script>([\s\S]*?)<\/script>/g), ([, text]) => text ?? '');
+}
+
 /** The operator console's paths: its own page, ops.html (ADR 0138), not the customer app. */
 export const isConsolePath = (path: string) => path === '/ops' || path.startsWith('/ops/');
 

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { act, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clearToken, getToken, logout, setToken, useIsLoggedIn } from './auth-token';
+import { clearToken, getToken, logout, SIGNED_IN_MARK, setToken, useIsLoggedIn } from './auth-token';
 
 /** Every render of a signed-in check, with the token held at that moment. */
 function renders() {
@@ -30,6 +32,32 @@ describe('useIsLoggedIn', () => {
     expect(seen.at(-1)?.loggedIn).toBe(false);
     act(() => setToken('token-b'));
     expect(seen.at(-1)).toEqual({ loggedIn: true, token: 'token-b' });
+  });
+});
+
+describe('the signed-in mark on <html>', () => {
+  const marked = () => document.documentElement.hasAttribute(SIGNED_IN_MARK);
+
+  it('follows the session: set with a token, gone at logout and when the session ends', () => {
+    setToken('token-m');
+    expect(marked()).toBe(true);
+    logout();
+    expect(marked()).toBe(false);
+    setToken('token-n');
+    clearToken();
+    expect(marked()).toBe(false);
+  });
+
+  it("is the mark index.html's script sets before the first paint, from the same session key", () => {
+    const html = readFileSync(join(__dirname, '../../index.html'), 'utf8');
+    const script = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    expect(script).toContain(`sessionStorage.getItem('accessToken')`);
+    setToken('token-o');
+    expect(sessionStorage.getItem('accessToken')).toBe('token-o');
+    document.documentElement.removeAttribute(SIGNED_IN_MARK);
+    // The page's script, run as the browser runs it on a load with that session held.
+    new Function(script)();
+    expect(marked()).toBe(true);
   });
 });
 

@@ -6,6 +6,12 @@ import { useDeferredValue, useSyncExternalStore } from 'react';
  * the others first, a login in one tab logs in the others, and a logout logs out every tab.
  */
 const KEY = 'accessToken';
+/**
+ * The attribute on `<html>` while a session is held. index.html's inline script sets it before the first
+ * paint, from the same key, so a prerendered page (rendered for nobody) holds the places a signed-in page
+ * fills after hydrating (this month's card on Home, the bell): nothing moves when they come (ADR 0262).
+ */
+export const SIGNED_IN_MARK = 'data-signed-in';
 /** How long a new tab waits for another tab's answer before deciding it is logged out. */
 export const SHARE_WAIT_MS = 250;
 
@@ -26,6 +32,7 @@ export function getToken(): string | null {
 function store(token: string | null): void {
   if (token) sessionStorage.setItem(KEY, token);
   else sessionStorage.removeItem(KEY);
+  document.documentElement.toggleAttribute(SIGNED_IN_MARK, token !== null);
   checking = false;
   emit();
 }

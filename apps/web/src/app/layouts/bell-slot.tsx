@@ -6,13 +6,21 @@ import styles from './bell-slot.module.css';
 const NotificationBell = lazy(() => import('../../features/notifications/components/notification-bell'));
 
 /**
- * The notification bell where a header shows it (main and shorts). Its place is held while its chunk loads:
- * arriving into no place, it pushed the shorts header's search field 52 px narrower under the reader's eyes.
+ * The notification bell where a header shows it (main and shorts), for a signed-in customer. Its place is held
+ * while its chunk loads: arriving into no place, it pushed the shorts header's search field 52 px narrower under
+ * the reader's eyes. Before the session is shown (a prerendered page, rendered for nobody), the place is there
+ * too, visible only in a tab marked as holding a session (ADR 0262).
  */
-export function BellSlot({ className }: { className?: string }) {
-  const place = <span className={`${styles.placeholder} ${className ?? ''}`} aria-hidden />;
+export function BellSlot({ shown, className }: { shown: boolean; className?: string }) {
+  const place = (whileSessionRead: boolean) => (
+    <span
+      className={`${styles.placeholder} ${whileSessionRead ? styles.untilSessionShown : ''} ${className ?? ''}`}
+      aria-hidden
+    />
+  );
+  if (!shown) return place(true);
   return (
-    <Suspense fallback={place}>
+    <Suspense fallback={place(false)}>
       <DataBoundary>
         <NotificationBell className={className} />
       </DataBoundary>

@@ -32,7 +32,7 @@ export function MainLayout() {
             오굿<b>페이</b>
           </span>
         </Link>
-        {loggedIn && <BellSlot className={`${styles.iconButton} ${styles.bell}`} />}
+        <BellSlot shown={loggedIn} className={`${styles.iconButton} ${styles.bell}`} />
         {loggedIn ? (
           <button
             type="button"

@@ -92,7 +92,7 @@ export function ShortsLayout() {
             </button>
           </form>
         </search>
-        {loggedIn && <BellSlot className={styles.iconButton} />}
+        <BellSlot shown={loggedIn} className={styles.iconButton} />
         <button
           type="button"
           className={`${buttons.icon} ${styles.iconButton}`}

@@ -41,7 +41,8 @@ export function HomePage({ summary, onAttendance }: HomePageProps) {
         </span>
       </Link>
 
-      {summary}
+      {/* Always there, so the prerendered (anonymous) Home has the place a signed-in one fills. */}
+      <div className={styles.summary}>{summary}</div>
 
       <section className={styles.chatBox} aria-labelledby="chat-box-title">
         <Mascot size={52} />
