@@ -6,6 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { endpointDocsLeftOut } from './src/build/endpoint-docs';
 import { type Manifest, pagesOfTable, routeHints } from './src/build/route-hints';
 
 /**
@@ -176,7 +177,7 @@ function consolePageInDev(): Plugin {
  * the customer's first load. The server answers /ops/* with ops.html.
  */
 const consoleBuild = defineConfig({
-  plugins: [routerProductionBuild(), react(), precompress('own-files')],
+  plugins: [routerProductionBuild(), endpointDocsLeftOut(), react(), precompress('own-files')],
   resolve: { alias: [zodTypesOnly] },
   build: {
     outDir: 'dist',
@@ -198,6 +199,7 @@ export default defineConfig(({ isSsrBuild, mode }) =>
         // The prerender's server bundle (src/build/prerender.tsx) needs none of the client build's own files.
         plugins: [
           routerProductionBuild(),
+          endpointDocsLeftOut(),
           react(),
           consolePageInDev(),
           ...(isSsrBuild ? [] : [precompress(), routeHintsFile(), pwa]),
