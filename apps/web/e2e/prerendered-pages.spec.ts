@@ -151,6 +151,8 @@ for (const { path, added, still } of SIGNED_IN_ADDITIONS) {
     const place = () =>
       target.evaluate((element) => [element.getBoundingClientRect().top, element.getBoundingClientRect().left]);
     const firstPaint = await place();
+    // Nor does the prerendered header offer a login to someone signed in.
+    await expect(page.getByTestId('login-link')).toBeHidden();
     release();
     await expect(page.getByTestId(added)).toBeVisible();
     // Before: this month's card came above the chat box and moved it 249 px down (CLS 0.20); the bell took 52 px

@@ -46,7 +46,7 @@ export function MainLayout() {
         ) : (
           <Link
             to="/login"
-            className={`${buttons.icon} ${styles.iconButton}`}
+            className={`${buttons.icon} ${styles.iconButton} ${styles.login}`}
             aria-label="로그인"
             data-testid="login-link"
           >
