@@ -11,7 +11,7 @@ function mediaOrigin(mediaBaseUrl: string): string | null {
 }
 
 /** A CSP source allowing exactly this inline script: its SHA-256, as the browser hashes the element's text. */
-export const inlineScriptSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const inlineScriptSource = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /**
  * The Content-Security-Policy: this origin only, plus the configured media base for videos and images.
