@@ -1,7 +1,7 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -128,13 +128,37 @@ describe('/payment page', () => {
     expect(october).toHaveTextContent('납부일 11월 15일');
     expect(october).toHaveTextContent('D-3');
     expect(screen.getByTestId('due-2026-11')).toHaveTextContent('12월 납부 예정 금액');
-    expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
+    expect(await screen.findByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
     expect(screen.getByLabelText('영화 25,000원 선택')).toBeDisabled();
     // Locked lines say why, in words tied to the checkbox.
     expect(screen.getByLabelText('영화 25,000원 선택')).toHaveAccessibleDescription(
       '이전 달 이용분을 모두 납부하면 선택할 수 있어요.',
     );
     expect(screen.getAllByTestId('locked-reason')).toHaveLength(1);
+  });
+
+  it('shows the unpaid list in an idle moment after the cards above it, not with them', async () => {
+    // The browser's idle moments, given by hand until the end of the test, then at once.
+    const idle: Array<() => void> = [];
+    let byHand = true;
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => (byHand ? idle.push(run) : setTimeout(run)));
+    try {
+      renderPage();
+      expect(await screen.findByTestId('available-amount')).toHaveTextContent('75,000원');
+      // The answer is on screen; the list's place is held, busy, and nothing of it is rendered yet.
+      expect(screen.getByRole('region', { name: '미납 내역을 불러오는 중...' })).toHaveAttribute('aria-busy', 'true');
+      expect(screen.queryByRole('heading', { name: '미납 내역' })).toBeNull();
+      await act(async () => idle.shift()?.());
+      expect(screen.getByRole('heading', { name: '미납 내역' })).toBeInTheDocument();
+      expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
+      expect(screen.queryByRole('region', { name: '미납 내역을 불러오는 중...' })).toBeNull();
+    } finally {
+      // What is still queued runs now: the idle queue is left empty for the next test.
+      byHand = false;
+      await act(async () => {
+        for (const run of idle.splice(0)) run();
+      });
+    }
   });
 
   it('keeps its skeleton until the autopay setting answers too, so the card never pushes the statements down', async () => {
