@@ -1,10 +1,11 @@
 import type { AdviceReport, ScoreReport, SpendingAnalysis } from '@ohgood/contract/report';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../shared/auth-token';
+import { idleMomentsByHand } from '../../test/idle-moments';
 import { DashboardPage } from './dashboard-page';
 
 const score: ScoreReport = {
@@ -128,10 +129,7 @@ describe('/dashboard', () => {
   });
 
   it('shows the gauge with the answer and the reasons after it, in an idle moment', async () => {
-    // The browser's idle moments, given by hand until the end of the test, then at once.
-    const idle: Array<() => void> = [];
-    let byHand = true;
-    vi.stubGlobal('requestIdleCallback', (run: () => void) => (byHand ? idle.push(run) : setTimeout(run)));
+    const idle = idleMomentsByHand();
     try {
       renderPage();
       expect(await screen.findByRole('img', { name: '오굿 점수 1000점 만점에 838점, A등급' })).toBeInTheDocument();
@@ -140,16 +138,12 @@ describe('/dashboard', () => {
       expect(screen.getByRole('region', { name: '오굿 점수' })).toHaveAttribute('aria-busy', 'true');
       // One job per idle moment, in the order queued: the lower cards' mounts were queued before the reasons.
       for (let moment = 0; moment < 5 && !screen.queryByTestId('score-factors'); moment++) {
-        await act(async () => idle.shift()?.());
+        await idle.next();
       }
       expect(screen.getByTestId('score-factors')).toBeInTheDocument();
       expect(screen.getByRole('region', { name: '오굿 점수' })).toHaveAttribute('aria-busy', 'false');
     } finally {
-      // What is still queued runs now: the idle queue is left empty for the next test.
-      byHand = false;
-      await act(async () => {
-        for (const run of idle.splice(0)) run();
-      });
+      await idle.release();
     }
   });
 

@@ -1,12 +1,13 @@
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../../shared/auth-token';
 import { pendingAutopay } from '../../../test/autopay-fixtures';
+import { idleMomentsByHand } from '../../../test/idle-moments';
 import { resetToastLog, toastLog } from '../../../test/toast-log';
 import PaymentPage from './payment-page';
 
@@ -138,26 +139,19 @@ describe('/payment page', () => {
   });
 
   it('shows the unpaid list in an idle moment after the cards above it, not with them', async () => {
-    // The browser's idle moments, given by hand until the end of the test, then at once.
-    const idle: Array<() => void> = [];
-    let byHand = true;
-    vi.stubGlobal('requestIdleCallback', (run: () => void) => (byHand ? idle.push(run) : setTimeout(run)));
+    const idle = idleMomentsByHand();
     try {
       renderPage();
       expect(await screen.findByTestId('available-amount')).toHaveTextContent('75,000원');
       // The answer is on screen; the list's place is held, busy, and nothing of it is rendered yet.
       expect(screen.getByRole('region', { name: '미납 내역을 불러오는 중...' })).toHaveAttribute('aria-busy', 'true');
       expect(screen.queryByRole('heading', { name: '미납 내역' })).toBeNull();
-      await act(async () => idle.shift()?.());
+      await idle.next();
       expect(screen.getByRole('heading', { name: '미납 내역' })).toBeInTheDocument();
       expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
       expect(screen.queryByRole('region', { name: '미납 내역을 불러오는 중...' })).toBeNull();
     } finally {
-      // What is still queued runs now: the idle queue is left empty for the next test.
-      byHand = false;
-      await act(async () => {
-        for (const run of idle.splice(0)) run();
-      });
+      await idle.release();
     }
   });
 
