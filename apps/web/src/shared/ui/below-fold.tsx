@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { runWhenIdle } from '../idle-queue';
 
 /**
@@ -6,7 +6,8 @@ import { runWhenIdle } from '../idle-queue';
  * moment, see runWhenIdle), an empty block of its height (`height`, measured at 390 px; `className` gives it
  * the part's own look) that nothing reads out; then the part itself. Its text, buttons and icons are so
  * rendered and laid out in a task of their own, not in the long one that shows the first screen (laying out
- * Hangul text in new sizes and weights is the costly part of a page).
+ * Hangul text in new sizes and weights is the costly part of a page). The part may be lazy: its place stays
+ * until its code has come too.
  */
 export function BelowFold({
   height,
@@ -19,5 +20,7 @@ export function BelowFold({
 }) {
   const [mounted, setMounted] = useState(false);
   useEffect(() => runWhenIdle(() => setMounted(true)), []);
-  return mounted ? children : <div className={className} style={{ minHeight: height }} aria-hidden="true" />;
+  const place = <div className={className} style={{ minHeight: height }} aria-hidden="true" />;
+  // A part whose code loads on demand (React.lazy) keeps the same place until its code is in.
+  return mounted ? <Suspense fallback={place}>{children}</Suspense> : place;
 }

@@ -2,15 +2,15 @@ import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import type { QueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { lazy, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
+import { BelowFold } from '../../../shared/ui/below-fold';
 import buttons from '../../../shared/ui/button.module.css';
 import { Modal } from '../../../shared/ui/modal';
-import { CardPlaceholder, ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
+import { ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
-import { useIdleReveal } from '../../../shared/use-idle-reveal';
 import { autopayQuery, useAutopayAnswered } from '../api/autopay-api';
 import {
   billStatusQuery,
@@ -26,7 +26,13 @@ import { AvailableCard } from '../components/available-card';
 import styles from '../components/bills.module.css';
 import { DueCard } from '../components/due-card';
 import { SuspensionNotice } from '../components/suspension-notice';
-import { UnpaidList } from '../components/unpaid-list';
+
+/**
+ * The unpaid list's code: below the first screen, it is not part of the page's chunk. Asked for when the page
+ * mounts, beside its data, so it is in by the time the list is shown.
+ */
+const loadUnpaidList = () => import('../components/unpaid-list');
+const UnpaidList = lazy(() => loadUnpaidList().then(({ UnpaidList }) => ({ default: UnpaidList })));
 
 /** What the page waits for before leaving its skeleton (app/page-table.ts). */
 export function startFirstScreenRequests(client: QueryClient): void {
@@ -47,6 +53,7 @@ export default function PaymentPage() {
   // the full card and pushed them down (Lighthouse's mobile run read a layout shift of 0.088 on this page).
   // A failed answer does not hold the page: the card shows its own retry.
   const autopayAnswered = useAutopayAnswered();
+  useEffect(() => void loadUnpaidList(), []);
   // Rendered from deferred copies: the screen built when the data arrives is a background render that yields
   // to the browser, not one long task (a query's update is otherwise synchronous; ADR 0142).
   const infoData = useDeferredValue(info.data);
@@ -72,8 +79,8 @@ export default function PaymentPage() {
 
 type Dialog = 'none' | 'extension' | 'repay' | 'done';
 
-/** The unpaid list's place until it comes: the demo list's height at 390 px (it sits below the first screen). */
-const UNPAID_LIST_HEIGHT = '640px';
+/** The unpaid list's place until it comes: the demo list's height at 390 px (px). */
+const UNPAID_LIST_HEIGHT = 641;
 
 function extensionError(error: unknown): string {
   if (error instanceof ApiError && error.code === 'ALREADY_EXTENDED') return BILL_MSG.alreadyExtended;
@@ -98,10 +105,6 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
   const first = groups[0];
   const firstTotal = first?.lines.reduce((sum, line) => sum + line.price, 0) ?? 0;
   const overdue = status.statements.filter((s) => s.status === 'OVERDUE');
-  // Below the first screen, and most of the page (83 of its 146 elements): the unpaid list comes in an idle
-  // moment after the cards above it, so its layout is a task of its own and not part of the one that shows the
-  // answer (see useIdleReveal; docs/performance.md, "/payment's unpaid list in a task of its own").
-  const listShown = useIdleReveal(true);
 
   const toggle = (id: number) =>
     setPicked((prev) => {
@@ -176,7 +179,10 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
         </section>
       ) : null}
 
-      {listShown ? (
+      {/* Below the first screen, and most of the page (83 of its 146 elements): its render and layout are a task
+          of their own, not part of the one that shows the answer, and its code is not in the page's chunk
+          (docs/performance.md, "/payment's unpaid list in a task of its own"). */}
+      <BelowFold height={UNPAID_LIST_HEIGHT} className={styles.unpaid}>
         <UnpaidList
           groups={groups}
           selectable={selectable}
@@ -185,9 +191,7 @@ function PaymentView({ info, status }: { info: PaymentInfo; status: BillStatus }
           onToggle={toggle}
           onToggleAll={(checked) => setPicked(checked ? new Set(selectable) : new Set())}
         />
-      ) : (
-        <CardPlaceholder height={UNPAID_LIST_HEIGHT} label="미납 내역을 불러오는 중..." />
-      )}
+      </BelowFold>
 
       <div className={styles.actionBar} {...TOAST_CLEARANCE}>
         <p className={styles.selectedTotal} aria-live="polite">
