@@ -53,7 +53,8 @@ export default function PaymentPage() {
   // the full card and pushed them down (Lighthouse's mobile run read a layout shift of 0.088 on this page).
   // A failed answer does not hold the page: the card shows its own retry.
   const autopayAnswered = useAutopayAnswered();
-  useEffect(() => void loadUnpaidList(), []);
+  // Only a head start: should it fail, the list's own render asks again, and the failure shows there.
+  useEffect(() => void loadUnpaidList().catch(() => undefined), []);
   // Rendered from deferred copies: the screen built when the data arrives is a background render that yields
   // to the browser, not one long task (a query's update is otherwise synchronous; ADR 0142).
   const infoData = useDeferredValue(info.data);
