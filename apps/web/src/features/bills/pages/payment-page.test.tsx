@@ -10,6 +10,8 @@ import { pendingAutopay } from '../../../test/autopay-fixtures';
 import { idleMomentsByHand } from '../../../test/idle-moments';
 import { resetToastLog, toastLog } from '../../../test/toast-log';
 import PaymentPage from './payment-page';
+// The page loads the list's module lazily: loaded here too, so a cold transform never outlasts a findBy's wait.
+import '../components/unpaid-list';
 
 const line = (paymentId: number, date: string, price: number, requestName = `상품${paymentId}`) => ({
   paymentId,
@@ -146,12 +148,41 @@ describe('/payment page', () => {
       // The answer is on screen, and nothing of the list is rendered yet.
       expect(screen.queryByRole('heading', { name: '미납 내역' })).toBeNull();
       expect(screen.queryByLabelText('카페라떼 12,000원 선택')).toBeNull();
-      await idle.next();
+      // One job per idle moment, in the order queued (another part may have queued one before it).
+      for (let moment = 0; moment < 5 && !screen.queryByRole('heading', { name: '미납 내역' }); moment++) {
+        await idle.next();
+      }
       // Its code may still be on the way (a chunk of its own): it shows once that is in.
       expect(await screen.findByRole('heading', { name: '미납 내역' })).toBeInTheDocument();
       expect(screen.getByLabelText('카페라떼 12,000원 선택')).toBeEnabled();
     } finally {
       await idle.release();
+    }
+  });
+
+  it('shows a failed load of the unpaid list’s code in its place, with a retry, and keeps the page', async () => {
+    // A page module of its own, whose list chunk fails to load (a network error on the way).
+    vi.resetModules();
+    vi.doMock('../components/unpaid-list', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    try {
+      const { default: FreshPaymentPage } = await import('./payment-page');
+      render(
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter>
+            <FreshPaymentPage />
+          </MemoryRouter>
+        </QueryClientProvider>,
+      );
+      expect(await screen.findByTestId('available-amount')).toHaveTextContent('75,000원');
+      const failed = await screen.findByRole('alert');
+      expect(within(failed).getByRole('button', { name: /다시 시도/ })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: '미납 내역' })).toBeNull();
+      // The rest of the page stays usable.
+      expect(screen.getByRole('button', { name: '즉시 납부' })).toBeEnabled();
+    } finally {
+      vi.doUnmock('../components/unpaid-list');
     }
   });
 

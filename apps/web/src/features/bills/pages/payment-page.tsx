@@ -32,7 +32,14 @@ import { SuspensionNotice } from '../components/suspension-notice';
  * mounts, beside its data, so it is in by the time the list is shown.
  */
 const loadUnpaidList = () => import('../components/unpaid-list');
-const UnpaidList = lazy(() => loadUnpaidList().then(({ UnpaidList }) => ({ default: UnpaidList })));
+const UnpaidList = lazy(() =>
+  loadUnpaidList().then(
+    ({ UnpaidList }) => ({ default: UnpaidList }),
+    // A failed fetch shows in the list's place with a retry, instead of taking the page down with it (the app
+    // has no error boundary). The retry loads the page again: a browser keeps a failed module's answer.
+    (error: unknown) => ({ default: () => <ErrorText error={error} onRetry={() => location.reload()} /> }),
+  ),
+);
 
 /** What the page waits for before leaving its skeleton (app/page-table.ts). */
 export function startFirstScreenRequests(client: QueryClient): void {
