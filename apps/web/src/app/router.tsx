@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { getToken } from '../shared/auth-token';
 import { registerNavigator } from '../shared/navigation';
 import { ConfirmHost } from '../shared/ui/confirm-host';
+import { FailureBoundary } from '../shared/ui/failure-boundary';
 import { ListSkeleton, LoadingText, MypageSkeleton, PaymentSkeleton, Page as TitledPage } from '../shared/ui/page';
 import { Toaster } from '../shared/ui/toaster';
 import { BrandFontAtPageChange } from './brand-font';
@@ -16,7 +17,9 @@ import { RequireAuth } from './require-auth';
 
 /*
  * Declarative routes with React.lazy pages: each page is its own chunk. (The data-router API would add
- * ~17 KB gzip to the first load, over the 100 KB budget, for loaders we do not use.)
+ * ~17 KB gzip to the first load, over the 100 KB budget, for loaders we do not use.) A page whose chunk does
+ * not arrive fails inside the layout, whose header and menu stay usable. Keyed by its path: the router puts
+ * the next page's boundary in the same place, and an unkeyed one would keep the failure across pages.
  */
 function lazyPage(path: PagePath, fallback: ReactNode = <LoadingText />): ReactNode {
   const Lazy = lazy(pageLoaders[path]);
@@ -25,11 +28,13 @@ function lazyPage(path: PagePath, fallback: ReactNode = <LoadingText />): ReactN
     return <Loaded />;
   };
   return (
-    <Suspense fallback={fallback}>
-      <DataBoundary>
-        <Page />
-      </DataBoundary>
-    </Suspense>
+    <FailureBoundary key={path}>
+      <Suspense fallback={fallback}>
+        <DataBoundary>
+          <Page />
+        </DataBoundary>
+      </Suspense>
+    </FailureBoundary>
   );
 }
 
@@ -110,46 +115,49 @@ export function AppRoutes() {
       <BrandFontAtPageChange />
       <Toaster />
       <ConfirmHost />
-      <Routes>
-        {/* The merchant's checkout screen stands alone: no customer header or footer. */}
-        <Route path="/merchant" element={merchant} />
-        {/* The merchant portal, beside the checkout: its own screens, menu and cache. */}
-        <Route path="/merchant/portal/*" element={merchantPortal} />
-        <Route element={<MainLayout />}>
-          <Route path="/" element={home} />
-          <Route path="/login" element={login} />
-          <Route path="/register" element={register} />
-          <Route element={<RequireAuth />}>
-            <Route path="/qrpin" element={qrpin} />
-            <Route path="/payment" element={payment} />
-            <Route path="/payment/details" element={paymentDetails} />
-            <Route path="/payment/autopay" element={autopaySetup} />
-            <Route path="/mypage" element={mypage} />
-            <Route path="/notifications" element={notices} />
-            <Route path="/notifications/settings" element={noticeSettings} />
-            <Route path="/point/history" element={pointHistory} />
-            <Route path="/chat" element={chat} />
-            <Route path="/dashboard" element={dashboard} />
+      {/* The last resort, for a layout that fails: its message and a retry instead of a blank page. */}
+      <FailureBoundary>
+        <Routes>
+          {/* The merchant's checkout screen stands alone: no customer header or footer. */}
+          <Route path="/merchant" element={merchant} />
+          {/* The merchant portal, beside the checkout: its own screens, menu and cache. */}
+          <Route path="/merchant/portal/*" element={merchantPortal} />
+          <Route element={<MainLayout />}>
+            <Route path="/" element={home} />
+            <Route path="/login" element={login} />
+            <Route path="/register" element={register} />
+            <Route element={<RequireAuth />}>
+              <Route path="/qrpin" element={qrpin} />
+              <Route path="/payment" element={payment} />
+              <Route path="/payment/details" element={paymentDetails} />
+              <Route path="/payment/autopay" element={autopaySetup} />
+              <Route path="/mypage" element={mypage} />
+              <Route path="/notifications" element={notices} />
+              <Route path="/notifications/settings" element={noticeSettings} />
+              <Route path="/point/history" element={pointHistory} />
+              <Route path="/chat" element={chat} />
+              <Route path="/dashboard" element={dashboard} />
+            </Route>
+            <Route path="*" element={<NotFoundPage />} />
           </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-        <Route path="/shorts" element={<ShortsLayout />}>
-          <Route index element={<Navigate to="/shorts/feeds" replace />} />
-          <Route path="feeds" element={shortsFeed} />
-          <Route path="feeds/test" element={shortsRecord} />
-          <Route path="search" element={shortsSearch} />
-          <Route element={<RequireAuth />}>
-            <Route path="upload" element={shortsUpload} />
-            <Route path="mypage" element={shortsMypage} />
-            <Route path="mypage/subscribe" element={shortsSubscriptions} />
-            <Route path="mypage/all" element={shortsLiked} />
-            <Route path="mypage/comments" element={shortsCommented} />
-            <Route path="profile" element={shortsProfile} />
-            <Route path="profile/edit" element={shortsProfileEdit} />
-            <Route path="profile/all" element={shortsProfileAll} />
+          <Route path="/shorts" element={<ShortsLayout />}>
+            <Route index element={<Navigate to="/shorts/feeds" replace />} />
+            <Route path="feeds" element={shortsFeed} />
+            <Route path="feeds/test" element={shortsRecord} />
+            <Route path="search" element={shortsSearch} />
+            <Route element={<RequireAuth />}>
+              <Route path="upload" element={shortsUpload} />
+              <Route path="mypage" element={shortsMypage} />
+              <Route path="mypage/subscribe" element={shortsSubscriptions} />
+              <Route path="mypage/all" element={shortsLiked} />
+              <Route path="mypage/comments" element={shortsCommented} />
+              <Route path="profile" element={shortsProfile} />
+              <Route path="profile/edit" element={shortsProfileEdit} />
+              <Route path="profile/all" element={shortsProfileAll} />
+            </Route>
           </Route>
-        </Route>
-      </Routes>
+        </Routes>
+      </FailureBoundary>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { FailureBoundary } from '../../shared/ui/failure-boundary';
 import { DataBoundary } from '../data-boundary';
 import styles from './bell-slot.module.css';
 
@@ -19,11 +20,14 @@ export function BellSlot({ shown, className }: { shown: boolean; className?: str
     />
   );
   if (!shown) return place(true);
+  // A bell whose code did not arrive is quietly absent: the header and the page stay.
   return (
-    <Suspense fallback={place(false)}>
-      <DataBoundary>
-        <NotificationBell className={className} />
-      </DataBoundary>
-    </Suspense>
+    <FailureBoundary fallback={place(false)}>
+      <Suspense fallback={place(false)}>
+        <DataBoundary>
+          <NotificationBell className={className} />
+        </DataBoundary>
+      </Suspense>
+    </FailureBoundary>
   );
 }

@@ -35,8 +35,9 @@ const loadUnpaidList = () => import('../components/unpaid-list');
 const UnpaidList = lazy(() =>
   loadUnpaidList().then(
     ({ UnpaidList }) => ({ default: UnpaidList }),
-    // A failed fetch shows in the list's place with a retry, instead of taking the page down with it (the app
-    // has no error boundary). The retry loads the page again: a browser keeps a failed module's answer.
+    // A failed fetch shows in the list's place with a retry; the router's boundary would take the whole page's
+    // place (and the boundary, imported here, would cost the first load: failure-boundary.tsx). The retry loads
+    // the page again: a browser keeps a failed module's answer.
     (error: unknown) => ({ default: () => <ErrorText error={error} onRetry={() => location.reload()} /> }),
   ),
 );

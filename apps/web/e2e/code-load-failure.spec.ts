@@ -1,0 +1,54 @@
+import { expect } from '@playwright/test';
+import { test } from './fixtures';
+import { recordAlerts, signUpAndLogIn } from './helpers';
+
+// A page whose code does not arrive (a dropped connection on the way to a new screen) fails inside the layout:
+// the header and the menu stay, another page opens, and the retry loads the page again.
+test('a page whose chunk fails to load shows the failure in Korean with a retry, and the app stays usable', async ({
+  page,
+}) => {
+  const alerts = recordAlerts(page);
+  const dropped = '**/assets/mypage-route-*.js';
+  await page.route(dropped, (route) => route.abort('internetdisconnected'));
+  await signUpAndLogIn(page);
+
+  const menu = page.getByRole('navigation', { name: '주요 메뉴' });
+  await menu.getByRole('link', { name: 'Mypage' }).click();
+  const failure = page.getByRole('alert').filter({ hasText: '화면을 불러오지 못했습니다' });
+  await expect(failure).toContainText('오류가 발생했습니다: 화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.');
+  await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
+  // The browser's English never reaches the screen, and the layout around the failure is still there.
+  await expect(page.locator('body')).not.toContainText('dynamically imported module');
+  await expect(page.getByRole('link', { name: '오굿페이 홈' })).toBeVisible();
+
+  // Another page opens in the same place (the header's bell): the failure belonged to the page that failed.
+  await page.getByTestId('bell').click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  await expect(page.getByRole('heading', { name: '알림', exact: true })).toBeVisible();
+  await expect(failure).toHaveCount(0);
+
+  // Back to it, and once the connection is back, the retry brings the page.
+  await menu.getByRole('link', { name: 'Mypage' }).click();
+  await expect(failure).toBeVisible();
+  await page.unroute(dropped);
+  await failure.getByRole('button', { name: '다시 시도' }).click();
+  await expect(page).toHaveURL(/\/mypage$/);
+  await expect(page.getByTestId('grade-card')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: '화면을' })).toHaveCount(0);
+  expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
+});
+
+// A part below the fold whose code does not arrive fails in its own place: the page above it stays usable.
+test('the unpaid list whose chunk fails to load says so in its place, and /payment stays usable', async ({ page }) => {
+  const alerts = recordAlerts(page);
+  await page.route('**/assets/unpaid-list-*.js', (route) => route.abort('internetdisconnected'));
+  await signUpAndLogIn(page);
+  await page.goto('/payment');
+  const failure = page.getByRole('alert').filter({ hasText: '화면을 불러오지 못했습니다' });
+  await expect(failure).toContainText('오류가 발생했습니다: 화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.');
+  await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
+  await expect(page.locator('body')).not.toContainText('dynamically imported module');
+  await expect(page.getByTestId('available-amount')).toBeVisible();
+  await expect(page.getByRole('button', { name: '즉시 납부' })).toBeEnabled();
+  expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
+});
