@@ -1,6 +1,8 @@
 import { expect } from '@playwright/test';
 import { test } from './fixtures';
-import { recordAlerts, signUpAndLogIn } from './helpers';
+import { apiCustomer, openAsCustomer, recordAlerts, signUpAndLogIn } from './helpers';
+
+const NOT_LOADED = '화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.';
 
 // A page whose code does not arrive (a dropped connection on the way to a new screen) fails inside the layout:
 // the header and the menu stay, another page opens, and the retry loads the page again.
@@ -14,8 +16,8 @@ test('a page whose chunk fails to load shows the failure in Korean with a retry,
 
   const menu = page.getByRole('navigation', { name: '주요 메뉴' });
   await menu.getByRole('link', { name: 'Mypage' }).click();
-  const failure = page.getByRole('alert').filter({ hasText: '화면을 불러오지 못했습니다' });
-  await expect(failure).toContainText('오류가 발생했습니다: 화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.');
+  const failure = page.getByRole('alert').filter({ hasText: NOT_LOADED });
+  await expect(failure).toContainText(`오류가 발생했습니다: ${NOT_LOADED}`);
   await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
   // The browser's English never reaches the screen, and the layout around the failure is still there.
   await expect(page.locator('body')).not.toContainText('dynamically imported module');
@@ -44,11 +46,46 @@ test('the unpaid list whose chunk fails to load says so in its place, and /payme
   await page.route('**/assets/unpaid-list-*.js', (route) => route.abort('internetdisconnected'));
   await signUpAndLogIn(page);
   await page.goto('/payment');
-  const failure = page.getByRole('alert').filter({ hasText: '화면을 불러오지 못했습니다' });
-  await expect(failure).toContainText('오류가 발생했습니다: 화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.');
+  const failure = page.getByRole('alert').filter({ hasText: NOT_LOADED });
+  await expect(failure).toContainText(`오류가 발생했습니다: ${NOT_LOADED}`);
   await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
   await expect(page.locator('body')).not.toContainText('dynamically imported module');
   await expect(page.getByTestId('available-amount')).toBeVisible();
   await expect(page.getByRole('button', { name: '즉시 납부' })).toBeEnabled();
+  expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
+});
+
+// Home's parts: this month's card fails in its place, and the roulette that cannot open says so and stays shut.
+test('on Home, a card or the roulette whose code fails to load fails alone, and Home stays', async ({ page }) => {
+  const alerts = recordAlerts(page);
+  await page.route('**/assets/this-month-card-*.js', (route) => route.abort('internetdisconnected'));
+  await page.route('**/assets/awarding-roulette-*.js', (route) => route.abort('internetdisconnected'));
+  await signUpAndLogIn(page);
+  const failure = page.getByRole('alert').filter({ hasText: NOT_LOADED });
+  await expect(failure).toHaveCount(1);
+  await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
+
+  await page.getByRole('button', { name: '출석체크' }).click();
+  await expect.poll(() => alerts).toContain(NOT_LOADED);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // Home is all there: its menu works and the header stays.
+  await expect(page.getByRole('button', { name: '출석체크' })).toBeEnabled();
+  await expect(page.getByRole('link', { name: '오굿페이 홈' })).toBeVisible();
+  expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
+});
+
+// A question that cannot be asked is answered "no": nothing the customer did not confirm happens.
+test('a confirm sheet whose code fails to load keeps autopay on and says why', async ({ page, request }) => {
+  const alerts = recordAlerts(page);
+  await page.route('**/assets/confirm-sheet-*.js', (route) => route.abort('internetdisconnected'));
+  await openAsCustomer(page, await apiCustomer(request));
+  await page.goto('/payment');
+  const toggle = page.getByRole('switch', { name: /자동 납부/ });
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect.poll(() => alerts).toContain(NOT_LOADED);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(toggle).toBeChecked();
+  await expect(toggle).toBeEnabled();
   expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
 });

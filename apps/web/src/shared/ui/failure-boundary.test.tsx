@@ -2,8 +2,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { lazy, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadErrorText } from '../load-error';
 import { FailureBoundary } from './failure-boundary';
-import { loadErrorText } from './page';
 
 // React reports every caught error on the console; these failures are the point of the tests.
 afterEach(() => vi.restoreAllMocks());

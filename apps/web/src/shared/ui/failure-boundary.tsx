@@ -1,5 +1,6 @@
 import { Component, type ReactNode } from 'react';
-import { ErrorText, isCodeNotLoaded } from './page';
+import { isCodeNotLoaded } from '../code-not-loaded';
+import { ErrorText } from './page';
 
 /** A reload fetches the code again: a browser keeps a failed module's answer for the page's lifetime. */
 const reloadPage = () => location.reload();

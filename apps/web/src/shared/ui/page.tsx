@@ -1,7 +1,7 @@
-import { MSG } from '@ohgood/contract/messages';
 import { RotateCw } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect } from 'react';
 import { ApiError } from '../api-client';
+import { loadErrorText } from '../load-error';
 import buttons from './button.module.css';
 import styles from './page.module.css';
 
@@ -61,33 +61,6 @@ export function CardsSkeleton({ label, cards, lead }: { label: string; cards: re
       ))}
     </div>
   );
-}
-
-/** Browsers' words for a script module that did not load (Chromium, Firefox, Safari), and Vite's for its CSS. */
-const CODE_NOT_LOADED = /dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
-
-/** A lazily loaded part's code did not arrive (a dropped connection, a deploy that removed the old chunk). */
-export function isCodeNotLoaded(error: unknown): boolean {
-  return error instanceof Error && CODE_NOT_LOADED.test(error.message);
-}
-
-/**
- * The reason in '오류가 발생했습니다: {reason}' (a list or page that fails to load), said once: a network failure names the
- * network instead of repeating '오류가 발생했습니다', and '다시 시도해주세요' is left to the retry button. Never the
- * browser's English: a page's code that did not arrive says so in Korean.
- */
-export function loadErrorReason(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') return MSG.serviceUnavailable;
-  if (error instanceof ApiError && error.code === 'NETWORK_ERROR') return '네트워크 연결을 확인해주세요.';
-  if (isCodeNotLoaded(error)) return '화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.';
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*다시 시도해\s?주세요\.?$/, '').trim() || MSG.requestFailed;
-}
-
-/** The line a failed load shows: a brief outage gets one calm line alone, anything else names its reason. */
-export function loadErrorText(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') return MSG.serviceUnavailable;
-  return MSG.genericError(loadErrorReason(error));
 }
 
 /** How long a screen waits before loading again by itself after an outage, whatever Retry-After says. */

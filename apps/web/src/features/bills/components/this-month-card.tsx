@@ -1,7 +1,8 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { points, won } from '../../../shared/format';
-import { loadErrorText, RetryButton } from '../../../shared/ui/page';
+import { loadErrorText } from '../../../shared/load-error';
+import { RetryButton } from '../../../shared/ui/page';
 import { useBillStatus, usePayThisMonth } from '../api/bills-api';
 import { monthLabel } from '../bill-rules';
 import { usePrefersReducedMotion } from '../use-ticker';
