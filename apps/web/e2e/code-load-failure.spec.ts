@@ -89,3 +89,34 @@ test('a confirm sheet whose code fails to load keeps autopay on and says why', a
   await expect(toggle).toBeEnabled();
   expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
 });
+
+// A sheet opened on a tap whose code does not arrive says why and stays shut: the feed under it keeps playing.
+test('on the shorts feed, a comment panel or share sheet whose code fails to load says so, and the feed stays', async ({
+  page,
+}) => {
+  const alerts = recordAlerts(page);
+  await page.route('**/assets/comment-panel-*.js', (route) => route.abort('internetdisconnected'));
+  await page.route('**/assets/share-dialog-*.js', (route) => route.abort('internetdisconnected'));
+  await signUpAndLogIn(page);
+  await page.goto('/shorts/feeds');
+  const slide = page.getByTestId('short-slide').filter({ has: page.getByTestId('active-video') });
+  await expect(slide.getByTestId('active-video')).toBeVisible();
+
+  await slide.getByRole('button', { name: /^댓글/ }).click();
+  await expect.poll(() => alerts).toContain(NOT_LOADED);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The same words are not toasted twice at once: the share sheet is tried once the first toast has gone.
+  await expect(page.getByText(NOT_LOADED)).toHaveCount(0);
+  await slide.getByRole('button', { name: '공유' }).click();
+  await expect.poll(() => alerts.filter((a) => a === NOT_LOADED).length).toBe(2);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // The feed is all there, not replaced by a failure: its video and its buttons still answer.
+  await expect(slide.getByTestId('active-video')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: NOT_LOADED })).toHaveCount(0);
+  const like = slide.getByRole('button', { name: '좋아요' });
+  await like.click();
+  await expect(like).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('body')).not.toContainText('dynamically imported module');
+  expect(alerts.filter((a) => a.startsWith('native'))).toEqual([]);
+});

@@ -1,11 +1,20 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect } from 'react';
+import { CODE_NOT_LOADED_REASON } from '../code-not-loaded';
+import { notify } from '../notify';
 
 /**
- * A component whose code loads the first time it renders (a sheet or dialog opened on a tap), so the screen
- * that offers it does not carry it until then. Nothing shows while it loads: it is local and quick.
+ * A sheet or dialog whose code loads the first time it opens (on a tap), so the screen that offers it does not
+ * carry it until then. Nothing shows while it loads: it is local and quick. If its code does not arrive, a toast
+ * says why and the sheet closes (`onClose`): the screen behind it stays as it was (ADR 0264).
+ *
+ * `lazyDialog` does the same for the entry's dialogs. This one is apart on purpose: when a lazily loaded chunk
+ * (the feed's) imports a module that the entry's dialogs import too, the bundler splits the entry's shared
+ * code into more chunks (`notify` and the load-error words, +0.3 KB on the first load of `/`, measured).
  */
-export function onDemand<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
-  const Loaded = lazy(load);
+export function onDemand<P extends { onClose(): void }>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): ComponentType<P> {
+  const Loaded = lazy(() => load().catch(() => ({ default: NotOpened as ComponentType<P> })));
   return function OnDemand(props: P) {
     return (
       <Suspense fallback={null}>
@@ -13,4 +22,13 @@ export function onDemand<P extends object>(load: () => Promise<{ default: Compon
       </Suspense>
     );
   };
+}
+
+/** In the sheet's place: says why once, and closes it. */
+function NotOpened({ onClose }: { onClose(): void }) {
+  useEffect(() => {
+    notify(CODE_NOT_LOADED_REASON);
+    onClose();
+  }, [onClose]);
+  return null;
 }
