@@ -123,6 +123,8 @@ test.describe('phone', () => {
     page,
     request,
   }) => {
+    // The webhooks screen's code will not arrive (a dropped connection): checked at the end.
+    await page.route('**/assets/webhooks-*.js', (route) => route.abort('internetdisconnected'));
     await paidOrder(request, `E2E-PHONE-${Date.now()}`, 4_500);
     await signInOnScreen(page, DEMO_USER.email, DEMO_USER.password, await codeFor(DEMO_USER.secret));
     await expect(page.getByRole('table').getByText('4,500원').first()).toBeVisible();
@@ -145,6 +147,20 @@ test.describe('phone', () => {
 
     await page.getByRole('link', { name: /정산/ }).click();
     await expect(page.getByRole('heading', { name: '정산' })).toBeVisible();
+
+    // A screen whose code does not arrive fails in the screen's place, in Korean: the menu stays and works.
+    const menu = page.getByRole('navigation', { name: '가맹점 메뉴' });
+    await menu.getByRole('link', { name: '웹훅' }).click();
+    const failure = page.getByRole('alert').filter({ hasText: '화면을 불러오지 못했습니다' });
+    await expect(failure).toContainText(
+      '오류가 발생했습니다: 화면을 불러오지 못했습니다. 네트워크 연결을 확인해주세요.',
+    );
+    await expect(failure.getByRole('button', { name: '다시 시도' })).toBeVisible();
+    await expect(page.locator('body')).not.toContainText('dynamically imported module');
+    await page.screenshot({ path: join(shots, 'screen-not-loaded-phone.png'), fullPage: true });
+    await menu.getByRole('link', { name: '결제 내역' }).click();
+    await expect(page.getByRole('table').getByText('4,500원').first()).toBeVisible();
+    await expect(failure).toHaveCount(0);
   });
 });
 

@@ -1,25 +1,23 @@
 import { portalEndpoints as api, type PortalMe } from '@ohgood/contract/merchant-portal';
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
+import { lazyPart } from '../../shared/ui/lazy-part';
 import { callPortal, createPortalQueryClient, portalToken, whenPortalSignedOut } from './api/portal-api';
 import styles from './components/portal.module.css';
 import { Loading } from './components/portal-ui';
 import { Payments } from './pages/payments';
 import { SignIn } from './pages/sign-in';
 
-/**
- * A screen loaded when first opened, its own chunk. The route chunk carries only what the first screen needs
+/*
+ * Screens loaded when first opened, each its own chunk. The route chunk carries only what the first screen needs
  * (sign-in and payments, where a signed-in person lands), so the portal's other sections do not weigh on it.
+ * A screen whose code does not arrive fails in the screen's place: the portal's menu stays.
  */
-function onOpen<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  return lazy(async () => ({ default: await load() }));
-}
-
-const Enrol = onOpen(() => import('./pages/enrol').then((m) => m.Enrol));
-const ApiKeys = onOpen(() => import('./pages/keys').then((m) => m.ApiKeys));
-const Settlements = onOpen(() => import('./pages/settlements').then((m) => m.Settlements));
-const Webhooks = onOpen(() => import('./pages/webhooks').then((m) => m.Webhooks));
+const Enrol = lazyPart(() => import('./pages/enrol').then((m) => m.Enrol));
+const ApiKeys = lazyPart(() => import('./pages/keys').then((m) => m.ApiKeys));
+const Settlements = lazyPart(() => import('./pages/settlements').then((m) => m.Settlements));
+const Webhooks = lazyPart(() => import('./pages/webhooks').then((m) => m.Webhooks));
 
 /** The portal's one cache (its own, apart from the customer app's). */
 const portalQueryClient = createPortalQueryClient();

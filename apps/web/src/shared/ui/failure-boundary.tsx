@@ -16,7 +16,7 @@ const RENDER_FAILED = new Error('화면을 표시하지 못했습니다.');
  *
  * Used by the entry's own modules (the router, the header's bell, Home's card). A lazily loaded chunk that
  * imports it makes the bundler split the entry's shared code into more chunks, 1.3 KB more on the first load of
- * `/` (measured); such a chunk answers a failed load in its loader instead (payment-page.tsx).
+ * `/` (measured); such a chunk answers a failed load in its loader instead (`lazyPart`, `onDemand`).
  */
 export class FailureBoundary extends Component<
   { children: ReactNode; fallback?: ReactNode; onRetry?: () => void },

@@ -2,12 +2,13 @@ import { bankName, maskAccount } from '@ohgood/contract/bank';
 import { BILL_MSG } from '@ohgood/contract/bill-messages';
 import type { BillStatus, PaymentInfo } from '@ohgood/contract/bills';
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../../shared/api-client';
 import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
 import { BelowFold } from '../../../shared/ui/below-fold';
 import buttons from '../../../shared/ui/button.module.css';
+import { lazyPart } from '../../../shared/ui/lazy-part';
 import { Modal } from '../../../shared/ui/modal';
 import { ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
@@ -29,18 +30,10 @@ import { SuspensionNotice } from '../components/suspension-notice';
 
 /**
  * The unpaid list's code: below the first screen, it is not part of the page's chunk. Asked for when the page
- * mounts, beside its data, so it is in by the time the list is shown.
+ * mounts, beside its data, so it is in by the time the list is shown. A failed fetch shows in the list's place.
  */
 const loadUnpaidList = () => import('../components/unpaid-list');
-const UnpaidList = lazy(() =>
-  loadUnpaidList().then(
-    ({ UnpaidList }) => ({ default: UnpaidList }),
-    // A failed fetch shows in the list's place with a retry; the router's boundary would take the whole page's
-    // place (and the boundary, imported here, would cost the first load: failure-boundary.tsx). The retry loads
-    // the page again: a browser keeps a failed module's answer.
-    (error: unknown) => ({ default: () => <ErrorText error={error} onRetry={() => location.reload()} /> }),
-  ),
-);
+const UnpaidList = lazyPart(() => loadUnpaidList().then((m) => m.UnpaidList));
 
 /** What the page waits for before leaving its skeleton (app/page-table.ts). */
 export function startFirstScreenRequests(client: QueryClient): void {
