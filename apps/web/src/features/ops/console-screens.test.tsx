@@ -502,3 +502,45 @@ describe('the moderation queue', () => {
     expect(within(card).getByText('나쁜 댓글')).toBeInTheDocument();
   });
 });
+
+describe('a screen that cannot read its answer', () => {
+  it('fails in its own place in Korean with a retry, and the menu opens another screen', async () => {
+    const user = userEvent.setup();
+    const me = { staffId: 1, email: 'admin@ohgood.kr', name: '관리자', role: 'ADMIN', idleMinutes: 30 };
+    // An answer the home screen cannot read (a field it maps is missing): rendering it throws.
+    const unreadableHome = {
+      date: '2026-11-10',
+      payments: { count: 2, amount: 10_000 },
+      refunds: { count: 0, amount: 0 },
+      overdueCustomers: 0,
+      autopayFailures: 0,
+      openReports: 0,
+      reconciliation: null,
+      alerts: null,
+    };
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        const key = `${init.method ?? 'GET'} ${url.split('?')[0]}`;
+        if (key === 'GET /api/ops/me') return json(me);
+        if (key === 'GET /api/ops/home') return json(unreadableHome);
+        if (key === 'GET /api/ops/staff') return json({ items: [] });
+        return new Response(JSON.stringify({ success: false, code: 'NOT_FOUND', message: '없음' }), { status: 404 });
+      }),
+    );
+    // React reports the caught error on the console; the screen is what this test reads.
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(<OpsConsolePage />);
+
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('화면을 표시하지 못했습니다.');
+    expect(within(failure).getByRole('button', { name: '다시 시도' })).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/Cannot read|null/);
+
+    const menu = screen.getByRole('navigation', { name: '운영 메뉴' });
+    await user.click(within(menu).getByRole('button', { name: '운영자' }));
+    await waitFor(() => expect(screen.queryByText('화면을 표시하지 못했습니다.')).not.toBeInTheDocument());
+    expect(within(menu).getByRole('button', { name: '운영자' })).toHaveAttribute('aria-current', 'page');
+  });
+});

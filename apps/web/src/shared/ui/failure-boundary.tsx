@@ -14,9 +14,10 @@ const RENDER_FAILED = new Error('화면을 표시하지 못했습니다.');
  * Without one, React unmounts the whole app and leaves a blank page. `fallback`, when given, shows instead (a
  * part that may quietly be absent, like the header's bell). React offers this only as a class (ADR 0264).
  *
- * Used by the entry's own modules (the router, the header's bell, Home's card). A lazily loaded chunk that
- * imports it makes the bundler split the entry's shared code into more chunks, 1.3 KB more on the first load of
- * `/` (measured); such a chunk answers a failed load in its loader instead (`lazyPart`, `onDemand`).
+ * Used by the entries' own modules (the router, the header's bell, Home's card; the operator console's screens).
+ * A lazily loaded chunk that imports it makes the bundler split the entry's shared code into more chunks, 1.3 KB
+ * more on the first load of `/` (measured); such a chunk answers a failed load in its loader instead
+ * (`lazyPart`, `onDemand`).
  */
 export class FailureBoundary extends Component<
   { children: ReactNode; fallback?: ReactNode; onRetry?: () => void },

@@ -2,6 +2,7 @@ import type { StaffMe } from '@ohgood/contract/ops';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { FailureBoundary } from '../../../shared/ui/failure-boundary';
 import { createConsoleQueryClient } from '../api/query-client';
 import { callOps, opsToken, whenSignedOut } from '../api/staff-api';
 import styles from '../components/ops-console.module.css';
@@ -95,25 +96,29 @@ function Console() {
         </button>
       </nav>
       <main className={styles.main}>
-        {shown === 'home' && (
-          <Home
-            staffRole={me.role}
-            onOpen={(target, workList) => {
-              setList(workList);
-              setSection(target);
-            }}
-          />
-        )}
-        {shown === 'lists' && <WorkLists key={list} staffRole={me.role} initial={list} />}
-        {shown === 'customers' && <Customers staffRole={me.role} />}
-        {shown === 'collections' && <Collections staffRole={me.role} initial="overdue" />}
-        {shown === 'reconciliation' && <Reconciliation />}
-        {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
-        {shown === 'jobs' && <Jobs staffRole={me.role} />}
-        {shown === 'moderation' && <Moderation />}
-        {shown === 'merchants' && <Merchants staffRole={me.role} />}
-        {shown === 'staff' && <Staff myStaffId={me.staffId} />}
-        {shown === 'audit' && <AuditLog />}
+        {/* A screen that throws (an answer it cannot read) fails in its own place, in Korean, with a retry: the
+            menu stays, and another screen opens afresh (the key). Without it the whole console went blank. */}
+        <FailureBoundary key={shown}>
+          {shown === 'home' && (
+            <Home
+              staffRole={me.role}
+              onOpen={(target, workList) => {
+                setList(workList);
+                setSection(target);
+              }}
+            />
+          )}
+          {shown === 'lists' && <WorkLists key={list} staffRole={me.role} initial={list} />}
+          {shown === 'customers' && <Customers staffRole={me.role} />}
+          {shown === 'collections' && <Collections staffRole={me.role} initial="overdue" />}
+          {shown === 'reconciliation' && <Reconciliation />}
+          {shown === 'month-end' && <MonthEnd staffRole={me.role} />}
+          {shown === 'jobs' && <Jobs staffRole={me.role} />}
+          {shown === 'moderation' && <Moderation />}
+          {shown === 'merchants' && <Merchants staffRole={me.role} />}
+          {shown === 'staff' && <Staff myStaffId={me.staffId} />}
+          {shown === 'audit' && <AuditLog />}
+        </FailureBoundary>
       </main>
     </div>
   );
