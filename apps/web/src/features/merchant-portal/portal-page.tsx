@@ -2,7 +2,7 @@ import { portalEndpoints as api, type PortalMe } from '@ohgood/contract/merchant
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Route, Routes, useParams } from 'react-router';
-import { lazyPart } from '../../shared/ui/lazy-part';
+import { lazyPart } from '../../shared/ui/page';
 import { callPortal, createPortalQueryClient, portalToken, whenPortalSignedOut } from './api/portal-api';
 import styles from './components/portal.module.css';
 import { Loading } from './components/portal-ui';

@@ -8,9 +8,8 @@ import { won } from '../../../shared/format';
 import { notify } from '../../../shared/notify';
 import { BelowFold } from '../../../shared/ui/below-fold';
 import buttons from '../../../shared/ui/button.module.css';
-import { lazyPart } from '../../../shared/ui/lazy-part';
 import { Modal } from '../../../shared/ui/modal';
-import { ErrorText, Page, PaymentSkeleton } from '../../../shared/ui/page';
+import { ErrorText, lazyPart, Page, PaymentSkeleton } from '../../../shared/ui/page';
 import { TOAST_CLEARANCE } from '../../../shared/ui/toaster';
 import { autopayQuery, useAutopayAnswered } from '../api/autopay-api';
 import {

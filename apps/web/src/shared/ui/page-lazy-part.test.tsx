@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyPart } from './lazy-part';
+import { lazyPart } from './page';
 
 /** A screen with a lazily loaded part beside a part that is always there. */
 function Screen({ Part }: { Part: ReturnType<typeof lazyPart<{ label: string }>> }) {
