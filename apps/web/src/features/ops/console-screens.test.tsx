@@ -6,6 +6,7 @@ import { render as renderScreen, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { opsHome } from '../../test/ops-home-fixture';
 import { cafeMerchant } from '../../test/ops-merchant-fixtures';
 import { type Call, type Routes, stubFetch } from '../../test/stub-fetch';
 import { resetToastLog, toastLog } from '../../test/toast-log';
@@ -208,16 +209,7 @@ describe('a staff session that ends', () => {
   it('signs the console out at the 401 of a screen’s read, and shows nothing it read to the next sign-in', async () => {
     const user = userEvent.setup();
     const me = { staffId: 1, email: 'admin@ohgood.kr', name: '관리자', role: 'ADMIN', idleMinutes: 30 };
-    const home = (count: number): OpsHome => ({
-      date: '2026-11-10',
-      payments: { count, amount: 10_000 },
-      refunds: { count: 0, amount: 0 },
-      overdueCustomers: 0,
-      autopayFailures: 0,
-      openReports: 0,
-      reconciliation: null,
-      alerts: [],
-    });
+    const home = (count: number): OpsHome => opsHome({ payments: { count, amount: 10_000 } });
     let homeReads = 0;
     let staffReads = 0;
     let answerSecondHome: (response: Response) => void = () => undefined;
@@ -508,16 +500,7 @@ describe('a screen that cannot read its answer', () => {
     const user = userEvent.setup();
     const me = { staffId: 1, email: 'admin@ohgood.kr', name: '관리자', role: 'ADMIN', idleMinutes: 30 };
     // An answer the home screen cannot read (a field it maps is missing): rendering it throws.
-    const unreadableHome = {
-      date: '2026-11-10',
-      payments: { count: 2, amount: 10_000 },
-      refunds: { count: 0, amount: 0 },
-      overdueCustomers: 0,
-      autopayFailures: 0,
-      openReports: 0,
-      reconciliation: null,
-      alerts: null,
-    };
+    const unreadableHome = { ...opsHome({ payments: { count: 2, amount: 10_000 } }), alerts: null };
     const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
     vi.stubGlobal(
       'fetch',

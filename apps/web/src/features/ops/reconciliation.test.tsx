@@ -5,6 +5,7 @@ import { render as renderScreen, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { opsHome } from '../../test/ops-home-fixture';
 import { stubFetch } from '../../test/stub-fetch';
 import { createConsoleQueryClient } from './api/query-client';
 import { opsToken } from './api/staff-api';
@@ -112,25 +113,21 @@ describe('the reconciliation screen', () => {
 });
 
 describe('the console home', () => {
-  const home = (overrides: Partial<OpsHome> = {}): OpsHome => ({
-    date: '2026-12-16',
-    payments: { count: 0, amount: 0 },
-    refunds: { count: 0, amount: 0 },
-    overdueCustomers: 0,
-    autopayFailures: 0,
-    openReports: 0,
-    reconciliation: { day: '2026-12-15', mismatches: 5 },
-    alerts: [
-      {
-        id: 1,
-        kind: 'reconciliation',
-        subject: '2026-12-15',
-        message: '2026-12-15 대사에서 불일치 5건이 발견됐어요. 운영 콘솔의 대사 화면에서 확인해주세요.',
-        raisedAt: '2026-12-16T01:30:00+09:00',
-      },
-    ],
-    ...overrides,
-  });
+  const home = (overrides: Partial<OpsHome> = {}): OpsHome =>
+    opsHome({
+      date: '2026-12-16',
+      reconciliation: { day: '2026-12-15', mismatches: 5 },
+      alerts: [
+        {
+          id: 1,
+          kind: 'reconciliation',
+          subject: '2026-12-15',
+          message: '2026-12-15 대사에서 불일치 5건이 발견됐어요. 운영 콘솔의 대사 화면에서 확인해주세요.',
+          raisedAt: '2026-12-16T01:30:00+09:00',
+        },
+      ],
+      ...overrides,
+    });
 
   it('shows the latest day’s mismatch count and the open alerts', async () => {
     stubFetch({ 'GET /api/ops/home': () => home() });

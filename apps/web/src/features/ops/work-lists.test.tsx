@@ -5,6 +5,7 @@ import { render as renderScreen, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { opsHome } from '../../test/ops-home-fixture';
 import { type Call, type Routes, stubFetch } from '../../test/stub-fetch';
 import { resetToastLog, toastLog } from '../../test/toast-log';
 import { createConsoleQueryClient } from './api/query-client';
@@ -62,16 +63,14 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the home counts', () => {
-  const home: OpsHome = {
+  const home: OpsHome = opsHome({
     date: '2026-11-22',
     payments: { count: 3, amount: 30_000 },
-    refunds: { count: 0, amount: 0 },
     overdueCustomers: 4,
     autopayFailures: 2,
     openReports: 1,
     reconciliation: { day: '2026-11-21', mismatches: 0 },
-    alerts: [],
-  };
+  });
 
   it('open the list behind them for a role that may read it', async () => {
     const user = userEvent.setup();
