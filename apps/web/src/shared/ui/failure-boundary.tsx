@@ -1,9 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { isCodeNotLoaded } from '../code-not-loaded';
-import { ErrorText } from './page';
-
-/** A reload fetches the code again: a browser keeps a failed module's answer for the page's lifetime. */
-const reloadPage = () => location.reload();
+import { ErrorText, reloadPage } from './page';
 
 /** What a part that threw while rendering says: its own words, not the code's English. */
 const RENDER_FAILED = new Error('화면을 표시하지 못했습니다.');

@@ -92,7 +92,7 @@ export function ErrorText({ error, onRetry }: { error: unknown; onRetry: () => v
 }
 
 /** A reload fetches the code again: a browser keeps a failed module's answer for the page's lifetime. */
-const reloadPage = () => location.reload();
+export const reloadPage = () => location.reload();
 
 /**
  * A part of a screen whose code loads on its own (React.lazy), for a lazily loaded chunk to use. If that code
