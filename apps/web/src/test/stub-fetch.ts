@@ -5,8 +5,9 @@ export type Routes = Record<string, (body: unknown) => unknown>;
 
 /**
  * Stubs `fetch` to answer each request by `METHOD /path` from `routes` (a 404 body otherwise): a route's value
- * is sent as JSON with 200, or as it is when it is a `Response` (an error, a failure to retry). Every call is
- * pushed onto `calls`. Undo with `vi.unstubAllGlobals()`.
+ * is sent as JSON with 200, or as it is when it is a `Response` (an error, a failure to retry); a promise (an
+ * answer the test holds back) is awaited first. Every call is pushed onto `calls`. Undo with
+ * `vi.unstubAllGlobals()`.
  */
 export function stubFetch(routes: Routes, calls: Call[] = []): Call[] {
   vi.stubGlobal(
@@ -19,7 +20,7 @@ export function stubFetch(routes: Routes, calls: Call[] = []): Call[] {
       const route = routes[`${method} ${path}`];
       if (!route)
         return new Response(JSON.stringify({ success: false, code: 'NOT_FOUND', message: '없음' }), { status: 404 });
-      const answer = route(body);
+      const answer = await route(body);
       if (answer instanceof Response) return answer;
       return new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
     }),

@@ -1,10 +1,11 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cafeMerchant, cafeSettlement } from '../../test/ops-merchant-fixtures';
 import { type Routes, stubFetch } from '../../test/stub-fetch';
+import { merchantReads } from './api/queries';
 import { createConsoleQueryClient } from './api/query-client';
 import { opsToken } from './api/staff-api';
 import { Merchants } from './pages/merchants';
@@ -134,5 +135,46 @@ describe('the merchants page by role', () => {
     fail = false;
     await user.click(within(block).getByRole('button', { name: '다시 시도' }));
     expect(await within(block).findByText('75% (3/4)')).toBeInTheDocument();
+  });
+
+  it('shows the detail’s sections together once each has answered, so nothing moves under the pointer', async () => {
+    let answerUsers: (answer: unknown) => void = () => {};
+    const usersHeld = new Promise((resolve) => (answerUsers = resolve));
+    const calls = stubFetch({ ...base, 'GET /api/ops/merchants/3/users': () => usersHeld });
+    const client = createConsoleQueryClient();
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={client}>
+        <Merchants staffRole="ADMIN" />
+      </QueryClientProvider>,
+    );
+    await user.click(within(await screen.findByRole('row', { name: /카페/ })).getByRole('button', { name: '상세' }));
+    const detail = screen.getByRole('region', { name: '가맹점 #3 카페' });
+    // The activity, the settlement and the webhooks have answered; the users have not.
+    for (const read of [merchantReads.activity(3), merchantReads.settlement(3), merchantReads.webhooks(3)]) {
+      await waitFor(() => expect(client.getQueryState(read.queryKey)?.status).toBe('success'));
+    }
+    // TanStack Query tells its observers on the next turn of the event loop: a section that showed its own
+    // answer as it came would show it after this turn.
+    await act(() => new Promise((resolve) => setTimeout(resolve)));
+    expect(within(detail).getByRole('status')).toHaveTextContent('불러오는 중...');
+    expect(within(detail).queryByText('최근 결제 요청')).not.toBeInTheDocument();
+    expect(within(detail).queryByRole('region', { name: '정산' })).not.toBeInTheDocument();
+    expect(within(detail).queryByRole('button', { name: '사용자 추가' })).not.toBeInTheDocument();
+
+    answerUsers({ items: [] });
+    expect(await within(detail).findByRole('button', { name: '사용자 추가' })).toBeInTheDocument();
+    expect(within(detail).getByText('최근 결제 요청')).toBeInTheDocument();
+    expect(within(detail).getByRole('region', { name: '정산' })).toHaveTextContent('2.50% · D+1 영업일');
+    expect(within(detail).getByRole('region', { name: '웹훅 상태' })).toBeInTheDocument();
+    // Each read was made once: the sections did not read again as they appeared, so no loading line shows.
+    expect(within(detail).queryByRole('status')).not.toBeInTheDocument();
+    const paths = calls.map((call) => call.path);
+    for (const path of ['/api/ops/merchants/3', '/api/ops/merchants/3/users', '/api/ops/merchants/3/settlement']) {
+      expect(
+        paths.filter((p) => p === path),
+        path,
+      ).toHaveLength(1);
+    }
   });
 });

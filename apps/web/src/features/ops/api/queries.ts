@@ -1,3 +1,4 @@
+import { merchantUserOpsEndpoints } from '@ohgood/contract/merchant-portal';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
 import {
   type CustomerFilter,
@@ -6,7 +7,16 @@ import {
   type OVERDUE_SORTS,
   type PENDING_SORTS,
 } from '@ohgood/contract/ops-desk';
-import { type QueryKey, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { opsSettlementEndpoints } from '@ohgood/contract/settlements';
+import { opsWebhookEndpoints } from '@ohgood/contract/webhooks';
+import {
+  type QueryKey,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { type AuditFilter, opsKeys } from './keys';
 import { callOps } from './staff-api';
 
@@ -49,11 +59,37 @@ export const useModerationQueue = (state: Queue) =>
 export const useMerchants = () =>
   useQuery({ queryKey: opsKeys.merchantList, queryFn: ({ signal }) => callOps(api.merchants, { signal }) });
 
-export const useMerchant = (id: number) =>
-  useQuery({
-    queryKey: opsKeys.merchant(id),
-    queryFn: ({ signal }) => callOps(api.merchant, { params: { id }, signal }),
-  });
+/**
+ * A merchant's reads on the console's detail, one per section. The detail reads those the operator's role may
+ * read as it opens and shows its sections once each has answered (pages/merchants.tsx); a section mounting
+ * then does not read again (`refetchOnMount: false`). An action's refetch still updates them in place.
+ */
+export const merchantReads = {
+  activity: (id: number) =>
+    queryOptions({
+      queryKey: opsKeys.merchant(id),
+      queryFn: ({ signal }) => callOps(api.merchant, { params: { id }, signal }),
+      refetchOnMount: false,
+    }),
+  users: (id: number) =>
+    queryOptions({
+      queryKey: [...opsKeys.merchant(id), 'users'],
+      queryFn: ({ signal }) => callOps(merchantUserOpsEndpoints.merchantUsers, { params: { id }, signal }),
+      refetchOnMount: false,
+    }),
+  settlement: (id: number) =>
+    queryOptions({
+      queryKey: [...opsKeys.merchant(id), 'settlement'],
+      queryFn: ({ signal }) => callOps(opsSettlementEndpoints.merchantSettlement, { params: { id }, signal }),
+      refetchOnMount: false,
+    }),
+  webhooks: (id: number) =>
+    queryOptions({
+      queryKey: [...opsKeys.merchant(id), 'webhooks'],
+      queryFn: ({ signal }) => callOps(opsWebhookEndpoints.merchantWebhookHealth, { params: { id }, signal }),
+      refetchOnMount: false,
+    }),
+};
 
 export const useReconciliations = () =>
   useQuery({

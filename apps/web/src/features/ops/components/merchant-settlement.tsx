@@ -5,8 +5,8 @@ import { opsSettlementEndpoints as api } from '@ohgood/contract/settlements';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
-import { opsChanges, opsKeys } from '../api/keys';
-import { useConsoleAction } from '../api/queries';
+import { opsChanges } from '../api/keys';
+import { merchantReads, useConsoleAction } from '../api/queries';
 import { callOps } from '../api/staff-api';
 import { canCall } from '../console-access';
 import { ActionButton } from './action-dialog';
@@ -29,10 +29,7 @@ const percent = (bps: number) => `${(bps / 100).toFixed(2)}%`;
  */
 export function MerchantSettlement({ merchantId, staffRole }: { merchantId: number; staffRole: StaffRole }) {
   const may = (endpoint: Parameters<typeof canCall>[0]) => canCall(endpoint, staffRole);
-  const view = useQuery({
-    queryKey: [...opsKeys.merchant(merchantId), 'settlement'],
-    queryFn: ({ signal }) => callOps(api.merchantSettlement, { params: { id: merchantId }, signal }),
-  });
+  const view = useQuery(merchantReads.settlement(merchantId));
   const act = useConsoleAction((call: () => Promise<unknown>) => call(), opsChanges.merchants);
   const v = view.data;
   const params = { id: merchantId };

@@ -1,7 +1,6 @@
-import { opsWebhookEndpoints as api, type WebhookEndpointHealth } from '@ohgood/contract/webhooks';
+import type { WebhookEndpointHealth } from '@ohgood/contract/webhooks';
 import { useQuery } from '@tanstack/react-query';
-import { opsKeys } from '../api/keys';
-import { callOps } from '../api/staff-api';
+import { merchantReads } from '../api/queries';
 import { minute, Status } from './console-ui';
 import styles from './ops-console.module.css';
 
@@ -33,10 +32,7 @@ function lastDelivery(e: WebhookEndpointHealth): string {
  * latest attempt, what waits and what is failing now, the oldest wait and the last day's success share.
  */
 export function MerchantWebhooks({ merchantId }: { merchantId: number }) {
-  const health = useQuery({
-    queryKey: [...opsKeys.merchant(merchantId), 'webhooks'],
-    queryFn: ({ signal }) => callOps(api.merchantWebhookHealth, { params: { id: merchantId }, signal }),
-  });
+  const health = useQuery(merchantReads.webhooks(merchantId));
   const endpoints = health.data?.endpoints;
   return (
     <section className={styles.card} aria-labelledby="merchant-webhooks-title">

@@ -1,8 +1,8 @@
 import { merchantUserOpsEndpoints as api } from '@ohgood/contract/merchant-portal';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { opsChanges, opsKeys } from '../api/keys';
-import { useConsoleAction } from '../api/queries';
+import { opsChanges } from '../api/keys';
+import { merchantReads, useConsoleAction } from '../api/queries';
 import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { CopyButton, Status } from '../components/console-ui';
@@ -13,10 +13,7 @@ import styles from '../components/ops-console.module.css';
  * enrolment link is shown once, here — and end a user's sessions.
  */
 export function MerchantUsers({ merchantId }: { merchantId: number }) {
-  const users = useQuery({
-    queryKey: [...opsKeys.merchant(merchantId), 'users'],
-    queryFn: ({ signal }) => callOps(api.merchantUsers, { params: { id: merchantId }, signal }),
-  });
+  const users = useQuery(merchantReads.users(merchantId));
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [link, setLink] = useState<string | null>(null);

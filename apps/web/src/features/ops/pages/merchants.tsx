@@ -1,10 +1,11 @@
 import type { StaffRole } from '@ohgood/contract/endpoint';
 import { merchantUserOpsEndpoints } from '@ohgood/contract/merchant-portal';
 import { opsEndpoints as api } from '@ohgood/contract/ops';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { won } from '../../../shared/format';
 import { opsChanges } from '../api/keys';
-import { useConsoleAction, useMerchant, useMerchants } from '../api/queries';
+import { merchantReads, useConsoleAction, useMerchants } from '../api/queries';
 import { callOps } from '../api/staff-api';
 import { ActionButton } from '../components/action-dialog';
 import { CopyButton, minute, PAYMENT_STATUS, REQUEST_STATUS, Rows, Status } from '../components/console-ui';
@@ -165,22 +166,46 @@ function KeyOnce({ merchantId, apiKey, onClose }: { merchantId: number; apiKey: 
 }
 
 function MerchantDetail({ merchantId, name, staffRole }: { merchantId: number; name: string; staffRole: StaffRole }) {
+  const shows = {
+    activity: canCall(api.merchant, staffRole),
+    users: canCall(merchantUserOpsEndpoints.merchantUsers, staffRole),
+  };
+  // The sections show together, once each has answered (or failed, with its own retry): one answer arriving
+  // after the others would push the buttons under it down while the operator reaches for them, and a press
+  // before the move with a release after it clicks nothing. Once open, the detail stays open.
+  const answered = useQueries({
+    queries: [
+      ...(shows.activity ? [merchantReads.activity(merchantId)] : []),
+      ...(shows.users ? [merchantReads.users(merchantId)] : []),
+      merchantReads.settlement(merchantId),
+      merchantReads.webhooks(merchantId),
+    ].map((read) => ({ ...read, refetchOnMount: true })),
+    combine: (reads) => reads.every((read) => !read.isPending),
+  });
+  const [open, setOpen] = useState(answered);
+  if (answered && !open) setOpen(true);
   return (
-    <section className={styles.card} aria-labelledby="merchant-title">
+    <section className={styles.card} aria-labelledby="merchant-title" aria-busy={!open}>
       <h2 id="merchant-title">
         가맹점 #{merchantId} {name}
       </h2>
-      {canCall(api.merchant, staffRole) && <RecentActivity merchantId={merchantId} />}
-      {canCall(merchantUserOpsEndpoints.merchantUsers, staffRole) && <MerchantUsers merchantId={merchantId} />}
-      <MerchantSettlement merchantId={merchantId} staffRole={staffRole} />
-      <MerchantWebhooks merchantId={merchantId} />
+      {open ? (
+        <>
+          {shows.activity && <RecentActivity merchantId={merchantId} />}
+          {shows.users && <MerchantUsers merchantId={merchantId} />}
+          <MerchantSettlement merchantId={merchantId} staffRole={staffRole} />
+          <MerchantWebhooks merchantId={merchantId} />
+        </>
+      ) : (
+        <p role="status">불러오는 중...</p>
+      )}
     </section>
   );
 }
 
 /** A merchant's recent requests and refunds (ADMIN). */
 function RecentActivity({ merchantId }: { merchantId: number }) {
-  const detail = useMerchant(merchantId);
+  const detail = useQuery(merchantReads.activity(merchantId));
   const d = detail.data;
   return (
     <>
