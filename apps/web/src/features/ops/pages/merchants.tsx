@@ -172,18 +172,17 @@ function MerchantDetail({ merchantId, name, staffRole }: { merchantId: number; n
   };
   // The sections show together, once each has answered (or failed, with its own retry): one answer arriving
   // after the others would push the buttons under it down while the operator reaches for them, and a press
-  // before the move with a release after it clicks nothing. Once open, the detail stays open.
-  const answered = useQueries({
+  // before the move with a release after it clicks nothing. A read that has answered once stays `isFetched`
+  // while it reads again (a retry, an action's refetch), so the open detail stays open.
+  const open = useQueries({
     queries: [
       ...(shows.activity ? [merchantReads.activity(merchantId)] : []),
       ...(shows.users ? [merchantReads.users(merchantId)] : []),
       merchantReads.settlement(merchantId),
       merchantReads.webhooks(merchantId),
     ].map((read) => ({ ...read, refetchOnMount: true })),
-    combine: (reads) => reads.every((read) => !read.isPending),
+    combine: (reads) => reads.every((read) => read.isFetched),
   });
-  const [open, setOpen] = useState(answered);
-  if (answered && !open) setOpen(true);
   return (
     <section className={styles.card} aria-labelledby="merchant-title" aria-busy={!open}>
       <h2 id="merchant-title">
